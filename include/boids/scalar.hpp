@@ -1,0 +1,23 @@
+#pragma once
+/// How the engine converts between its scalar type and the doubles of parameters and files.
+/// The engine is a template over the scalar; float (default) and double are instantiated.
+
+#include <cmath>
+
+namespace boids {
+
+/// Conversion hooks for a scalar type used by the engine. Specialise for non-IEEE scalars.
+template <class Real>
+struct ScalarTraits {
+    static Real from_double(double value) { return static_cast<Real>(value); }
+    static double to_double(Real value) { return static_cast<double>(value); }
+    /// The average of `count` values whose sum is `sum` (SPEC §2 step 2).
+    static Real divide_by_count(Real sum, long long count) { return sum / static_cast<Real>(count); }
+    static Real abs(Real value) { return value < Real(0) ? -value : value; }
+    static Real sqrt(Real value) { return std::sqrt(value); }
+};
+
+/// The precisions the CLI offers by name.
+enum class Precision { F32, F64 };
+
+} // namespace boids

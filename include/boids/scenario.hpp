@@ -1,0 +1,53 @@
+#pragma once
+/// Scenarios: parameters, agent counts and seed, from TOML files or the built-in presets (presets/).
+///
+/// A scenario file:
+///     description = "..."          # optional
+///     seed = 1                      # optional
+///     [agents]
+///     boids = 500                   # boids, scouts1, scouts2, predators; absent = 0
+///     [params]
+///     visual_range = 40             # any key of param_table(); absent = default
+
+#include "boids/params.hpp"
+#include "boids/spawn.hpp"
+#include "boids/world.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace boids {
+
+struct Scenario {
+    std::string name;        ///< preset name or file path
+    std::string description;
+    Params params;
+    AgentCounts agents;
+    std::uint64_t seed = default_seed;
+};
+
+/// The preset the CLI runs when none is named.
+inline constexpr std::string_view default_preset = "vga-predator";
+
+/// Parses scenario TOML text; `source` names it in messages. Throws InputError.
+[[nodiscard]] Scenario parse_scenario(std::string_view toml_text, std::string_view source);
+
+/// Reads a scenario file. Throws InputError.
+[[nodiscard]] Scenario load_scenario_file(const std::filesystem::path& path);
+
+/// A built-in preset by name. Throws InputError listing the names when it is unknown.
+[[nodiscard]] Scenario load_preset(std::string_view name);
+
+/// Names of the built-in presets, sorted.
+[[nodiscard]] std::vector<std::string> preset_names();
+
+/// The TOML text of a built-in preset (empty if unknown).
+[[nodiscard]] std::string_view preset_source(std::string_view name);
+
+/// Sets an agent count by key (boids, scouts1, scouts2, predators). Throws InputError.
+void set_agent_count(AgentCounts& counts, std::string_view key, long long value);
+
+} // namespace boids

@@ -1,0 +1,77 @@
+#pragma once
+/// The classic model of SPEC §2 stepped on a spatial grid, multithreaded and deterministic.
+
+#include "boids/params.hpp"
+#include "boids/profile.hpp"
+#include "boids/spatial_grid.hpp"
+#include "boids/world.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace boids {
+
+/// Owns a world and its parameters and advances them one synchronous step at a time.
+///
+/// Every agent's new state is computed from the previous step's state of all others (double
+/// buffering). Each agent is handled by one thread with a fixed neighbour order, so the result is
+/// bit-identical for any thread count.
+template <class Real>
+class Simulation {
+public:
+    /// Throws InputError if `params` do not validate.
+    Simulation(const Params& params, World<Real> world);
+
+    /// Advances `steps` synchronous steps.
+    void step(long long steps = 1);
+
+    [[nodiscard]] const World<Real>& world() const { return world_; }
+    /// Mutable access for adding or removing agents between steps.
+    [[nodiscard]] World<Real>& world() { return world_; }
+
+    [[nodiscard]] const Params& params() const { return params_; }
+    /// Replaces the parameters (validated first; on error nothing changes). Scouts take the new group
+    /// bias when dynamic bias is off or the group's value changed.
+    void set_params(const Params& params);
+
+    /// Threads used by step(); 0 means all available.
+    void set_threads(int threads) { threads_ = threads; }
+    [[nodiscard]] int threads() const;
+
+    /// Timing of the last step.
+    [[nodiscard]] const StepProfile& last_profile() const { return last_profile_; }
+    /// Timing summed over every step so far.
+    [[nodiscard]] const StepProfile& total_profile() const { return total_profile_; }
+
+    [[nodiscard]] long long steps_taken() const { return steps_taken_; }
+
+private:
+    void step_once();
+
+    Params params_;
+    World<Real> world_;
+    int threads_ = 0;
+    long long steps_taken_ = 0;
+    StepProfile last_profile_{};
+    StepProfile total_profile_{};
+
+    SpatialGrid<Real> flock_grid_;
+    SpatialGrid<Real> predator_grid_;
+    std::vector<Real> next_vx_, next_vy_, next_bias_;
+};
+
+extern template class Simulation<float>;
+extern template class Simulation<double>;
+
+/// One synchronous step of SPEC §2 by brute force: every agent against every other, single thread,
+/// written plainly from the specification. Slow (O(N^2)); it is the oracle the fast paths are tested
+/// against.
+template <class Real>
+void reference_step(World<Real>& world, const Params& params);
+
+/// Applies SPEC §2's group-bias rule when parameters change: with dynamic bias off, every scout takes its
+/// group's value; with it on, a group whose value changed restarts from the new value.
+template <class Real>
+void apply_group_bias(World<Real>& world, const Params& before, const Params& after);
+
+} // namespace boids

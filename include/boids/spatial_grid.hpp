@@ -1,0 +1,111 @@
+#pragma once
+/// A uniform grid over agent positions, built by counting sort, so that a neighbour query visits only
+/// the 3 x 3 cells around a point instead of every agent.
+
+#include "boids/world.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace boids {
+
+/// Which agents of a world a grid holds.
+enum class GridMembers { Flocking, Predators };
+
+/// Agents binned into square-ish cells no smaller than a query range. Within a cell, agents keep their
+/// world order (the scatter is stable), and a query visits cells in a fixed order, so every sum over
+/// the candidates a query yields is taken in the same order whatever the thread count.
+///
+/// Slots are the agents in cell order; the grid keeps copies of their positions and velocities so a
+/// query reads contiguous memory.
+template <class Real>
+class SpatialGrid {
+public:
+    /// Bins the chosen agents. `range` is the largest distance a query must find. In wrap mode the grid
+    /// tiles the torus [0, width) x [0, height) (positions must already be wrapped into it); otherwise it
+    /// covers the agents' bounding box, wherever they are. The number of cells is capped near the number
+    /// of agents, so far-flung agents cost memory proportional to N, not to the area they span.
+    void build(const World<Real>& world, GridMembers members, double range, bool wrap, double width,
+               double height, int threads);
+
+    [[nodiscard]] std::size_t size() const { return agent_.size(); }
+
+    /// Calls `visit(slot)` for every slot in the cells that can hold agents within `range` of (px, py),
+    /// each slot once, in a fixed order: rows then columns of the 3 x 3 block, then cell order.
+    template <class Visit>
+    void for_each_candidate(Real px, Real py, Visit&& visit) const {
+        if (agent_.empty()) {
+            return;
+        }
+        std::array<int, 3> cols{}, rows{};
+        const int ncols = neighbour_lines(static_cast<double>(px), origin_x_, cell_w_, nx_, cols);
+        const int nrows = neighbour_lines(static_cast<double>(py), origin_y_, cell_h_, ny_, rows);
+        for (int r = 0; r < nrows; ++r) {
+            const std::size_t row_base = static_cast<std::size_t>(rows[r]) * static_cast<std::size_t>(nx_);
+            for (int c = 0; c < ncols; ++c) {
+                const std::size_t cell = row_base + static_cast<std::size_t>(cols[c]);
+                const std::uint32_t end = cell_start_[cell + 1];
+                for (std::uint32_t s = cell_start_[cell]; s < end; ++s) {
+                    visit(s);
+                }
+            }
+        }
+    }
+
+    /// World index of the agent in a slot.
+    [[nodiscard]] std::uint32_t agent(std::uint32_t slot) const { return agent_[slot]; }
+    [[nodiscard]] Real x(std::uint32_t slot) const { return x_[slot]; }
+    [[nodiscard]] Real y(std::uint32_t slot) const { return y_[slot]; }
+    [[nodiscard]] Real vx(std::uint32_t slot) const { return vx_[slot]; }
+    [[nodiscard]] Real vy(std::uint32_t slot) const { return vy_[slot]; }
+
+    [[nodiscard]] int columns() const { return nx_; }
+    [[nodiscard]] int rows() const { return ny_; }
+    [[nodiscard]] double cell_width() const { return cell_w_; }
+    [[nodiscard]] double cell_height() const { return cell_h_; }
+
+private:
+    /// The distinct cell lines (columns or rows) within one cell of `p`, in ascending offset order
+    /// (-1, 0, +1). Returns how many were written to `out`.
+    [[nodiscard]] int neighbour_lines(double p, double origin, double cell, int n, std::array<int, 3>& out) const {
+        const double f = std::floor((p - origin) / cell);
+        if (wrap_) {
+            if (n < 3) { // -1, 0, +1 would repeat lines: visit each line once
+                for (int i = 0; i < n; ++i) {
+                    out[i] = i;
+                }
+                return n;
+            }
+            int c = static_cast<int>(std::fmin(std::fmax(f, 0.0), n - 1.0));
+            out[0] = c == 0 ? n - 1 : c - 1;
+            out[1] = c;
+            out[2] = c == n - 1 ? 0 : c + 1;
+            return 3;
+        }
+        // Clamp before converting: a point far outside the box must not overflow an int.
+        const int c = static_cast<int>(std::fmin(std::fmax(f, -2.0), n + 1.0));
+        int count = 0;
+        for (int i = c - 1; i <= c + 1; ++i) {
+            if (i >= 0 && i < n) {
+                out[count++] = i;
+            }
+        }
+        return count;
+    }
+
+    [[nodiscard]] std::size_t cell_of(double px, double py) const;
+
+    bool wrap_ = false;
+    int nx_ = 1, ny_ = 1;
+    double origin_x_ = 0.0, origin_y_ = 0.0;
+    double cell_w_ = 1.0, cell_h_ = 1.0;
+    std::vector<std::uint32_t> cell_start_; ///< nx * ny + 1 offsets into the slots (prefix sum)
+    std::vector<std::uint32_t> agent_;      ///< world index per slot
+    std::vector<Real> x_, y_, vx_, vy_;     ///< agent state per slot
+    std::vector<std::uint32_t> slot_cell_;  ///< scratch: cell of each member, in world order
+    std::vector<std::uint32_t> members_;    ///< scratch: world indices of the members
+};
+
+} // namespace boids

@@ -1,0 +1,41 @@
+#pragma once
+/// Random initial states (SPEC §3): positions uniform inside the margins (the whole world when it
+/// wraps), heading uniform, speed uniform in [min_speed, max_speed].
+
+#include "boids/kind.hpp"
+#include "boids/params.hpp"
+#include "boids/world.hpp"
+
+#include <cstdint>
+#include <random>
+
+namespace boids {
+
+/// The seed used when the user gives none.
+inline constexpr std::uint64_t default_seed = 4760;
+
+/// A seeded source of new agents. The stream is consumed serially (4 draws per agent: x, y, heading,
+/// speed), so a seed gives the same agents whatever the thread count, on every platform.
+class Spawner {
+public:
+    explicit Spawner(std::uint64_t seed) : engine_(seed) {}
+
+    /// Appends `count` agents of `kind` to `world`. Scouts get their group's bias.
+    template <class Real>
+    void spawn(World<Real>& world, const Params& params, Kind kind, long long count);
+
+private:
+    /// Uniform in [0, 1) from the top 53 bits: portable, unlike std::uniform_real_distribution.
+    double uniform01() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
+
+    std::mt19937_64 engine_;
+};
+
+/// A world of `counts` agents (boids, then scouts1, scouts2, predators) spawned from `seed`.
+template <class Real>
+[[nodiscard]] World<Real> spawn_world(const Params& params, const AgentCounts& counts, std::uint64_t seed);
+
+/// The bias a newly created agent of `kind` starts with.
+[[nodiscard]] double initial_bias(const Params& params, Kind kind);
+
+} // namespace boids

@@ -1,0 +1,139 @@
+#pragma once
+// The per-agent rules of the classic model (SPEC §2 steps 2-8) in the engine's scalar type (internal).
+
+#include "boids/kind.hpp"
+#include "boids/params.hpp"
+#include "boids/scalar.hpp"
+
+namespace boids::classic {
+
+/// Parameters converted once per step into the scalar type, with the derived thresholds.
+template <class Real>
+struct Constants {
+    using T = ScalarTraits<Real>;
+
+    explicit Constants(const Params& p)
+        : wrap(p.boundary == Boundary::Wrap), dynamic_bias(p.dynamic_bias), width(T::from_double(p.width)),
+          height(T::from_double(p.height)), half_width(T::from_double(p.width / 2)),
+          half_height(T::from_double(p.height / 2)), left_edge(T::from_double(p.margin_left)),
+          right_edge(T::from_double(p.width - p.margin_right)), top_edge(T::from_double(p.margin_top)),
+          bottom_edge(T::from_double(p.height - p.margin_bottom)), turn(T::from_double(p.turn_factor)),
+          visual(T::from_double(p.visual_range)), visual2(visual * visual),
+          protected2(T::from_double(p.protected_range) * T::from_double(p.protected_range)),
+          centering(T::from_double(p.centering_factor)), avoid(T::from_double(p.avoid_factor)),
+          matching(T::from_double(p.matching_factor)), min_speed(T::from_double(p.min_speed)),
+          max_speed(T::from_double(p.max_speed)), predator_range(T::from_double(p.predator_range)),
+          predator_range2(predator_range * predator_range), predator_turn(T::from_double(p.predator_turn_factor)),
+          max_bias(T::from_double(p.max_bias)), bias_increment(T::from_double(p.bias_increment)) {}
+
+    bool wrap, dynamic_bias;
+    Real width, height, half_width, half_height;
+    Real left_edge, right_edge, top_edge, bottom_edge, turn;
+    Real visual, visual2, protected2;
+    Real centering, avoid, matching;
+    Real min_speed, max_speed;
+    Real predator_range, predator_range2, predator_turn;
+    Real max_bias, bias_increment;
+};
+
+/// The shortest signed difference on a circle of length `length` (minimum image), for differences of
+/// positions already wrapped into [0, length).
+template <class Real>
+inline Real min_image(Real d, Real length, Real half) {
+    if (d > half) {
+        return d - length;
+    }
+    if (d < -half) {
+        return d + length;
+    }
+    return d;
+}
+
+/// Wraps a position into [0, length) (one step moves at most max_speed, but --init files may hold any
+/// position, hence the general case).
+template <class Real>
+inline Real wrap_position(Real p, Real length) {
+    if (p >= Real(0) && p < length) {
+        return p;
+    }
+    Real w = p - length * std::floor(p / length);
+    // Rounding can land exactly on `length` for tiny negative p.
+    return (w >= length || w < Real(0)) ? Real(0) : w;
+}
+
+/// Step 4: turn back inside the margins, in the order of SPEC §2.
+template <class Real>
+inline void turn_at_edges(const Constants<Real>& c, Real x, Real y, Real& vx, Real& vy) {
+    if (y < c.top_edge) {
+        vy = vy + c.turn;
+    }
+    if (x > c.right_edge) {
+        vx = vx - c.turn;
+    }
+    if (x < c.left_edge) {
+        vx = vx + c.turn;
+    }
+    if (y > c.bottom_edge) {
+        vy = vy - c.turn;
+    }
+}
+
+/// Step 5's reaction once the predators in range were summed: a fixed kick per axis, by sign only.
+template <class Real>
+inline void flee_predators(const Constants<Real>& c, Real pdx, Real pdy, Real& vx, Real& vy) {
+    if (pdy > Real(0)) {
+        vy = vy + c.predator_turn;
+    }
+    if (pdy < Real(0)) {
+        vy = vy - c.predator_turn;
+    }
+    if (pdx > Real(0)) {
+        vx = vx + c.predator_turn;
+    }
+    if (pdx < Real(0)) {
+        vx = vx - c.predator_turn;
+    }
+}
+
+/// Steps 6 and 7: a scout's dynamic bias, then its pull toward its side.
+template <class Real>
+inline void steer_scout(const Constants<Real>& c, Kind kind, Real& vx, Real& bias) {
+    if (kind != Kind::Scout1 && kind != Kind::Scout2) {
+        return;
+    }
+    const bool right = kind == Kind::Scout1;
+    if (c.dynamic_bias) {
+        const bool moving_its_way = right ? vx > Real(0) : vx < Real(0);
+        if (moving_its_way) {
+            const Real raised = bias + c.bias_increment;
+            bias = raised < c.max_bias ? raised : c.max_bias;
+        } else {
+            const Real lowered = bias - c.bias_increment;
+            bias = lowered > c.bias_increment ? lowered : c.bias_increment;
+        }
+    }
+    const Real one(1);
+    vx = (one - bias) * vx + bias * (right ? one : -one);
+}
+
+/// Step 8: both components scaled by the same factor (the seeds' one-component typo is not reproduced);
+/// a velocity of exactly zero has no direction and becomes (min_speed, 0).
+template <class Real>
+inline void limit_speed(const Constants<Real>& c, Real& vx, Real& vy) {
+    const Real speed = ScalarTraits<Real>::sqrt(vx * vx + vy * vy);
+    if (speed == Real(0)) {
+        vx = c.min_speed;
+        vy = Real(0);
+        return;
+    }
+    if (speed < c.min_speed) {
+        vx = (vx / speed) * c.min_speed;
+        vy = (vy / speed) * c.min_speed;
+    }
+    if (speed > c.max_speed) {
+        vx = (vx / speed) * c.max_speed;
+        vy = (vy / speed) * c.max_speed;
+    }
+}
+
+} // namespace boids::classic

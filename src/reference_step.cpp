@@ -1,0 +1,186 @@
+// The brute-force oracle: SPEC §2 transcribed line by line, every agent against every other, one thread.
+// It deliberately shares no rule code with simulation.cpp, so that a mistake in the fast path cannot
+// hide behind the same mistake here. Only the tests and benchmarks call it.
+
+#include "boids/scalar.hpp"
+#include "boids/simulation.hpp"
+
+#include <cmath>
+#include <vector>
+
+namespace boids {
+
+namespace {
+
+template <class Real>
+Real nearest_image(Real d, Real length) {
+    if (d > length / Real(2)) {
+        return d - length;
+    }
+    if (d < -length / Real(2)) {
+        return d + length;
+    }
+    return d;
+}
+
+template <class Real>
+Real wrap_into(Real p, Real length) {
+    if (p >= Real(0) && p < length) {
+        return p;
+    }
+    Real w = p - length * std::floor(p / length);
+    return (w >= length || w < Real(0)) ? Real(0) : w;
+}
+
+} // namespace
+
+template <class Real>
+void reference_step(World<Real>& world, const Params& p) {
+    using T = ScalarTraits<Real>;
+    const auto R = [](double v) { return T::from_double(v); };
+    const bool wrap = p.boundary == Boundary::Wrap;
+    const Real W = R(p.width), H = R(p.height);
+    const std::size_t n = world.size();
+    if (wrap) {
+        for (std::size_t i = 0; i < n; ++i) {
+            world.x[i] = wrap_into(world.x[i], W);
+            world.y[i] = wrap_into(world.y[i], H);
+        }
+    }
+    const World<Real> old = world; // synchronous update: everyone reads the previous step
+
+    const Real visual = R(p.visual_range), protect = R(p.protected_range), pred = R(p.predator_range);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Real x = old.x[i], y = old.y[i];
+        Real vx = old.vx[i], vy = old.vy[i], bias = old.bias[i];
+        const Kind kind = old.kind[i];
+        if (kind != Kind::Predator) {
+            // 1. Neighbours.
+            Real xpos_avg(0), ypos_avg(0), xvel_avg(0), yvel_avg(0), close_dx(0), close_dy(0);
+            long long neighboring = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                if (j == i || old.kind[j] == Kind::Predator) {
+                    continue;
+                }
+                Real dx = x - old.x[j], dy = y - old.y[j];
+                if (wrap) {
+                    dx = nearest_image(dx, W);
+                    dy = nearest_image(dy, H);
+                }
+                if (T::abs(dx) < visual && T::abs(dy) < visual) {
+                    const Real d2 = dx * dx + dy * dy;
+                    if (d2 < protect * protect) {
+                        close_dx = close_dx + dx;
+                        close_dy = close_dy + dy;
+                    } else if (d2 < visual * visual) {
+                        xpos_avg = xpos_avg + (wrap ? x - dx : old.x[j]);
+                        ypos_avg = ypos_avg + (wrap ? y - dy : old.y[j]);
+                        xvel_avg = xvel_avg + old.vx[j];
+                        yvel_avg = yvel_avg + old.vy[j];
+                        neighboring += 1;
+                    }
+                }
+            }
+            // 2. Cohesion and alignment.
+            if (neighboring > 0) {
+                xpos_avg = T::divide_by_count(xpos_avg, neighboring);
+                ypos_avg = T::divide_by_count(ypos_avg, neighboring);
+                xvel_avg = T::divide_by_count(xvel_avg, neighboring);
+                yvel_avg = T::divide_by_count(yvel_avg, neighboring);
+                vx = vx + (xpos_avg - x) * R(p.centering_factor) + (xvel_avg - vx) * R(p.matching_factor);
+                vy = vy + (ypos_avg - y) * R(p.centering_factor) + (yvel_avg - vy) * R(p.matching_factor);
+            }
+            // 3. Separation.
+            vx = vx + close_dx * R(p.avoid_factor);
+            vy = vy + close_dy * R(p.avoid_factor);
+        }
+        // 4. Edges (boids and predators alike).
+        if (!wrap) {
+            if (y < R(p.margin_top)) {
+                vy = vy + R(p.turn_factor);
+            }
+            if (x > R(p.width - p.margin_right)) {
+                vx = vx - R(p.turn_factor);
+            }
+            if (x < R(p.margin_left)) {
+                vx = vx + R(p.turn_factor);
+            }
+            if (y > R(p.height - p.margin_bottom)) {
+                vy = vy - R(p.turn_factor);
+            }
+        }
+        if (kind != Kind::Predator) {
+            // 5. Predators.
+            Real pdx(0), pdy(0);
+            long long m = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                if (old.kind[j] != Kind::Predator) {
+                    continue;
+                }
+                Real dx = x - old.x[j], dy = y - old.y[j];
+                if (wrap) {
+                    dx = nearest_image(dx, W);
+                    dy = nearest_image(dy, H);
+                }
+                if (T::abs(dx) < pred && T::abs(dy) < pred && dx * dx + dy * dy < pred * pred) {
+                    pdx = pdx + dx;
+                    pdy = pdy + dy;
+                    m += 1;
+                }
+            }
+            if (m > 0) {
+                const Real kick = R(p.predator_turn_factor);
+                if (pdy > Real(0)) {
+                    vy = vy + kick;
+                }
+                if (pdy < Real(0)) {
+                    vy = vy - kick;
+                }
+                if (pdx > Real(0)) {
+                    vx = vx + kick;
+                }
+                if (pdx < Real(0)) {
+                    vx = vx - kick;
+                }
+            }
+            // 6. Dynamic bias. 7. Scout bias.
+            if (kind == Kind::Scout1 || kind == Kind::Scout2) {
+                const bool its_way = kind == Kind::Scout1 ? vx > Real(0) : vx < Real(0);
+                if (p.dynamic_bias) {
+                    bias = its_way ? std::min(R(p.max_bias), bias + R(p.bias_increment))
+                                   : std::max(R(p.bias_increment), bias - R(p.bias_increment));
+                }
+                const Real target = kind == Kind::Scout1 ? Real(1) : Real(-1);
+                vx = (Real(1) - bias) * vx + bias * target;
+            }
+        }
+        // 8. Speed limits.
+        const Real speed = T::sqrt(vx * vx + vy * vy);
+        if (speed == Real(0)) {
+            vx = R(p.min_speed);
+            vy = Real(0);
+        } else if (speed < R(p.min_speed)) {
+            vx = (vx / speed) * R(p.min_speed);
+            vy = (vy / speed) * R(p.min_speed);
+        } else if (speed > R(p.max_speed)) {
+            vx = (vx / speed) * R(p.max_speed);
+            vy = (vy / speed) * R(p.max_speed);
+        }
+        // 9. Move.
+        Real nx = x + vx, ny = y + vy;
+        if (wrap) {
+            nx = wrap_into(nx, W);
+            ny = wrap_into(ny, H);
+        }
+        world.x[i] = nx;
+        world.y[i] = ny;
+        world.vx[i] = vx;
+        world.vy[i] = vy;
+        world.bias[i] = bias;
+    }
+}
+
+template void reference_step(World<float>&, const Params&);
+template void reference_step(World<double>&, const Params&);
+
+} // namespace boids

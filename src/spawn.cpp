@@ -1,0 +1,63 @@
+#include "boids/spawn.hpp"
+
+#include "boids/error.hpp"
+#include "boids/scalar.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <string>
+
+namespace boids {
+
+double initial_bias(const Params& params, Kind kind) {
+    switch (kind) {
+    case Kind::Scout1:
+        return params.scout1_bias;
+    case Kind::Scout2:
+        return params.scout2_bias;
+    default:
+        return 0.0;
+    }
+}
+
+template <class Real>
+void Spawner::spawn(World<Real>& world, const Params& params, Kind kind, long long count) {
+    if (count < 0) {
+        throw InputError(invalid_value_message(std::string(kind_name(kind)) + " count", std::to_string(count),
+                                               "must be >= 0"));
+    }
+    // Wrap worlds have no edges, so the whole torus is the spawning area; otherwise stay inside the margins.
+    const bool wrap = params.boundary == Boundary::Wrap;
+    const double x0 = wrap ? 0.0 : params.margin_left;
+    const double x1 = wrap ? params.width : params.width - params.margin_right;
+    const double y0 = wrap ? 0.0 : params.margin_top;
+    const double y1 = wrap ? params.height : params.height - params.margin_bottom;
+    const double bias = initial_bias(params, kind);
+    using T = ScalarTraits<Real>;
+    for (long long i = 0; i < count; ++i) {
+        const double px = x0 + (x1 - x0) * uniform01();
+        const double py = y0 + (y1 - y0) * uniform01();
+        const double heading = 2.0 * std::numbers::pi * uniform01();
+        const double speed = params.min_speed + (params.max_speed - params.min_speed) * uniform01();
+        world.add(kind, T::from_double(px), T::from_double(py), T::from_double(speed * std::cos(heading)),
+                  T::from_double(speed * std::sin(heading)), T::from_double(bias));
+    }
+}
+
+template <class Real>
+World<Real> spawn_world(const Params& params, const AgentCounts& counts, std::uint64_t seed) {
+    World<Real> world;
+    Spawner spawner(seed);
+    spawner.spawn(world, params, Kind::Boid, counts.boids);
+    spawner.spawn(world, params, Kind::Scout1, counts.scouts1);
+    spawner.spawn(world, params, Kind::Scout2, counts.scouts2);
+    spawner.spawn(world, params, Kind::Predator, counts.predators);
+    return world;
+}
+
+template void Spawner::spawn(World<float>&, const Params&, Kind, long long);
+template void Spawner::spawn(World<double>&, const Params&, Kind, long long);
+template World<float> spawn_world(const Params&, const AgentCounts&, std::uint64_t);
+template World<double> spawn_world(const Params&, const AgentCounts&, std::uint64_t);
+
+} // namespace boids

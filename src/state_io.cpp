@@ -1,0 +1,200 @@
+#include "boids/state_io.hpp"
+
+#include "boids/error.hpp"
+#include "boids/scalar.hpp"
+#include "boids/spawn.hpp"
+#include "text.hpp"
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace boids {
+
+namespace {
+
+enum Column { ColKind, ColX, ColY, ColVx, ColVy, ColBias, ColumnCount };
+constexpr std::array<std::string_view, ColumnCount> column_names{"kind", "x", "y", "vx", "vy", "bias"};
+
+std::vector<std::string_view> split_fields(std::string_view line) {
+    std::vector<std::string_view> fields;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = line.find(',', start);
+        fields.push_back(text::trim(line.substr(start, comma == std::string_view::npos ? comma : comma - start)));
+        if (comma == std::string_view::npos) {
+            return fields;
+        }
+        start = comma + 1;
+    }
+}
+
+std::string where(std::string_view source, std::size_t line) {
+    return std::string(source) + " line " + std::to_string(line);
+}
+
+/// Parses a number straight into Real (a float column is read as float, not through double, so a
+/// dumped value reads back bit for bit).
+template <class Real>
+std::optional<Real> parse_scalar(std::string_view s) {
+    if constexpr (std::is_floating_point_v<Real>) {
+        return text::parse_finite<Real>(s);
+    } else {
+        const auto d = text::parse_finite<double>(s);
+        return d ? std::optional<Real>(ScalarTraits<Real>::from_double(*d)) : std::nullopt;
+    }
+}
+
+std::string read_file(const std::filesystem::path& path, std::string_view what) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw InputError("cannot read " + std::string(what) + " '" + path.string() + "': " + std::strerror(errno));
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) {
+        throw InputError("cannot read " + std::string(what) + " '" + path.string() + "'");
+    }
+    return buffer.str();
+}
+
+} // namespace
+
+template <class Real>
+World<Real> parse_state_csv(std::string_view text_in, std::string_view source, const Params& params) {
+    World<Real> world;
+    std::array<int, ColumnCount> column_of{};
+    column_of.fill(-1);
+    std::size_t header_fields = 0;
+    bool have_header = false;
+    std::size_t line_no = 0;
+    std::size_t pos = 0;
+    while (pos <= text_in.size()) {
+        std::size_t end = text_in.find('\n', pos);
+        if (end == std::string_view::npos) {
+            end = text_in.size();
+        }
+        std::string_view line = text_in.substr(pos, end - pos);
+        pos = end + 1;
+        ++line_no;
+        if (text::trim(line).empty()) {
+            continue;
+        }
+        const auto fields = split_fields(line);
+        if (!have_header) {
+            for (std::size_t f = 0; f < fields.size(); ++f) {
+                int col = -1;
+                for (int c = 0; c < ColumnCount; ++c) {
+                    if (fields[f] == column_names[static_cast<std::size_t>(c)]) {
+                        col = c;
+                    }
+                }
+                if (col < 0) {
+                    throw InputError(where(source, line_no) + ": unknown column '" + std::string(fields[f]) +
+                                     "'; allowed columns are kind, x, y, vx, vy, bias");
+                }
+                if (column_of[static_cast<std::size_t>(col)] >= 0) {
+                    throw InputError(where(source, line_no) + ": column '" + std::string(fields[f]) +
+                                     "' appears twice");
+                }
+                column_of[static_cast<std::size_t>(col)] = static_cast<int>(f);
+            }
+            for (int c = ColKind; c <= ColVy; ++c) {
+                if (column_of[static_cast<std::size_t>(c)] < 0) {
+                    throw InputError(where(source, line_no) + ": missing required column '" +
+                                     std::string(column_names[static_cast<std::size_t>(c)]) +
+                                     "' (the header needs kind, x, y, vx, vy; bias is optional)");
+                }
+            }
+            header_fields = fields.size();
+            have_header = true;
+            continue;
+        }
+        if (fields.size() != header_fields) {
+            throw InputError(where(source, line_no) + ": " + std::to_string(fields.size()) + " fields, the header has " +
+                             std::to_string(header_fields));
+        }
+        const auto field = [&](Column c) { return fields[static_cast<std::size_t>(column_of[c])]; };
+        const auto kind = parse_kind(field(ColKind));
+        if (!kind) {
+            throw InputError(where(source, line_no) + ": kind = '" + std::string(field(ColKind)) +
+                             "' is invalid: allowed kinds are boid, scout1, scout2, predator");
+        }
+        std::array<Real, ColumnCount> v{};
+        for (int c = ColX; c < ColumnCount; ++c) {
+            if (column_of[static_cast<std::size_t>(c)] < 0) {
+                continue; // only bias can be absent
+            }
+            const auto parsed = parse_scalar<Real>(field(static_cast<Column>(c)));
+            if (!parsed) {
+                throw InputError(where(source, line_no) + ": " + std::string(column_names[static_cast<std::size_t>(c)]) +
+                                 " = '" + std::string(field(static_cast<Column>(c))) +
+                                 "' is invalid: expected a finite number");
+            }
+            v[static_cast<std::size_t>(c)] = *parsed;
+        }
+        Real bias = column_of[ColBias] >= 0 ? v[ColBias] : ScalarTraits<Real>::from_double(initial_bias(params, *kind));
+        if (*kind == Kind::Scout1 || *kind == Kind::Scout2) {
+            if (bias < Real(0) || bias > Real(1)) {
+                throw InputError(where(source, line_no) + ": bias = '" + std::string(field(ColBias)) +
+                                 "' is invalid: a scout's bias must be in [0, 1]");
+            }
+        } else {
+            bias = Real(0); // only scouts carry a bias
+        }
+        world.add(*kind, v[ColX], v[ColY], v[ColVx], v[ColVy], bias);
+    }
+    if (!have_header) {
+        throw InputError(std::string(source) + ": empty state file; expected a header row 'kind,x,y,vx,vy[,bias]'");
+    }
+    return world;
+}
+
+template <class Real>
+World<Real> read_state_csv(const std::filesystem::path& path, const Params& params) {
+    return parse_state_csv<Real>(read_file(path, "state file"), path.string(), params);
+}
+
+template <class Real>
+void write_state_csv(std::ostream& out, const World<Real>& world) {
+    out << "kind,x,y,vx,vy,bias\n";
+    std::string row;
+    for (std::size_t i = 0; i < world.size(); ++i) {
+        row.assign(kind_name(world.kind[i]));
+        for (const Real value : {world.x[i], world.y[i], world.vx[i], world.vy[i], world.bias[i]}) {
+            row += ',';
+            row += text::shortest(value);
+        }
+        row += '\n';
+        out << row;
+    }
+}
+
+template <class Real>
+void write_state_csv(const std::filesystem::path& path, const World<Real>& world) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) {
+        throw InputError("cannot write state file '" + path.string() + "': " + std::strerror(errno));
+    }
+    write_state_csv(out, world);
+    out.flush();
+    if (!out) {
+        throw InputError("cannot write state file '" + path.string() + "'");
+    }
+}
+
+template World<float> parse_state_csv(std::string_view, std::string_view, const Params&);
+template World<double> parse_state_csv(std::string_view, std::string_view, const Params&);
+template World<float> read_state_csv(const std::filesystem::path&, const Params&);
+template World<double> read_state_csv(const std::filesystem::path&, const Params&);
+template void write_state_csv(std::ostream&, const World<float>&);
+template void write_state_csv(std::ostream&, const World<double>&);
+template void write_state_csv(const std::filesystem::path&, const World<float>&);
+template void write_state_csv(const std::filesystem::path&, const World<double>&);
+
+} // namespace boids
