@@ -62,7 +62,9 @@ constexpr auto make_table() {
 }
 constexpr auto all_params = make_table();
 
-std::string range_text(double lo, double hi) { return "allowed range is [" + shortest(lo) + ", " + shortest(hi) + "]"; }
+std::string range_text(double lo, double hi) {
+    return "allowed range is [" + text::readable(lo) + ", " + text::readable(hi) + "]";
+}
 
 const NumberKey* find_number(std::string_view key) {
     for (const auto& k : number_keys) {
@@ -77,8 +79,8 @@ double parse_number(std::string_view key, std::string_view value, double lo, dou
     const auto parsed = text::parse_finite<double>(text::trim(value));
     if (!parsed) {
         throw InputError(invalid_value_message(std::string(key), "'" + std::string(value) + "'",
-                                               "expected a finite number in [" + shortest(lo) + ", " +
-                                                   shortest(hi) + "]"));
+                                               "expected a finite number in [" + text::readable(lo) + ", " +
+                                                   text::readable(hi) + "]"));
     }
     if (*parsed < lo || *parsed > hi) {
         throw InputError(invalid_value_message(std::string(key), std::string(text::trim(value)), range_text(lo, hi)));

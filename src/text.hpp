@@ -38,6 +38,14 @@ template <class T>
     return std::string(buffer, ptr);
 }
 
+/// Like shortest(), but whole numbers are written out in full ("100000", not "1e+05"), for messages.
+[[nodiscard]] inline std::string readable(double value) {
+    if (value == static_cast<double>(static_cast<long long>(value)) && value > -1e15 && value < 1e15) {
+        return std::to_string(static_cast<long long>(value));
+    }
+    return shortest(value);
+}
+
 /// `s` without leading and trailing spaces, tabs and carriage returns.
 [[nodiscard]] inline std::string_view trim(std::string_view s) {
     const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };

@@ -51,8 +51,8 @@ void print_params() {
         std::string allowed;
         if (info.kind == std::string_view("number")) {
             char lo[32], hi[32];
-            std::snprintf(lo, sizeof lo, "%g", info.min);
-            std::snprintf(hi, sizeof hi, "%g", info.max);
+            std::snprintf(lo, sizeof lo, "%.10g", info.min);
+            std::snprintf(hi, sizeof hi, "%.10g", info.max);
             allowed = std::string("[") + lo + ", " + hi + "]";
         } else if (info.kind == std::string_view("bool")) {
             allowed = "true | false";
@@ -62,7 +62,7 @@ void print_params() {
         std::printf("%-22s %-10s %-22s %s\n", std::string(info.key).c_str(),
                     boids::get_param(defaults, info.key).c_str(), allowed.c_str(), std::string(info.help).c_str());
     }
-    std::printf("%-22s %-10s %-22s %s\n", "margin", "", "[0, 1e+07]", "sets all four margins (write-only)");
+    std::printf("%-22s %-10s %-22s %s\n", "margin", "", "[0, 10000000]", "sets all four margins (write-only)");
 }
 
 } // namespace

@@ -1,0 +1,66 @@
+// Google Benchmark: the classic model on the W20 workload (see include/boids/workloads.hpp).
+//
+//   ./build/release/boids_bench                        # all cases
+//   ./build/release/boids_bench --benchmark_filter=Step/1000000
+//
+// ns_per_boid_step is wall time per boid per step (all threads). Reported, never asserted.
+
+#include "boids/simulation.hpp"
+#include "boids/spawn.hpp"
+#include "boids/workloads.hpp"
+
+#include <benchmark/benchmark.h>
+
+namespace {
+
+using namespace boids;
+
+Simulation<float> make_w20(long long n) {
+    const Scenario s = w20_scenario(n);
+    Simulation<float> sim(s.params, spawn_world<float>(s.params, s.agents, s.seed));
+    sim.step(20); // warm-up: grids allocated, caches and the flock settled a little
+    return sim;
+}
+
+void report(benchmark::State& state, long long n, const StepProfile& total) {
+    const double steps = static_cast<double>(state.iterations());
+    state.counters["ns_per_boid_step"] =
+        benchmark::Counter(static_cast<double>(n) * steps, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["steps_per_s"] = benchmark::Counter(steps, benchmark::Counter::kIsRate);
+    state.counters["grid_ms"] = total.grid_build_ms / steps;
+    state.counters["neighbours_ms"] = total.neighbours_ms / steps;
+    state.counters["integrate_ms"] = total.integrate_ms / steps;
+}
+
+/// The whole step: grid build, neighbour pass, integrate.
+void Step(benchmark::State& state) {
+    const long long n = state.range(0);
+    Simulation<float> sim = make_w20(n);
+    StepProfile total;
+    for (auto _ : state) {
+        sim.step();
+        total += sim.last_profile();
+    }
+    report(state, n, total);
+}
+BENCHMARK(Step)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// The grid build alone.
+void GridBuild(benchmark::State& state) {
+    const long long n = state.range(0);
+    Simulation<float> sim = make_w20(n);
+    SpatialGrid<float> grid;
+    const Params& p = sim.params();
+    for (auto _ : state) {
+        grid.build(sim.world(), GridMembers::Flocking, p.visual_range, true, p.width, p.height, sim.threads());
+        benchmark::DoNotOptimize(grid.size());
+    }
+    state.counters["ns_per_boid"] =
+        benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(GridBuild)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+} // namespace
+
+BENCHMARK_MAIN();

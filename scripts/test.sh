@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds and runs the whole test suite: the release tree (every test), then an ASan + UBSan tree
+# (every test but the long ones labelled "slow").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake --workflow --preset test
+cmake --workflow --preset asan

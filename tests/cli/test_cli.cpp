@@ -1,0 +1,177 @@
+// The `boids` command-line contract, through the real executable: summaries, dumps, and every kind of
+// bad input answered by one message on stderr and exit code 2.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+fs::path tmp_dir() {
+    const fs::path dir = fs::path(BOIDS_TEST_TMP) / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::create_directories(dir);
+    return dir;
+}
+
+fs::path write_file(const std::string& name, const std::string& content) {
+    const fs::path p = tmp_dir() / name;
+    std::ofstream(p) << content;
+    return p;
+}
+
+Result boids(const std::string& args) {
+    const fs::path dir = tmp_dir();
+    const std::string cmd = std::string(BOIDS_EXE) + " " + args + " > " + (dir / "stdout").string() + " 2> " +
+                            (dir / "stderr").string() + " < /dev/null";
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
+}
+
+/// Exit code 2, a single line on stderr containing every fragment, nothing on stdout.
+void expect_rejected(const std::string& args, std::initializer_list<std::string> fragments) {
+    const Result r = boids(args);
+    EXPECT_EQ(r.code, 2) << args << "\nstderr: " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
+    for (const std::string& f : fragments) {
+        EXPECT_NE(r.err.find(f), std::string::npos) << args << ": expected '" << f << "' in: " << r.err;
+    }
+    EXPECT_EQ(r.out, "") << args;
+}
+
+TEST(Cli, NoArgumentsRunsTheDefaultSceneAndPrintsASummary) {
+    const Result r = boids("");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* part : {"vga-predator", "steps         1000", "500 boids", "2 predators", "steps/s", "mean speed",
+                             "polarization", "state hash"}) {
+        EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+    }
+}
+
+TEST(Cli, RunHeadlessWithEveryOptionAndDump) {
+    const fs::path dump = tmp_dir() / "final.csv";
+    const Result r = boids("run --headless --preset vga-scouts --set visual_range=30 --set boundary=wrap --boids 50 "
+                           "--scouts1 5 --scouts2 4 --predators 1 --seed 3 --steps 20 --precision f64 --threads 2 "
+                           "--dump " + dump.string());
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("50 boids, 5 scout1, 4 scout2, 1 predators"), std::string::npos) << r.out;
+    const std::string csv = slurp(dump);
+    EXPECT_EQ(csv.substr(0, csv.find('\n')), "kind,x,y,vx,vy,bias");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 61);
+}
+
+TEST(Cli, InitThenDumpWithZeroStepsReproducesTheState) {
+    const fs::path dump1 = tmp_dir() / "a.csv", dump2 = tmp_dir() / "b.csv";
+    ASSERT_EQ(boids("run --headless --steps 13 --dump " + dump1.string()).code, 0);
+    const Result r = boids("run --headless --steps 0 --init " + dump1.string() + " --dump " + dump2.string());
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(slurp(dump1), slurp(dump2));
+}
+
+TEST(Cli, InitContinuesARunExactly) {
+    // 10 steps, dump, 10 more from the dump == 20 steps straight (f64 and f32 alike).
+    for (const char* precision : {"f32", "f64"}) {
+        const fs::path half = tmp_dir() / "half.csv", whole = tmp_dir() / "whole.csv", resumed = tmp_dir() / "r.csv";
+        const std::string common = std::string(" --precision ") + precision + " --preset vga-scouts";
+        ASSERT_EQ(boids("run --headless --steps 10 --dump " + half.string() + common).code, 0);
+        ASSERT_EQ(boids("run --headless --steps 20 --dump " + whole.string() + common).code, 0);
+        ASSERT_EQ(boids("run --headless --steps 10 --init " + half.string() + " --dump " + resumed.string() + common).code, 0);
+        EXPECT_EQ(slurp(whole), slurp(resumed)) << precision;
+    }
+}
+
+TEST(Cli, ThreadCountDoesNotChangeTheResult) {
+    const Result one = boids("run --headless --steps 50 --boids 2000 --threads 1");
+    const Result two = boids("run --headless --steps 50 --boids 2000 --threads 2");
+    const Result four = boids("run --headless --steps 50 --boids 2000 --threads 4");
+    const auto hash = [](const std::string& out) { return out.substr(out.find("state hash")); };
+    ASSERT_EQ(one.code, 0);
+    EXPECT_EQ(hash(one.out), hash(two.out));
+    EXPECT_EQ(hash(one.out), hash(four.out));
+}
+
+TEST(Cli, ListsPresetsAndParams) {
+    const Result presets = boids("presets");
+    EXPECT_EQ(presets.code, 0);
+    for (const char* name : {"ece4760", "vga-scouts", "vga-predator"}) {
+        EXPECT_NE(presets.out.find(name), std::string::npos);
+    }
+    const Result params = boids("params");
+    EXPECT_EQ(params.code, 0);
+    EXPECT_NE(params.out.find("centering_factor"), std::string::npos);
+}
+
+TEST(Cli, BadParameterValues) {
+    expect_rejected("run --headless --set nosuch=1", {"nosuch"});
+    expect_rejected("run --headless --set visual_range=abc", {"visual_range", "abc"});
+    expect_rejected("run --headless --set visual_range=nan", {"visual_range", "nan"});
+    expect_rejected("run --headless --set avoid_factor=inf", {"avoid_factor", "inf"});
+    expect_rejected("run --headless --set protected_range=-1", {"protected_range", "-1", "[0, 100000]"});
+    expect_rejected("run --headless --set max_speed=-2", {"max_speed", "-2"});
+    expect_rejected("run --headless --set min_speed=7", {"min_speed", "7", "max_speed"});
+    expect_rejected("run --headless --set margin=400", {"width", "margin_left + margin_right"});
+    expect_rejected("run --headless --set boundary=sphere", {"boundary", "sphere", "margin | wrap"});
+    expect_rejected("run --headless --set visual_range", {"--set", "key=value"});
+}
+
+TEST(Cli, BadFlags) {
+    expect_rejected("run --headless --boids -5", {"--boids", "-5"});
+    expect_rejected("run --headless --boids many", {"--boids", "many"});
+    expect_rejected("run --headless --steps 1.5", {"--steps", "1.5"});
+    expect_rejected("run --headless --seed x", {"--seed", "x"});
+    expect_rejected("run --headless --precision f16", {"--precision", "f16", "f32 | f64"});
+    expect_rejected("run --headless --threads -1", {"--threads", "-1"});
+    expect_rejected("run --headless --frobnicate", {"frobnicate"});
+    expect_rejected("run --headless --preset nope", {"nope", "ece4760", "vga-scouts", "vga-predator"});
+    expect_rejected("run --headless --preset ece4760 --scenario x.toml", {"--preset", "--scenario"});
+}
+
+TEST(Cli, BadStateFiles) {
+    const auto init = [](const std::string& name, const std::string& csv) {
+        return "run --headless --steps 1 --init " + write_file(name, csv).string();
+    };
+    expect_rejected(init("missing.csv", "kind,x,y,vx\nboid,1,2,3\n"), {"missing required column 'vy'"});
+    expect_rejected(init("badnum.csv", "kind,x,y,vx,vy\nboid,1,2,3,4\nboid,1,two,3,4\n"), {"line 3", "y = 'two'"});
+    expect_rejected(init("nan.csv", "kind,x,y,vx,vy\nboid,1,2,3,NaN\n"), {"line 2", "vy = 'NaN'"});
+    expect_rejected(init("inf.csv", "kind,x,y,vx,vy\nboid,1,2,-inf,4\n"), {"line 2", "vx = '-inf'"});
+    expect_rejected(init("kind.csv", "kind,x,y,vx,vy\nboid,1,2,3,4\neagle,1,2,3,4\n"), {"line 3", "eagle"});
+    expect_rejected(init("ragged.csv", "kind,x,y,vx,vy\nboid,1,2,3,4,5\n"), {"line 2", "6 fields"});
+    expect_rejected("run --headless --init /nonexistent/state.csv", {"cannot read", "/nonexistent/state.csv"});
+    expect_rejected("run --headless --init " + write_file("ok.csv", "kind,x,y,vx,vy\nboid,1,2,3,4\n").string() +
+                        " --boids 3",
+                    {"--boids", "--init"});
+    expect_rejected("run --headless --steps 1 --dump /nonexistent/dir/out.csv", {"cannot write", "/nonexistent/dir"});
+}
+
+TEST(Cli, BadScenarioFiles) {
+    expect_rejected("run --headless --scenario /nonexistent/s.toml", {"cannot read", "/nonexistent/s.toml"});
+    expect_rejected("run --headless --scenario " + write_file("syntax.toml", "[params\n").string(), {"not valid TOML"});
+    expect_rejected("run --headless --scenario " + write_file("range.toml", "[params]\nmatching_factor = 3\n").string(),
+                    {"line 2", "matching_factor", "3"});
+    expect_rejected("run --headless --scenario " + write_file("key.toml", "[params]\nspeed = 3\n").string(),
+                    {"unknown parameter 'speed'"});
+    const Result ok = boids("run --headless --steps 5 --scenario " +
+                            write_file("good.toml", "seed = 5\n[agents]\nboids = 30\n[params]\nvisual_range = 25\n").string());
+    EXPECT_EQ(ok.code, 0) << ok.err;
+    EXPECT_NE(ok.out.find("30 boids"), std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,83 @@
+#include "boids/error.hpp"
+#include "boids/scenario.hpp"
+
+#include <gtest/gtest.h>
+
+namespace boids {
+namespace {
+
+TEST(Scenario, PresetsCarryTheSeedsParameterSets) {
+    EXPECT_EQ(preset_names(), (std::vector<std::string>{"ece4760", "vga-predator", "vga-scouts"}));
+
+    const Scenario lab = load_preset("ece4760");
+    EXPECT_EQ(lab.params.width, 320);
+    EXPECT_EQ(lab.params.height, 240);
+    EXPECT_EQ(lab.params.visual_range, 20);
+    EXPECT_EQ(lab.params.protected_range, 2);
+    EXPECT_EQ(lab.params.max_speed, 3);
+    EXPECT_EQ(lab.params.min_speed, 2);
+    EXPECT_EQ(lab.params.margin_left, 50);
+    EXPECT_EQ(lab.params.margin_bottom, 50);
+    EXPECT_EQ(lab.params.predator_range, 50);
+    EXPECT_EQ(lab.params.predator_turn_factor, 0.4);
+
+    const Scenario scouts = load_preset("vga-scouts");
+    EXPECT_TRUE(scouts.params.dynamic_bias);
+    EXPECT_EQ(scouts.params.max_bias, 0.01);
+    EXPECT_EQ(scouts.params.bias_increment, 0.00004);
+    EXPECT_GT(scouts.agents.scouts1, 0);
+    EXPECT_GT(scouts.agents.scouts2, 0);
+
+    const Scenario predator = load_preset("vga-predator");
+    EXPECT_EQ(predator.params, Params{}) << "the defaults are the vga-predator preset";
+    EXPECT_GT(predator.agents.predators, 0);
+}
+
+TEST(Scenario, ParsesEveryPartOfAScenarioFile) {
+    const Scenario s = parse_scenario(R"(
+description = "test"
+seed = 99
+[agents]
+boids = 12
+scouts1 = 3
+predators = 1
+[params]
+visual_range = 25.5
+boundary = "wrap"
+dynamic_bias = true
+margin = 30
+)",
+                                      "inline");
+    EXPECT_EQ(s.description, "test");
+    EXPECT_EQ(s.seed, 99u);
+    EXPECT_EQ(s.agents, (AgentCounts{12, 3, 0, 1}));
+    EXPECT_EQ(s.params.visual_range, 25.5);
+    EXPECT_EQ(s.params.boundary, Boundary::Wrap);
+    EXPECT_TRUE(s.params.dynamic_bias);
+    EXPECT_EQ(s.params.margin_top, 30);
+}
+
+TEST(Scenario, RejectsBadFilesWithLineAndField) {
+    const auto message = [](const char* toml) {
+        try {
+            (void)parse_scenario(toml, "bad.toml");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_NE(message("[params]\nvisual_range = -3\n").find("bad.toml line 2"), std::string::npos);
+    EXPECT_NE(message("[params]\nvisual_range = -3\n").find("visual_range"), std::string::npos);
+    EXPECT_NE(message("[params]\nwarp = 1\n").find("warp"), std::string::npos);
+    EXPECT_NE(message("[agents]\nboids = -1\n").find("boids"), std::string::npos);
+    EXPECT_NE(message("[agents]\nboids = 1.5\n").find("integer"), std::string::npos);
+    EXPECT_NE(message("colour = 3\n").find("colour"), std::string::npos);
+    EXPECT_NE(message("[params\n").find("not valid TOML"), std::string::npos);
+    EXPECT_NE(message("[params]\nmin_speed = 9\n").find("min_speed"), std::string::npos);
+    EXPECT_NE(message("[params]\nvisual_range = nan\n").find("visual_range"), std::string::npos);
+    EXPECT_THROW((void)load_preset("nope"), InputError);
+    EXPECT_THROW((void)load_scenario_file("/nonexistent/file.toml"), InputError);
+}
+
+} // namespace
+} // namespace boids

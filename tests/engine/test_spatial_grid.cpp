@@ -1,0 +1,100 @@
+#include "boids/spatial_grid.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+
+namespace boids {
+namespace {
+
+World<double> scattered(int n, double lo, double hi, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(lo, hi);
+    World<double> w;
+    for (int i = 0; i < n; ++i) {
+        w.add(i % 10 == 0 ? Kind::Predator : Kind::Boid, u(rng), u(rng), 1.0, 0.0, 0.0);
+    }
+    return w;
+}
+
+/// Every agent within `range` of agent i (brute force), by world index.
+std::set<std::uint32_t> truth(const World<double>& w, std::size_t i, double range, bool wrap, double side,
+                              bool predators) {
+    std::set<std::uint32_t> out;
+    for (std::size_t j = 0; j < w.size(); ++j) {
+        if ((w.kind[j] == Kind::Predator) != predators) {
+            continue;
+        }
+        double dx = std::abs(w.x[i] - w.x[j]), dy = std::abs(w.y[i] - w.y[j]);
+        if (wrap) {
+            dx = std::min(dx, side - dx);
+            dy = std::min(dy, side - dy);
+        }
+        if (dx < range && dy < range) {
+            out.insert(static_cast<std::uint32_t>(j));
+        }
+    }
+    return out;
+}
+
+void expect_queries_cover_range(const World<double>& w, double range, bool wrap, double side) {
+    for (const bool predators : {false, true}) {
+        SpatialGrid<double> grid;
+        grid.build(w, predators ? GridMembers::Predators : GridMembers::Flocking, range, wrap, side, side, 2);
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            std::set<std::uint32_t> seen;
+            std::vector<std::uint32_t> order;
+            grid.for_each_candidate(w.x[i], w.y[i], [&](std::uint32_t s) {
+                EXPECT_TRUE(seen.insert(grid.agent(s)).second) << "slot visited twice";
+                order.push_back(grid.agent(s));
+                EXPECT_EQ(grid.x(s), w.x[grid.agent(s)]);
+            });
+            for (std::uint32_t j : truth(w, i, range, wrap, side, predators)) {
+                ASSERT_TRUE(seen.count(j)) << "agent " << j << " within range of " << i << " not visited";
+            }
+        }
+    }
+}
+
+TEST(SpatialGrid, QueriesFindEveryAgentWithinRange) {
+    expect_queries_cover_range(scattered(600, 0, 500, 1), 40, false, 500);
+}
+
+TEST(SpatialGrid, WrapQueriesFindNeighboursAcrossTheSeam) {
+    expect_queries_cover_range(scattered(600, 0, 500, 2), 40, true, 500);
+    // Fewer than three cells per line: every line is visited once.
+    expect_queries_cover_range(scattered(50, 0, 100, 3), 40, true, 100);
+    expect_queries_cover_range(scattered(50, 0, 100, 4), 60, true, 100);
+}
+
+TEST(SpatialGrid, FarOutliersDoNotBreakTheGridOrItsMemory) {
+    World<double> w = scattered(400, 0, 500, 5);
+    w.add(Kind::Boid, -1e7, 3e6, 0, 0, 0);
+    w.add(Kind::Boid, -1e7 + 10, 3e6 + 5, 0, 0, 0); // a far pair still sees each other
+    w.add(Kind::Boid, 2e7, -4e7, 0, 0, 0);
+    expect_queries_cover_range(w, 40, false, 500);
+    SpatialGrid<double> grid;
+    grid.build(w, GridMembers::Flocking, 40, false, 500, 500, 1);
+    EXPECT_LE(static_cast<double>(grid.columns()) * grid.rows(), 2.0 * 4.0 * w.size() + 64)
+        << "cell count must stay proportional to the agent count";
+    EXPECT_GE(grid.cell_width(), 40.0);
+}
+
+TEST(SpatialGrid, CellsKeepWorldOrder) {
+    World<double> w;
+    for (int i = 0; i < 10; ++i) {
+        w.add(Kind::Boid, 5.0, 5.0, 0, 0, 0); // all in one cell
+    }
+    SpatialGrid<double> grid;
+    grid.build(w, GridMembers::Flocking, 10, false, 100, 100, 2);
+    std::vector<std::uint32_t> order;
+    grid.for_each_candidate(5.0, 5.0, [&](std::uint32_t s) { order.push_back(grid.agent(s)); });
+    EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+    EXPECT_EQ(order.size(), 10u);
+}
+
+} // namespace
+} // namespace boids
