@@ -5,6 +5,9 @@
 #include "boids/params.hpp"
 #include "boids/scalar.hpp"
 
+#include <cmath>
+#include <type_traits>
+
 namespace boids::classic {
 
 /// Parameters converted once per step into the scalar type, with the derived thresholds.
@@ -14,8 +17,7 @@ struct Constants {
 
     explicit Constants(const Params& p)
         : wrap(p.boundary == Boundary::Wrap), dynamic_bias(p.dynamic_bias), width(T::from_double(p.width)),
-          height(T::from_double(p.height)), half_width(T::from_double(p.width / 2)),
-          half_height(T::from_double(p.height / 2)), left_edge(T::from_double(p.margin_left)),
+          height(T::from_double(p.height)), half_width(width / Real(2)), half_height(height / Real(2)), left_edge(T::from_double(p.margin_left)),
           right_edge(T::from_double(p.width - p.margin_right)), top_edge(T::from_double(p.margin_top)),
           bottom_edge(T::from_double(p.height - p.margin_bottom)), turn(T::from_double(p.turn_factor)),
           visual(T::from_double(p.visual_range)), visual2(visual * visual),
@@ -24,7 +26,9 @@ struct Constants {
           matching(T::from_double(p.matching_factor)), min_speed(T::from_double(p.min_speed)),
           max_speed(T::from_double(p.max_speed)), predator_range(T::from_double(p.predator_range)),
           predator_range2(predator_range * predator_range), predator_turn(T::from_double(p.predator_turn_factor)),
-          max_bias(T::from_double(p.max_bias)), bias_increment(T::from_double(p.bias_increment)) {}
+          max_bias(T::from_double(p.max_bias)), bias_increment(T::from_double(p.bias_increment)),
+          exact_speed(p.speed_estimate == SpeedEstimate::Exact), alpha(T::from_double(alpha_max_beta_min_alpha)),
+          beta(T::from_double(alpha_max_beta_min_beta)) {}
 
     bool wrap, dynamic_bias;
     Real width, height, half_width, half_height;
@@ -34,6 +38,8 @@ struct Constants {
     Real min_speed, max_speed;
     Real predator_range, predator_range2, predator_turn;
     Real max_bias, bias_increment;
+    bool exact_speed;
+    Real alpha, beta;
 };
 
 /// The shortest signed difference on a circle of length `length` (minimum image), for differences of
@@ -56,7 +62,13 @@ inline Real wrap_position(Real p, Real length) {
     if (p >= Real(0) && p < length) {
         return p;
     }
-    Real w = p - length * std::floor(p / length);
+    Real w;
+    if constexpr (std::is_floating_point_v<Real>) {
+        w = p - length * std::floor(p / length);
+    } else { // fixed point: through double, where every step here is exact for fix15 values
+        const double d = static_cast<double>(p), l = static_cast<double>(length);
+        w = ScalarTraits<Real>::from_double(d - l * std::floor(d / l));
+    }
     // Rounding can land exactly on `length` for tiny negative p.
     return (w >= length || w < Real(0)) ? Real(0) : w;
 }
@@ -120,7 +132,14 @@ inline void steer_scout(const Constants<Real>& c, Kind kind, Real& vx, Real& bia
 /// a velocity of exactly zero has no direction and becomes (min_speed, 0).
 template <class Real>
 inline void limit_speed(const Constants<Real>& c, Real& vx, Real& vy) {
-    const Real speed = ScalarTraits<Real>::sqrt(vx * vx + vy * vy);
+    using T = ScalarTraits<Real>;
+    Real speed;
+    if (c.exact_speed) {
+        speed = T::sqrt(vx * vx + vy * vy);
+    } else {
+        const Real ax = T::abs(vx), ay = T::abs(vy);
+        speed = c.alpha * (ax > ay ? ax : ay) + c.beta * (ax > ay ? ay : ax);
+    }
     if (speed == Real(0)) {
         vx = c.min_speed;
         vy = Real(0);

@@ -1,5 +1,7 @@
 #include "boids/hash.hpp"
 
+#include "boids/fix15.hpp"
+
 #include <cstring>
 
 namespace boids {
@@ -36,5 +38,6 @@ std::uint64_t state_hash(const World<Real>& world) {
 
 template std::uint64_t state_hash(const World<float>&);
 template std::uint64_t state_hash(const World<double>&);
+template std::uint64_t state_hash(const World<Fix15>&);
 
 } // namespace boids

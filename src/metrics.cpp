@@ -1,5 +1,7 @@
 #include "boids/metrics.hpp"
 
+#include "boids/fix15.hpp"
+
 #include <cmath>
 
 namespace boids {
@@ -36,5 +38,6 @@ FlockSummary summarize(const World<Real>& world) {
 
 template FlockSummary summarize(const World<float>&);
 template FlockSummary summarize(const World<double>&);
+template FlockSummary summarize(const World<Fix15>&);
 
 } // namespace boids

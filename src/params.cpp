@@ -47,18 +47,48 @@ constexpr std::array<NumberKey, 20> number_keys{{
 }};
 
 constexpr ParamInfo dynamic_bias_info{"dynamic_bias", "bool", 0, 1, "scouts' bias grows while they move their way: true | false"};
-constexpr ParamInfo boundary_info{"boundary", "choice", 0, 1, "edges: margin (turn back) | wrap (torus)"};
+
+/// A key with a few named values, stored as an enum.
+struct ChoiceKey {
+    ParamInfo info;
+    std::array<std::string_view, 2> names; ///< indexed by the enum's value
+    int (*get)(const Params&);
+    void (*set)(Params&, int);
+};
+
+constexpr std::array<ChoiceKey, 3> choice_keys{{
+    {{"boundary", "choice", 0, 1, "edges: margin (turn back) | wrap (torus)"}, {"margin", "wrap"},
+     [](const Params& p) { return static_cast<int>(p.boundary); },
+     [](Params& p, int v) { p.boundary = static_cast<Boundary>(v); }},
+    {{"update", "choice", 0, 1, "synchronous (double-buffered) | sequential (the lab's in-place loop, one thread)"}, {"synchronous", "sequential"},
+     [](const Params& p) { return static_cast<int>(p.update); },
+     [](Params& p, int v) { p.update = static_cast<UpdateOrder>(v); }},
+    {{"speed_estimate", "choice", 0, 1, "speed for the limits: exact | alpha-max-beta-min"}, {"exact", "alpha-max-beta-min"},
+     [](const Params& p) { return static_cast<int>(p.speed_estimate); },
+     [](Params& p, int v) { p.speed_estimate = static_cast<SpeedEstimate>(v); }},
+}};
 // clang-format on
 
 /// The full table in display order: numbers, then the switches.
 constexpr auto make_table() {
-    std::array<ParamInfo, number_keys.size() + 2> table{};
+    std::array<ParamInfo, number_keys.size() + 1 + choice_keys.size()> table{};
     for (std::size_t i = 0; i < number_keys.size(); ++i) {
         table[i] = number_keys[i].info;
     }
     table[number_keys.size()] = dynamic_bias_info;
-    table[number_keys.size() + 1] = boundary_info;
+    for (std::size_t i = 0; i < choice_keys.size(); ++i) {
+        table[number_keys.size() + 1 + i] = choice_keys[i].info;
+    }
     return table;
+}
+
+const ChoiceKey* find_choice(std::string_view key) {
+    for (const auto& k : choice_keys) {
+        if (k.info.key == key) {
+            return &k;
+        }
+    }
+    return nullptr;
 }
 constexpr auto all_params = make_table();
 
@@ -138,16 +168,15 @@ void set_param(Params& params, std::string_view key, std::string_view value) {
         }
         return;
     }
-    if (key == "boundary") {
-        if (v == "margin") {
-            params.boundary = Boundary::Margin;
-        } else if (v == "wrap") {
-            params.boundary = Boundary::Wrap;
-        } else {
-            throw InputError(invalid_value_message("boundary", "'" + std::string(value) + "'",
-                                                   "allowed values are margin | wrap"));
+    if (const ChoiceKey* k = find_choice(key)) {
+        for (std::size_t i = 0; i < k->names.size(); ++i) {
+            if (v == k->names[i]) {
+                k->set(params, static_cast<int>(i));
+                return;
+            }
         }
-        return;
+        throw InputError(invalid_value_message(std::string(key), "'" + std::string(value) + "'",
+                                               "allowed values are " + choice_list(key)));
     }
     throw InputError("unknown parameter '" + std::string(key) + "'; known parameters: margin (sets all four), " +
                      [] {
@@ -166,13 +195,26 @@ std::string get_param(const Params& params, std::string_view key) {
     if (key == "dynamic_bias") {
         return params.dynamic_bias ? "true" : "false";
     }
-    if (key == "boundary") {
-        return params.boundary == Boundary::Wrap ? "wrap" : "margin";
+    if (const ChoiceKey* k = find_choice(key)) {
+        return std::string(k->names[static_cast<std::size_t>(k->get(params))]);
     }
     throw InputError("unknown parameter '" + std::string(key) + "'");
 }
 
 std::span<const ParamInfo> param_table() { return all_params; }
+
+std::string choice_list(std::string_view key) {
+    if (key == "dynamic_bias") {
+        return "true | false";
+    }
+    std::string out;
+    if (const ChoiceKey* k = find_choice(key)) {
+        for (std::string_view name : k->names) {
+            out += (out.empty() ? "" : " | ") + std::string(name);
+        }
+    }
+    return out;
+}
 
 bool is_param_key(std::string_view key) {
     if (key == "margin") {

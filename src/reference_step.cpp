@@ -1,11 +1,15 @@
-// The brute-force oracle: SPEC §2 transcribed line by line, every agent against every other, one thread.
-// It deliberately shares no rule code with simulation.cpp, so that a mistake in the fast path cannot
-// hide behind the same mistake here. Only the tests and benchmarks call it.
+// The brute-force steps: SPEC §2 transcribed line by line, every agent against every other, one thread.
+// Synchronous, it is the oracle the grid path is tested against, and it deliberately shares no rule code
+// with simulation.cpp, so that a mistake in the fast path cannot hide behind the same mistake here.
+// Sequential, it is the lab's in-place loop as it runs on the microcontroller.
 
+#include "boids/fix15.hpp"
 #include "boids/scalar.hpp"
 #include "boids/simulation.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 namespace boids {
@@ -28,14 +32,20 @@ Real wrap_into(Real p, Real length) {
     if (p >= Real(0) && p < length) {
         return p;
     }
-    Real w = p - length * std::floor(p / length);
+    Real w;
+    if constexpr (std::is_floating_point_v<Real>) {
+        w = p - length * std::floor(p / length);
+    } else {
+        const double d = static_cast<double>(p), l = static_cast<double>(length);
+        w = ScalarTraits<Real>::from_double(d - l * std::floor(d / l));
+    }
     return (w >= length || w < Real(0)) ? Real(0) : w;
 }
 
-} // namespace
-
+/// One brute-force step. Synchronous: every agent reads a copy of the previous state. In place: agents
+/// read the live arrays, so agent i sees agents 0..i-1 already moved.
 template <class Real>
-void reference_step(World<Real>& world, const Params& p) {
+void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
     using T = ScalarTraits<Real>;
     const auto R = [](double v) { return T::from_double(v); };
     const bool wrap = p.boundary == Boundary::Wrap;
@@ -47,7 +57,11 @@ void reference_step(World<Real>& world, const Params& p) {
             world.y[i] = wrap_into(world.y[i], H);
         }
     }
-    const World<Real> old = world; // synchronous update: everyone reads the previous step
+    World<Real> previous;
+    if (!in_place) {
+        previous = world; // synchronous update: everyone reads the previous step
+    }
+    const World<Real>& old = in_place ? world : previous;
 
     const Real visual = R(p.visual_range), protect = R(p.protected_range), pred = R(p.predator_range);
     for (std::size_t i = 0; i < n; ++i) {
@@ -155,7 +169,11 @@ void reference_step(World<Real>& world, const Params& p) {
             }
         }
         // 8. Speed limits.
-        const Real speed = T::sqrt(vx * vx + vy * vy);
+        Real speed = T::sqrt(vx * vx + vy * vy);
+        if (p.speed_estimate == SpeedEstimate::AlphaMaxBetaMin) {
+            const Real big = std::max(T::abs(vx), T::abs(vy)), small = std::min(T::abs(vx), T::abs(vy));
+            speed = R(alpha_max_beta_min_alpha) * big + R(alpha_max_beta_min_beta) * small;
+        }
         if (speed == Real(0)) {
             vx = R(p.min_speed);
             vy = Real(0);
@@ -180,7 +198,23 @@ void reference_step(World<Real>& world, const Params& p) {
     }
 }
 
+} // namespace
+
+template <class Real>
+void reference_step(World<Real>& world, const Params& params) {
+    brute_force_step(world, params, false);
+}
+
+template <class Real>
+void sequential_step(World<Real>& world, const Params& params) {
+    brute_force_step(world, params, true);
+}
+
 template void reference_step(World<float>&, const Params&);
 template void reference_step(World<double>&, const Params&);
+template void reference_step(World<Fix15>&, const Params&);
+template void sequential_step(World<float>&, const Params&);
+template void sequential_step(World<double>&, const Params&);
+template void sequential_step(World<Fix15>&, const Params&);
 
 } // namespace boids

@@ -4,6 +4,7 @@
 #include "classic_rules.hpp"
 
 #include <chrono>
+#include <type_traits>
 #include <omp.h>
 
 namespace boids {
@@ -27,14 +28,23 @@ void apply_group_bias(World<Real>& world, const Params& before, const Params& af
     }
 }
 
+/// Every check a parameter set must pass for this scalar type.
+template <class Real>
+void validate_for(const Params& params) {
+    validate(params);
+    if constexpr (std::is_same_v<Real, Fix15>) {
+        validate_fix15(params);
+    }
+}
+
 template <class Real>
 Simulation<Real>::Simulation(const Params& params, World<Real> world) : params_(params), world_(std::move(world)) {
-    validate(params_);
+    validate_for<Real>(params_);
 }
 
 template <class Real>
 void Simulation<Real>::set_params(const Params& params) {
-    validate(params);
+    validate_for<Real>(params);
     apply_group_bias(world_, params_, params);
     params_ = params;
 }
@@ -55,6 +65,15 @@ template <class Real>
 void Simulation<Real>::step_once() {
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
+    if (params_.update == UpdateOrder::Sequential) {
+        // The lab's loop: no grid, no threads; the whole step is one neighbour pass.
+        sequential_step(world_, params_);
+        last_profile_ = StepProfile{};
+        last_profile_.neighbours_ms = last_profile_.total_ms = ms_since(t_start);
+        total_profile_ += last_profile_;
+        ++steps_taken_;
+        return;
+    }
     const classic::Constants<Real> c(params_);
     const int nthreads = threads();
     World<Real>& w = world_;
@@ -181,7 +200,9 @@ void Simulation<Real>::step_once() {
 
 template class Simulation<float>;
 template class Simulation<double>;
+template class Simulation<Fix15>;
 template void apply_group_bias(World<float>&, const Params&, const Params&);
 template void apply_group_bias(World<double>&, const Params&, const Params&);
+template void apply_group_bias(World<Fix15>&, const Params&, const Params&);
 
 } // namespace boids

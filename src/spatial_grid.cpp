@@ -1,5 +1,7 @@
 #include "boids/spatial_grid.hpp"
 
+#include "boids/fix15.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <limits>
@@ -126,5 +128,6 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
 
 template class SpatialGrid<float>;
 template class SpatialGrid<double>;
+template class SpatialGrid<Fix15>;
 
 } // namespace boids

@@ -1,6 +1,7 @@
 #include "boids/spawn.hpp"
 
 #include "boids/error.hpp"
+#include "boids/fix15.hpp"
 #include "boids/scalar.hpp"
 
 #include <cmath>
@@ -59,5 +60,7 @@ template void Spawner::spawn(World<float>&, const Params&, Kind, long long);
 template void Spawner::spawn(World<double>&, const Params&, Kind, long long);
 template World<float> spawn_world(const Params&, const AgentCounts&, std::uint64_t);
 template World<double> spawn_world(const Params&, const AgentCounts&, std::uint64_t);
+template void Spawner::spawn(World<Fix15>&, const Params&, Kind, long long);
+template World<Fix15> spawn_world(const Params&, const AgentCounts&, std::uint64_t);
 
 } // namespace boids

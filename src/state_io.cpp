@@ -1,6 +1,7 @@
 #include "boids/state_io.hpp"
 
 #include "boids/error.hpp"
+#include "boids/fix15.hpp"
 #include "boids/scalar.hpp"
 #include "boids/spawn.hpp"
 #include "text.hpp"
@@ -46,7 +47,8 @@ std::optional<Real> parse_scalar(std::string_view s) {
         return text::parse_finite<Real>(s);
     } else {
         const auto d = text::parse_finite<double>(s);
-        return d ? std::optional<Real>(ScalarTraits<Real>::from_double(*d)) : std::nullopt;
+        return d && ScalarTraits<Real>::representable(*d) ? std::optional<Real>(ScalarTraits<Real>::from_double(*d))
+                                                           : std::nullopt;
     }
 }
 
@@ -134,7 +136,8 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
             if (!parsed) {
                 throw InputError(where(source, line_no) + ": " + std::string(column_names[static_cast<std::size_t>(c)]) +
                                  " = '" + std::string(field(static_cast<Column>(c))) +
-                                 "' is invalid: expected a finite number");
+                                 "' is invalid: expected a finite number" +
+                                 (std::is_floating_point_v<Real> ? "" : " in (-65536, 65536), the range of fix15"));
             }
             v[static_cast<std::size_t>(c)] = *parsed;
         }
@@ -161,6 +164,15 @@ World<Real> read_state_csv(const std::filesystem::path& path, const Params& para
 }
 
 template <class Real>
+std::string format_number(Real value) {
+    if constexpr (std::is_floating_point_v<Real>) {
+        return text::shortest(value);
+    } else {
+        return exact_decimal(value); // what to_float gives, digit for digit
+    }
+}
+
+template <class Real>
 void write_state_csv(std::ostream& out, const World<Real>& world) {
     out << "kind,x,y,vx,vy,bias\n";
     std::string row;
@@ -168,7 +180,7 @@ void write_state_csv(std::ostream& out, const World<Real>& world) {
         row.assign(kind_name(world.kind[i]));
         for (const Real value : {world.x[i], world.y[i], world.vx[i], world.vy[i], world.bias[i]}) {
             row += ',';
-            row += text::shortest(value);
+            row += format_number(value);
         }
         row += '\n';
         out << row;
@@ -196,5 +208,12 @@ template void write_state_csv(std::ostream&, const World<float>&);
 template void write_state_csv(std::ostream&, const World<double>&);
 template void write_state_csv(const std::filesystem::path&, const World<float>&);
 template void write_state_csv(const std::filesystem::path&, const World<double>&);
+template std::string format_number(float);
+template std::string format_number(double);
+template std::string format_number(Fix15);
+template World<Fix15> parse_state_csv(std::string_view, std::string_view, const Params&);
+template World<Fix15> read_state_csv(const std::filesystem::path&, const Params&);
+template void write_state_csv(std::ostream&, const World<Fix15>&);
+template void write_state_csv(const std::filesystem::path&, const World<Fix15>&);
 
 } // namespace boids

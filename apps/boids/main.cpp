@@ -33,8 +33,13 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--init", o.init_file, "Start from a state CSV instead of random spawning");
     cmd.add_option("--steps", o.steps, "Number of steps to run (default 1000)");
     cmd.add_option("--dump", o.dump_file, "Write the final state CSV here");
-    cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
+    cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64 | fix15 (the lab's fixed point)");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
+    cmd.add_option("--update", o.update, "synchronous (default) | sequential (the lab's in-place loop)");
+    cmd.add_option("--speed-estimate", o.speed_estimate, "exact (default) | alpha-max-beta-min");
+    cmd.add_option("--trace", o.trace_file, "Golden trace: write the state every --trace-every steps to FILE");
+    cmd.add_option("--trace-every", o.trace_every, "Steps between traced states (default 1)");
+    cmd.add_option("--trace-format", o.trace_format, "csv (default) | c-header (raw fix15 arrays; needs fix15)");
 }
 
 void print_presets() {
@@ -54,10 +59,8 @@ void print_params() {
             std::snprintf(lo, sizeof lo, "%.10g", info.min);
             std::snprintf(hi, sizeof hi, "%.10g", info.max);
             allowed = std::string("[") + lo + ", " + hi + "]";
-        } else if (info.kind == std::string_view("bool")) {
-            allowed = "true | false";
         } else {
-            allowed = "margin | wrap";
+            allowed = boids::choice_list(info.key);
         }
         std::printf("%-22s %-10s %-22s %s\n", std::string(info.key).c_str(),
                     boids::get_param(defaults, info.key).c_str(), allowed.c_str(), std::string(info.help).c_str());
@@ -76,6 +79,9 @@ int main(int argc, char** argv) {
     CLI::App* presets = app.add_subcommand("presets", "List the built-in scenes");
     CLI::App* params = app.add_subcommand("params", "List every parameter key with its default and range");
 
+    for (int i = 0; i < argc; ++i) {
+        run_options.command_line += (i == 0 ? "boids" : std::string(" ") + argv[i]);
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -1,12 +1,14 @@
 #include "run_command.hpp"
 
 #include "boids/error.hpp"
+#include "boids/fix15.hpp"
 #include "boids/hash.hpp"
 #include "boids/metrics.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
 #include "boids/state_io.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -29,6 +31,17 @@ long long parse_integer(std::string_view flag, const std::string& value, long lo
     return parsed;
 }
 
+const char* precision_name(Precision p) {
+    switch (p) {
+    case Precision::F64:
+        return "f64";
+    case Precision::Fix15:
+        return "fix15";
+    default:
+        return "f32";
+    }
+}
+
 template <class Real>
 void run(const RunPlan& plan) {
     const Scenario& sc = plan.scenario;
@@ -37,8 +50,25 @@ void run(const RunPlan& plan) {
     Simulation<Real> sim(sc.params, std::move(world));
     sim.set_threads(plan.threads);
 
+    std::optional<TraceWriter<Real>> trace;
+    if (plan.trace_file) {
+        trace.emplace(*plan.trace_file, plan.trace_format, sim.params(), plan.trace_every, plan.command_line);
+        trace->record(0, sim.world());
+    }
     const auto start = std::chrono::steady_clock::now();
-    sim.step(plan.steps);
+    if (trace) {
+        for (long long done = 0; done < plan.steps;) {
+            const long long chunk = std::min(plan.trace_every, plan.steps - done);
+            sim.step(chunk);
+            done += chunk;
+            if (done % plan.trace_every == 0) {
+                trace->record(done, sim.world());
+            }
+        }
+        trace->finish();
+    } else {
+        sim.step(plan.steps);
+    }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     if (plan.dump_file) {
@@ -49,8 +79,8 @@ void run(const RunPlan& plan) {
     const FlockSummary summary = summarize(sim.world());
     const StepProfile& total = sim.total_profile();
     const double per_step = plan.steps > 0 ? 1.0 / static_cast<double>(plan.steps) : 0.0;
-    std::printf("boids run: %s, %s, %d threads, %s\n", sc.name.c_str(),
-                plan.precision == Precision::F32 ? "f32" : "f64", sim.threads(),
+    std::printf("boids run: %s, %s, %s update, %d threads, %s\n", sc.name.c_str(), precision_name(plan.precision),
+                get_param(sc.params, "update").c_str(), sim.threads(),
                 plan.init_file ? ("state " + *plan.init_file).c_str() : ("seed " + std::to_string(sc.seed)).c_str());
     std::printf("  steps         %lld\n", plan.steps);
     std::printf("  agents        %lld boids, %lld scout1, %lld scout2, %lld predators\n", counts.boids, counts.scouts1,
@@ -64,6 +94,9 @@ void run(const RunPlan& plan) {
     std::printf("  state hash    %016llx\n", static_cast<unsigned long long>(state_hash(sim.world())));
     if (plan.dump_file) {
         std::printf("  state written to %s\n", plan.dump_file->c_str());
+    }
+    if (plan.trace_file) {
+        std::printf("  trace written to %s\n", plan.trace_file->c_str());
     }
     if (!summary.finite) {
         throw std::runtime_error("the state became non-finite; please report this with the command line");
@@ -85,6 +118,12 @@ RunPlan make_run_plan(const RunOptions& o) {
             throw InputError(invalid_value_message("--set", "'" + setting + "'", "expected key=value"));
         }
         set_param(plan.scenario.params, setting.substr(0, eq), setting.substr(eq + 1));
+    }
+    if (!o.update.empty()) {
+        set_param(plan.scenario.params, "update", o.update);
+    }
+    if (!o.speed_estimate.empty()) {
+        set_param(plan.scenario.params, "speed_estimate", o.speed_estimate);
     }
     validate(plan.scenario.params);
 
@@ -111,20 +150,44 @@ RunPlan make_run_plan(const RunOptions& o) {
     }
     plan.steps = parse_integer("--steps", o.steps, 0, 1'000'000'000'000LL);
     plan.threads = static_cast<int>(parse_integer("--threads", o.threads, 0, 1024));
-    if (o.precision == "f32") {
-        plan.precision = Precision::F32;
-    } else if (o.precision == "f64") {
-        plan.precision = Precision::F64;
-    } else {
-        throw InputError(invalid_value_message("--precision", "'" + o.precision + "'", "allowed values are f32 | f64"));
+    plan.precision = parse_precision(o.precision);
+    if (plan.precision == Precision::Fix15) {
+        validate_fix15(plan.scenario.params);
     }
+    if (!o.trace_file.empty()) {
+        plan.trace_file = o.trace_file;
+    }
+    plan.trace_every = parse_integer("--trace-every", o.trace_every, 1, 1'000'000'000'000LL);
+    plan.trace_format = parse_trace_format(o.trace_format);
+    if (plan.trace_format == TraceFormat::CHeader && plan.precision != Precision::Fix15) {
+        throw InputError("--trace-format c-header writes raw fix15 arrays: it needs --precision fix15");
+    }
+    plan.command_line = o.command_line;
     return plan;
 }
 
+Precision parse_precision(const std::string& name) {
+    if (name == "f32") {
+        return Precision::F32;
+    }
+    if (name == "f64") {
+        return Precision::F64;
+    }
+    if (name == "fix15") {
+        return Precision::Fix15;
+    }
+    throw InputError(invalid_value_message("--precision", "'" + name + "'", "allowed values are f32 | f64 | fix15"));
+}
+
 void run_headless(const RunPlan& plan) {
-    if (plan.precision == Precision::F64) {
+    switch (plan.precision) {
+    case Precision::F64:
         run<double>(plan);
-    } else {
+        break;
+    case Precision::Fix15:
+        run<Fix15>(plan);
+        break;
+    default:
         run<float>(plan);
     }
 }

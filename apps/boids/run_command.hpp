@@ -3,6 +3,7 @@
 
 #include "boids/scalar.hpp"
 #include "boids/scenario.hpp"
+#include "boids/trace.hpp"
 
 #include <optional>
 #include <string>
@@ -23,6 +24,12 @@ struct RunOptions {
     std::string dump_file;
     std::string precision = "f32";
     std::string threads = "0";
+    std::string update;         ///< synchronous | sequential (sets the `update` parameter)
+    std::string speed_estimate; ///< exact | alpha-max-beta-min (sets `speed_estimate`)
+    std::string trace_file;
+    std::string trace_every = "1";
+    std::string trace_format = "csv";
+    std::string command_line; ///< recorded in trace headers
 };
 
 /// A validated run: everything resolved into engine types.
@@ -33,10 +40,17 @@ struct RunPlan {
     std::optional<std::string> dump_file;
     Precision precision = Precision::F32;
     int threads = 0;
+    std::optional<std::string> trace_file;
+    long long trace_every = 1;
+    TraceFormat trace_format = TraceFormat::Csv;
+    std::string command_line;
 };
 
 /// Resolves the options (preset or file, then --set, counts and seed). Throws InputError.
 [[nodiscard]] RunPlan make_run_plan(const RunOptions& options);
+
+/// Parses "f32", "f64" or "fix15". Throws InputError.
+[[nodiscard]] Precision parse_precision(const std::string& name);
 
 /// Runs headless and prints the summary to stdout. Throws InputError for unreadable/unwritable files.
 void run_headless(const RunPlan& plan);

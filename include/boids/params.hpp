@@ -13,6 +13,18 @@ enum class Boundary {
     Wrap,   ///< torus: positions wrap, distances use the minimum image, no edge turning
 };
 
+/// How a step orders its agents' updates.
+enum class UpdateOrder {
+    Synchronous, ///< everyone reads the previous step's state (double buffering; SPEC §2)
+    Sequential,  ///< the lab's in-place loop: agents in array order, each seeing those before it updated
+};
+
+/// How the speed limit measures speed (SPEC §6).
+enum class SpeedEstimate {
+    Exact,           ///< sqrt(vx^2 + vy^2)
+    AlphaMaxBetaMin, ///< 0.960433870103 max(|vx|,|vy|) + 0.397824734759 min(|vx|,|vy|), the lab's shortcut
+};
+
 /// Every tunable of the classic model. Units: pixels and pixels per step (time step 1).
 /// Defaults are the `vga-predator` preset (seed 004) with the scout values of seed 000.
 struct Params {
@@ -38,6 +50,8 @@ struct Params {
     double scout1_bias = 0.001;       ///< bias of scout group 1 (toward +x): initial if dynamic, else fixed
     double scout2_bias = 0.001;       ///< bias of scout group 2 (toward -x): initial if dynamic, else fixed
     Boundary boundary = Boundary::Margin; ///< margin or wrap
+    UpdateOrder update = UpdateOrder::Synchronous;  ///< synchronous or the lab's sequential loop
+    SpeedEstimate speed_estimate = SpeedEstimate::Exact; ///< exact or alpha-max-beta-min
 
     bool operator==(const Params&) const = default;
 };
@@ -64,6 +78,9 @@ struct ParamInfo {
 
 /// Every readable parameter key, in a stable order (`margin` is write-only and not listed).
 [[nodiscard]] std::span<const ParamInfo> param_table();
+
+/// The allowed values of a bool or choice key, as "a | b" (empty for numbers and unknown keys).
+[[nodiscard]] std::string choice_list(std::string_view key);
 
 /// True when `key` can be passed to set_param (including the write-only `margin`).
 [[nodiscard]] bool is_param_key(std::string_view key);

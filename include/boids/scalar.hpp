@@ -6,6 +6,10 @@
 
 namespace boids {
 
+/// The alpha-max-plus-beta-min speed estimate's coefficients (SPEC §6).
+inline constexpr double alpha_max_beta_min_alpha = 0.960433870103;
+inline constexpr double alpha_max_beta_min_beta = 0.397824734759;
+
 /// Conversion hooks for a scalar type used by the engine. Specialise for non-IEEE scalars.
 template <class Real>
 struct ScalarTraits {
@@ -15,9 +19,11 @@ struct ScalarTraits {
     static Real divide_by_count(Real sum, long long count) { return sum / static_cast<Real>(count); }
     static Real abs(Real value) { return value < Real(0) ? -value : value; }
     static Real sqrt(Real value) { return std::sqrt(value); }
+    /// Whether a (finite) double converts to Real without overflow.
+    static bool representable(double) { return true; }
 };
 
-/// The precisions the CLI offers by name.
-enum class Precision { F32, F64 };
+/// The precisions the CLI offers by name: IEEE single, IEEE double, the lab's fixed point (fix15.hpp).
+enum class Precision { F32, F64, Fix15 };
 
 } // namespace boids

@@ -1,6 +1,7 @@
 #pragma once
 /// The classic model of SPEC §2 stepped on a spatial grid, multithreaded and deterministic.
 
+#include "boids/fix15.hpp"
 #include "boids/params.hpp"
 #include "boids/profile.hpp"
 #include "boids/spatial_grid.hpp"
@@ -19,7 +20,7 @@ namespace boids {
 template <class Real>
 class Simulation {
 public:
-    /// Throws InputError if `params` do not validate.
+    /// Throws InputError if `params` do not validate (for Fix15, also if a value does not fit fix15).
     Simulation(const Params& params, World<Real> world);
 
     /// Advances `steps` synchronous steps.
@@ -62,12 +63,19 @@ private:
 
 extern template class Simulation<float>;
 extern template class Simulation<double>;
+extern template class Simulation<Fix15>;
 
 /// One synchronous step of SPEC §2 by brute force: every agent against every other, single thread,
 /// written plainly from the specification. Slow (O(N^2)); it is the oracle the fast paths are tested
 /// against.
 template <class Real>
 void reference_step(World<Real>& world, const Params& params);
+
+/// One step of the lab's in-place loop (UpdateOrder::Sequential): agents in array order, each computing
+/// its new velocity from the live arrays — so it sees the agents before it already moved — and moving at
+/// once. Brute force, one thread, as on the microcontroller.
+template <class Real>
+void sequential_step(World<Real>& world, const Params& params);
 
 /// Applies SPEC §2's group-bias rule when parameters change: with dynamic bias off, every scout takes its
 /// group's value; with it on, a group whose value changed restarts from the new value.

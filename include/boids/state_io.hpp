@@ -24,6 +24,11 @@ template <class Real>
 template <class Real>
 [[nodiscard]] World<Real> read_state_csv(const std::filesystem::path& path, const Params& params = Params{});
 
+/// A number as state files write it: shortest round-trip form for IEEE scalars, the exact decimal of
+/// to_float for fix15.
+template <class Real>
+[[nodiscard]] std::string format_number(Real value);
+
 /// Writes `kind,x,y,vx,vy,bias` rows in the world's agent order.
 template <class Real>
 void write_state_csv(std::ostream& out, const World<Real>& world);
