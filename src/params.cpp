@@ -23,7 +23,7 @@ struct NumberKey {
 };
 
 // clang-format off
-constexpr std::array<NumberKey, 20> number_keys{{
+constexpr std::array<NumberKey, 27> number_keys{{
     {{"width", "number", 1, world_max, "world width in pixels"}, &Params::width},
     {{"height", "number", 1, world_max, "world height in pixels (y grows downward)"}, &Params::height},
     {{"margin_left", "number", 0, world_max, "left margin: boids with x below it turn right"}, &Params::margin_left},
@@ -44,6 +44,13 @@ constexpr std::array<NumberKey, 20> number_keys{{
     {{"bias_increment", "number", 0, 1, "dynamic bias step per step, also its lower bound"}, &Params::bias_increment},
     {{"scout1_bias", "number", 0, 1, "bias of scout group 1 toward +x (initial value if dynamic)"}, &Params::scout1_bias},
     {{"scout2_bias", "number", 0, 1, "bias of scout group 2 toward -x (initial value if dynamic)"}, &Params::scout2_bias},
+    {{"fov_angle", "number", 0, 360, "classic: field of view in degrees around the velocity (360 = all around)"}, &Params::fov_angle},
+    {{"k_neighbours", "number", 1, 64, "topological: number of nearest neighbours followed (integer)"}, &Params::k_neighbours},
+    {{"coherence", "number", 0, 100, "topological: aligns with the neighbours within 5 body lengths + 2 coherence"}, &Params::coherence},
+    {{"avoidance", "number", 0, 100, "topological: turns from the nearest within 1 body length + avoidance"}, &Params::avoidance},
+    {{"adherence", "number", 0, 100, "topological: tolerates 0.5 + adherence / 200 degrees of heading error"}, &Params::adherence},
+    {{"topological_speed", "number", 0, 10000, "topological: base speed in pixels per second (60 steps per second)"}, &Params::topological_speed},
+    {{"body_length", "number", 0, 1000, "topological: boid size in pixels"}, &Params::body_length},
 }};
 
 constexpr ParamInfo dynamic_bias_info{"dynamic_bias", "bool", 0, 1, "scouts' bias grows while they move their way: true | false"};
@@ -51,19 +58,27 @@ constexpr ParamInfo dynamic_bias_info{"dynamic_bias", "bool", 0, 1, "scouts' bia
 /// A key with a few named values, stored as an enum.
 struct ChoiceKey {
     ParamInfo info;
-    std::array<std::string_view, 2> names; ///< indexed by the enum's value
+    std::span<const std::string_view> names; ///< indexed by the enum's value
     int (*get)(const Params&);
     void (*set)(Params&, int);
 };
 
-constexpr std::array<ChoiceKey, 3> choice_keys{{
-    {{"boundary", "choice", 0, 1, "edges: margin (turn back) | wrap (torus)"}, {"margin", "wrap"},
+constexpr std::array<std::string_view, 2> boundary_names{"margin", "wrap"};
+constexpr std::array<std::string_view, 2> update_names{"synchronous", "sequential"};
+constexpr std::array<std::string_view, 2> speed_estimate_names{"exact", "alpha-max-beta-min"};
+constexpr std::array<std::string_view, 2> model_names{"classic", "topological"};
+
+constexpr std::array<ChoiceKey, 4> choice_keys{{
+    {{"model", "choice", 0, 1, "flocking model: classic (Adams/Land) | topological (PyNBoids, k nearest)"}, model_names,
+     [](const Params& p) { return static_cast<int>(p.model); },
+     [](Params& p, int v) { p.model = static_cast<Model>(v); }},
+    {{"boundary", "choice", 0, 1, "edges: margin (turn back) | wrap (torus)"}, boundary_names,
      [](const Params& p) { return static_cast<int>(p.boundary); },
      [](Params& p, int v) { p.boundary = static_cast<Boundary>(v); }},
-    {{"update", "choice", 0, 1, "synchronous (double-buffered) | sequential (the lab's in-place loop, one thread)"}, {"synchronous", "sequential"},
+    {{"update", "choice", 0, 1, "synchronous (double-buffered) | sequential (the lab's in-place loop, one thread)"}, update_names,
      [](const Params& p) { return static_cast<int>(p.update); },
      [](Params& p, int v) { p.update = static_cast<UpdateOrder>(v); }},
-    {{"speed_estimate", "choice", 0, 1, "speed for the limits: exact | alpha-max-beta-min"}, {"exact", "alpha-max-beta-min"},
+    {{"speed_estimate", "choice", 0, 1, "speed for the limits: exact | alpha-max-beta-min"}, speed_estimate_names,
      [](const Params& p) { return static_cast<int>(p.speed_estimate); },
      [](Params& p, int v) { p.speed_estimate = static_cast<SpeedEstimate>(v); }},
 }};
@@ -129,6 +144,9 @@ void require_in_range(std::string_view key, double value, double lo, double hi) 
 void validate(const Params& p) {
     for (const auto& k : number_keys) {
         require_in_range(k.info.key, p.*(k.field), k.info.min, k.info.max);
+    }
+    if (p.k_neighbours != static_cast<double>(static_cast<int>(p.k_neighbours))) {
+        throw InputError(invalid_value_message("k_neighbours", shortest(p.k_neighbours), "must be a whole number in [1, 64]"));
     }
     if (p.min_speed > p.max_speed) {
         throw InputError(invalid_value_message("min_speed", shortest(p.min_speed),

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <type_traits>
 #include <vector>
 
@@ -81,7 +82,15 @@ void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
                     dx = nearest_image(dx, W);
                     dy = nearest_image(dy, H);
                 }
-                if (T::abs(dx) < visual && T::abs(dy) < visual) {
+                // Field of view: the neighbour must lie within fov_angle / 2 of the velocity.
+                bool in_view = true;
+                if (p.fov_angle < 360.0) {
+                    const double vxd = static_cast<double>(vx), vyd = static_cast<double>(vy);
+                    const double tx = -static_cast<double>(dx), ty = -static_cast<double>(dy);
+                    const double norms = std::sqrt((vxd * vxd + vyd * vyd) * (tx * tx + ty * ty));
+                    in_view = norms == 0.0 || vxd * tx + vyd * ty >= norms * std::cos(p.fov_angle * std::numbers::pi / 360.0);
+                }
+                if (T::abs(dx) < visual && T::abs(dy) < visual && in_view) {
                     const Real d2 = dx * dx + dy * dy;
                     if (d2 < protect * protect) {
                         close_dx = close_dx + dx;

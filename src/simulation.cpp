@@ -1,7 +1,9 @@
 #include "boids/simulation.hpp"
 
 #include "boids/spawn.hpp"
+#include "classic_policy.hpp"
 #include "classic_rules.hpp"
+#include "topological_policy.hpp"
 
 #include <chrono>
 #include <type_traits>
@@ -88,89 +90,29 @@ void Simulation<Real>::step_once() {
             w.y[i] = classic::wrap_position(w.y[i], c.height);
         }
     }
-    flock_grid_.build(w, GridMembers::Flocking, params_.visual_range, c.wrap, params_.width, params_.height,
-                      nthreads);
+    // The topological model's k-nearest search works with any cell size: 0 lets the grid choose fine cells.
+    const double flock_range = params_.model == Model::Topological ? 0.0 : params_.visual_range;
+    flock_grid_.build(w, GridMembers::Flocking, flock_range, c.wrap, params_.width, params_.height, nthreads);
     predator_grid_.build(w, GridMembers::Predators, params_.predator_range, c.wrap, params_.width, params_.height,
                          nthreads);
     profile.grid_build_ms = ms_since(t_start);
 
-    // Phase 2: every agent's new velocity (and scout bias) from the old state only.
+    // Phase 2: every agent's new velocity (and scout bias) from the old state only, through the model's
+    // policy in the one neighbour loop.
     const auto t_neighbours = clock::now();
     next_vx_.resize(n);
     next_vy_.resize(n);
     next_bias_.resize(n);
-    using T = ScalarTraits<Real>;
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1024)
-    for (std::size_t i = 0; i < n; ++i) {
-        const Kind kind = w.kind[i];
-        const Real x = w.x[i], y = w.y[i];
-        Real vx = w.vx[i], vy = w.vy[i];
-        Real bias = w.bias[i];
-        if (is_flocking(kind)) {
-            // Steps 1-3: separation, cohesion and alignment over the other flocking agents.
-            Real xsum(0), ysum(0), vxsum(0), vysum(0), close_dx(0), close_dy(0);
-            long long neighbours = 0;
-            const auto self = static_cast<std::uint32_t>(i);
-            flock_grid_.for_each_candidate(x, y, [&](std::uint32_t s) {
-                if (flock_grid_.agent(s) == self) {
-                    return;
-                }
-                Real dx = x - flock_grid_.x(s), dy = y - flock_grid_.y(s);
-                if (c.wrap) {
-                    dx = classic::min_image(dx, c.width, c.half_width);
-                    dy = classic::min_image(dy, c.height, c.half_height);
-                }
-                if (T::abs(dx) < c.visual && T::abs(dy) < c.visual) {
-                    const Real d2 = dx * dx + dy * dy;
-                    if (d2 < c.protected2) {
-                        close_dx = close_dx + dx;
-                        close_dy = close_dy + dy;
-                    } else if (d2 < c.visual2) {
-                        // Across a wrap seam the neighbour's nearest image is what the boid sees.
-                        xsum = xsum + (c.wrap ? x - dx : flock_grid_.x(s));
-                        ysum = ysum + (c.wrap ? y - dy : flock_grid_.y(s));
-                        vxsum = vxsum + flock_grid_.vx(s);
-                        vysum = vysum + flock_grid_.vy(s);
-                        ++neighbours;
-                    }
-                }
-            });
-            if (neighbours > 0) {
-                const Real xavg = T::divide_by_count(xsum, neighbours);
-                const Real yavg = T::divide_by_count(ysum, neighbours);
-                const Real vxavg = T::divide_by_count(vxsum, neighbours);
-                const Real vyavg = T::divide_by_count(vysum, neighbours);
-                vx = vx + (xavg - x) * c.centering + (vxavg - vx) * c.matching;
-                vy = vy + (yavg - y) * c.centering + (vyavg - vy) * c.matching;
-            }
-            vx = vx + close_dx * c.avoid;
-            vy = vy + close_dy * c.avoid;
-            if (!c.wrap) {
-                classic::turn_at_edges(c, x, y, vx, vy);
-            }
-            // Step 5: flee the predators in range.
-            Real pdx(0), pdy(0);
-            predator_grid_.for_each_candidate(x, y, [&](std::uint32_t s) {
-                Real dx = x - predator_grid_.x(s), dy = y - predator_grid_.y(s);
-                if (c.wrap) {
-                    dx = classic::min_image(dx, c.width, c.half_width);
-                    dy = classic::min_image(dy, c.height, c.half_height);
-                }
-                if (T::abs(dx) < c.predator_range && T::abs(dy) < c.predator_range &&
-                    dx * dx + dy * dy < c.predator_range2) {
-                    pdx = pdx + dx;
-                    pdy = pdy + dy;
-                }
-            });
-            classic::flee_predators(c, pdx, pdy, vx, vy);
-            classic::steer_scout(c, kind, vx, bias);
-        } else if (!c.wrap) {
-            classic::turn_at_edges(c, x, y, vx, vy); // predators: edges and speed limits only
-        }
-        classic::limit_speed(c, vx, vy);
-        next_vx_[i] = vx;
-        next_vy_[i] = vy;
-        next_bias_[i] = bias;
+    const Geometry<Real> geo{c.wrap, c.width, c.height, c.half_width, c.half_height};
+    switch (params_.model) {
+    case Model::Topological:
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, topological::Policy<Real>(params_, c), next_vx_, next_vy_,
+                       next_bias_, nthreads);
+        break;
+    case Model::Classic:
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, classic::Policy<Real>(params_, c), next_vx_, next_vy_,
+                       next_bias_, nthreads);
+        break;
     }
     profile.neighbours_ms = ms_since(t_neighbours);
 

@@ -13,6 +13,12 @@ enum class Boundary {
     Wrap,   ///< torus: positions wrap, distances use the minimum image, no edge turning
 };
 
+/// Which flocking model moves the boids.
+enum class Model {
+    Classic,     ///< Adams/Land's rules (SPEC §2)
+    Topological, ///< PyNBoids (seed 002): heading steering from the k nearest neighbours
+};
+
 /// How a step orders its agents' updates.
 enum class UpdateOrder {
     Synchronous, ///< everyone reads the previous step's state (double buffering; SPEC §2)
@@ -50,6 +56,14 @@ struct Params {
     double scout1_bias = 0.001;       ///< bias of scout group 1 (toward +x): initial if dynamic, else fixed
     double scout2_bias = 0.001;       ///< bias of scout group 2 (toward -x): initial if dynamic, else fixed
     Boundary boundary = Boundary::Margin; ///< margin or wrap
+    Model model = Model::Classic;         ///< classic or topological
+    double fov_angle = 360.0;             ///< classic: degrees of the view cone around the velocity
+    double k_neighbours = 7;              ///< topological: how many nearest neighbours a boid follows
+    double coherence = 0.0;               ///< topological: widens the distance within which it aligns
+    double avoidance = 0.0;               ///< topological: widens the distance at which it turns away
+    double adherence = 0.0;               ///< topological: widens the heading error it tolerates
+    double topological_speed = 150.0;     ///< topological: base speed in pixels per second (60 steps/s)
+    double body_length = 17.0;            ///< topological: a boid's size in pixels
     UpdateOrder update = UpdateOrder::Synchronous;  ///< synchronous or the lab's sequential loop
     SpeedEstimate speed_estimate = SpeedEstimate::Exact; ///< exact or alpha-max-beta-min
 

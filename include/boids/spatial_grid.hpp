@@ -54,6 +54,34 @@ public:
         }
     }
 
+    /// Calls `visit(slot)` for every slot in the cells exactly `ring` cells away (Chebyshev distance on the
+    /// grid, wrapped on a torus) from the cell of (px, py), in a fixed order. Returns false once `ring`
+    /// lies wholly outside the grid (so larger rings are empty too). Agents in ring r+1 and beyond are at
+    /// least r * min_cell() away from any point of ring 0's cell.
+    template <class Visit>
+    bool for_each_in_ring(Real px, Real py, int ring, Visit&& visit) const {
+        const int cx = clamped_line(static_cast<double>(px), origin_x_, cell_w_, nx_);
+        const int cy = clamped_line(static_cast<double>(py), origin_y_, cell_h_, ny_);
+        bool any = false;
+        for_lines(cy, ring, ny_, [&](int row, int drow) {
+            for_lines(cx, ring, nx_, [&](int col, int dcol) {
+                if (dcol < ring && drow < ring) {
+                    return; // inside: an earlier ring
+                }
+                any = true;
+                const std::size_t cell = static_cast<std::size_t>(row) * static_cast<std::size_t>(nx_) +
+                                         static_cast<std::size_t>(col);
+                for (std::uint32_t s = cell_start_[cell]; s < cell_start_[cell + 1]; ++s) {
+                    visit(s);
+                }
+            });
+        });
+        return any;
+    }
+
+    /// The smaller side of a cell.
+    [[nodiscard]] double min_cell() const { return cell_w_ < cell_h_ ? cell_w_ : cell_h_; }
+
     /// World index of the agent in a slot.
     [[nodiscard]] std::uint32_t agent(std::uint32_t slot) const { return agent_[slot]; }
     [[nodiscard]] Real x(std::uint32_t slot) const { return x_[slot]; }
@@ -96,6 +124,32 @@ private:
     }
 
     [[nodiscard]] std::size_t cell_of(double px, double py) const;
+
+    /// Calls fn(line, distance) for each distinct line within `ring` of line c, in ascending order.
+    template <class Fn>
+    void for_lines(int c, int ring, int n, Fn&& fn) const {
+        if (wrap_ && 2 * ring + 1 >= n) {
+            for (int line = 0; line < n; ++line) {
+                const int d = line > c ? line - c : c - line;
+                fn(line, n - d < d ? n - d : d);
+            }
+            return;
+        }
+        for (int offset = -ring; offset <= ring; ++offset) {
+            int line = c + offset;
+            if (wrap_) {
+                line = line < 0 ? line + n : (line >= n ? line - n : line);
+            } else if (line < 0 || line >= n) {
+                continue;
+            }
+            fn(line, offset < 0 ? -offset : offset);
+        }
+    }
+
+    [[nodiscard]] static int clamped_line(double p, double origin, double cell, int n) {
+        const double f = std::floor((p - origin) / cell);
+        return static_cast<int>(std::fmin(std::fmax(f, 0.0), n - 1.0));
+    }
 
     bool wrap_ = false;
     int nx_ = 1, ny_ = 1;

@@ -17,6 +17,7 @@ namespace {
 
 struct OracleCase {
     Boundary boundary;
+    double fov_angle;
     const char* name;
 };
 
@@ -25,6 +26,7 @@ class GridMatchesOracle : public ::testing::TestWithParam<OracleCase> {};
 TEST_P(GridMatchesOracle, EveryStepOfAThousandAgentFlock) {
     Params p;
     p.boundary = GetParam().boundary;
+    p.fov_angle = GetParam().fov_angle;
     p.dynamic_bias = true;
     p.width = 800;
     p.height = 600;
@@ -77,8 +79,10 @@ TEST_P(GridMatchesOracle, EveryStepOfAThousandAgentFlock) {
     EXPECT_EQ(agents_compared, 100 * 1090);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothBoundaries, GridMatchesOracle,
-                         ::testing::Values(OracleCase{Boundary::Margin, "margin"}, OracleCase{Boundary::Wrap, "wrap"}),
+INSTANTIATE_TEST_SUITE_P(BoundariesAndFieldsOfView, GridMatchesOracle,
+                         ::testing::Values(OracleCase{Boundary::Margin, 360, "margin"}, OracleCase{Boundary::Wrap, 360, "wrap"},
+                                           OracleCase{Boundary::Margin, 240, "margin_fov240"},
+                                           OracleCase{Boundary::Wrap, 100, "wrap_fov100"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(GridMatchesOracle, SinglePrecisionStaysClose) {

@@ -1,0 +1,65 @@
+#include "boids/neighbour_search.hpp"
+
+#include "boids/fix15.hpp"
+#include "classic_rules.hpp"
+
+#include <cassert>
+
+namespace boids {
+
+namespace {
+
+/// True when a ranks before b: nearer, or as near with the lower index.
+bool before(const FoundNeighbour& a, const FoundNeighbour& b) {
+    return a.distance2 < b.distance2 || (a.distance2 == b.distance2 && a.index < b.index);
+}
+
+} // namespace
+
+template <class Real>
+void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t self, int k, bool wrap, Real width,
+               Real height, KNearest& out) {
+    assert(k >= 1 && k <= max_k_nearest);
+    out.count = 0;
+    const Real half_w = width / Real(2), half_h = height / Real(2);
+    const auto offer = [&](std::uint32_t s) {
+        const std::uint32_t j = grid.agent(s);
+        if (j == self) {
+            return;
+        }
+        Real dx = px - grid.x(s), dy = py - grid.y(s);
+        if (wrap) {
+            dx = classic::min_image(dx, width, half_w);
+            dy = classic::min_image(dy, height, half_h);
+        }
+        const double ddx = static_cast<double>(dx), ddy = static_cast<double>(dy);
+        const FoundNeighbour candidate{s, j, ddx * ddx + ddy * ddy};
+        if (out.count == k && !before(candidate, out.found[static_cast<std::size_t>(k - 1)])) {
+            return;
+        }
+        // Insertion into the sorted list, dropping the last when full.
+        int pos = out.count < k ? out.count++ : k - 1;
+        while (pos > 0 && before(candidate, out.found[static_cast<std::size_t>(pos - 1)])) {
+            out.found[static_cast<std::size_t>(pos)] = out.found[static_cast<std::size_t>(pos - 1)];
+            --pos;
+        }
+        out.found[static_cast<std::size_t>(pos)] = candidate;
+    };
+    for (int ring = 0;; ++ring) {
+        if (!grid.for_each_in_ring(px, py, ring, offer)) {
+            return; // every cell visited
+        }
+        // Anything in ring+1 or beyond is at least ring * min_cell away.
+        const double reach = ring * grid.min_cell();
+        if (out.count == k && out.found[static_cast<std::size_t>(k - 1)].distance2 < reach * reach) {
+            return;
+        }
+    }
+}
+
+template void k_nearest(const SpatialGrid<float>&, float, float, std::uint32_t, int, bool, float, float, KNearest&);
+template void k_nearest(const SpatialGrid<double>&, double, double, std::uint32_t, int, bool, double, double,
+                        KNearest&);
+template void k_nearest(const SpatialGrid<Fix15>&, Fix15, Fix15, std::uint32_t, int, bool, Fix15, Fix15, KNearest&);
+
+} // namespace boids

@@ -1,0 +1,136 @@
+#pragma once
+// The topological model of PyNBoids (seed 002) as a neighbour-pass policy (internal).
+//
+// Each boid follows only its k nearest neighbours (exactly, through the grid). It steers its heading by a
+// fixed turn rate toward the neighbours' centroid, or toward their mean heading once within
+// 5 body lengths + 2 coherence of it, or away from the nearest neighbour when closer than
+// 1 body length + avoidance, ignoring heading errors below 0.5 + adherence / 200 degrees. Near a margin it
+// turns toward the inside, faster the closer it gets. It moves at topological_speed (pixels per second)
+// plus 5 px/s per missing neighbour. The seed's frame time is fixed at 1/60 s per step; its random
+// +-4 degree wobble is left out so that runs stay reproducible. The maths is done in double and the
+// velocity stored in the engine's scalar.
+
+#include "classic_rules.hpp"
+#include "neighbour_pass.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace boids::topological {
+
+inline constexpr double frame_time = 1.0 / 60.0; ///< seconds per step (the seed's FPS = 60)
+inline constexpr double base_turn_rate = 120.0;   ///< degrees per second
+inline constexpr double edge_turn_rate = 20.0;    ///< degrees per step at the very edge
+
+inline double degrees(double radians) { return radians * 180.0 / std::numbers::pi; }
+inline double radians(double degrees) { return degrees * std::numbers::pi / 180.0; }
+
+/// The signed turn (-180, 180] that takes heading `from` to `to`, as the seed computes it.
+inline double turn_toward(double to, double from) {
+    const double diff = (to - from) + 180.0;
+    return (diff / 360.0 - std::floor(diff / 360.0)) * 360.0 - 180.0;
+}
+
+template <class Real>
+struct Policy {
+    using T = ScalarTraits<Real>;
+    static constexpr NeighbourQuery query = NeighbourQuery::KNearest;
+
+    struct Sums {
+        double x_sum = 0, y_sum = 0, cos_sum = 0, sin_sum = 0;
+        double nearest_dx = 0, nearest_dy = 0; ///< agent minus nearest neighbour
+        int count = 0;
+    };
+
+    Policy(const Params& p, const classic::Constants<Real>& constants) : params(p), c(constants) {}
+
+    int k() const { return static_cast<int>(params.k_neighbours); }
+
+    // Neighbours arrive nearest first.
+    void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
+        const double dx = static_cast<double>(n.dx), dy = static_cast<double>(n.dy);
+        if (s.count == 0) {
+            s.nearest_dx = dx;
+            s.nearest_dy = dy;
+        }
+        s.x_sum += static_cast<double>(a.x) - dx; // the neighbour's nearest image
+        s.y_sum += static_cast<double>(a.y) - dy;
+        const double vx = static_cast<double>(n.vx), vy = static_cast<double>(n.vy);
+        const double speed = std::hypot(vx, vy);
+        if (speed > 0) {
+            s.cos_sum += vx / speed;
+            s.sin_sum += vy / speed;
+        }
+        ++s.count;
+    }
+
+    void accumulate_predator(Sums&, const Agent<Real>&, const Neighbour<Real>&) const {} // not in the seed
+
+    void steer(const Sums& s, Agent<Real>& a) const {
+        const double x = static_cast<double>(a.x), y = static_cast<double>(a.y);
+        double heading = degrees(std::atan2(static_cast<double>(a.vy), static_cast<double>(a.vx)));
+        double turn_rate = base_turn_rate * frame_time;
+        double turn = 0.0;
+        double target_angle = heading;
+        if (s.count > 1) {
+            const double mean_heading = degrees(std::atan2(s.sin_sum, s.cos_sum));
+            const double too_close = params.body_length + params.avoidance;
+            const bool flee_nearest = std::hypot(s.nearest_dx, s.nearest_dy) < too_close;
+            // Toward the centroid, or toward (then, below, away from) the nearest neighbour.
+            const double tx = flee_nearest ? -s.nearest_dx : s.x_sum / s.count - x;
+            const double ty = flee_nearest ? -s.nearest_dy : s.y_sum / s.count - y;
+            const double target_distance = std::hypot(tx, ty);
+            target_angle = degrees(std::atan2(ty, tx));
+            if (target_distance < params.body_length * 5 + params.coherence * 2) {
+                target_angle = mean_heading;
+            }
+            if (std::abs(target_angle - heading) > 0.5 + params.adherence * 5 / 1000) {
+                turn = turn_toward(target_angle, heading);
+            }
+            if (target_distance < too_close && flee_nearest) {
+                turn = -turn;
+            }
+        }
+        if (!c.wrap) {
+            // Within a margin: head for the inside, turning harder the deeper in.
+            const double w = params.width, h = params.height;
+            const double depth = std::min({x / params.margin_left, y / params.margin_top,
+                                           (w - x) / params.margin_right, (h - y) / params.margin_bottom});
+            if (depth < 1.0) {
+                if (x < params.margin_left) {
+                    target_angle = 0;
+                } else if (x > w - params.margin_right) {
+                    target_angle = 180;
+                }
+                if (y < params.margin_top) {
+                    target_angle = 90;
+                } else if (y > h - params.margin_bottom) {
+                    target_angle = 270;
+                }
+                turn = turn_toward(target_angle, heading);
+                turn_rate += (1.0 - std::max(depth, 0.0)) * (edge_turn_rate - turn_rate);
+            }
+        }
+        if (turn != 0) {
+            heading += turn > 0 ? turn_rate : -turn_rate;
+            heading = heading - 360.0 * std::floor(heading / 360.0);
+        }
+        const double speed = (params.topological_speed + (k() - s.count) * 5.0) * frame_time;
+        a.vx = T::from_double(std::cos(radians(heading)) * speed);
+        a.vy = T::from_double(std::sin(radians(heading)) * speed);
+    }
+
+    // Predators keep the classic predator's motion: edges and speed limits.
+    void steer_predator(Agent<Real>& a) const {
+        if (!c.wrap) {
+            classic::turn_at_edges(c, a.x, a.y, a.vx, a.vy);
+        }
+        classic::limit_speed(c, a.vx, a.vy);
+    }
+
+    const Params& params;
+    const classic::Constants<Real>& c;
+};
+
+} // namespace boids::topological

@@ -1,0 +1,157 @@
+// Model behaviours beyond the classic rules: field of view, the topological model.
+
+#include "boids/error.hpp"
+#include "boids/metrics.hpp"
+#include "boids/simulation.hpp"
+#include "boids/spawn.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace boids {
+namespace {
+
+Params open_field() {
+    Params p;
+    p.width = p.height = 1000;
+    p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 10;
+    p.min_speed = 0;
+    p.max_speed = 100;
+    return p;
+}
+
+World<double> one_step(const Params& p, const World<double>& w) {
+    Simulation<double> sim(p, w);
+    sim.step();
+    return sim.world();
+}
+
+TEST(FieldOfView, IgnoresANeighbourBehindAndSeesOneAhead) {
+    Params p = open_field();
+    p.fov_angle = 270; // a 90 degree blind cone behind
+    World<double> behind;
+    behind.add(Kind::Boid, 500, 500, 1, 0, 0);
+    behind.add(Kind::Boid, 480, 500, 0, 2, 0); // directly behind the first (which flies +x)
+    World<double> out = one_step(p, behind);
+    EXPECT_DOUBLE_EQ(out.vx[0], 1.0) << "a neighbour behind must be ignored";
+    EXPECT_DOUBLE_EQ(out.vy[0], 0.0);
+
+    World<double> ahead;
+    ahead.add(Kind::Boid, 500, 500, 1, 0, 0);
+    ahead.add(Kind::Boid, 520, 500, 0, 2, 0); // directly ahead
+    out = one_step(p, ahead);
+    EXPECT_NEAR(out.vx[0], 0.96, 1e-12) << "cohesion and alignment as without a field of view";
+    EXPECT_NEAR(out.vy[0], 0.1, 1e-12);
+
+    p.fov_angle = 360;
+    out = one_step(p, behind);
+    EXPECT_NE(out.vx[0], 1.0) << "with the full circle the neighbour behind counts";
+}
+
+TEST(FieldOfView, TheConeIsHalfTheAngleOnEitherSide) {
+    Params p = open_field();
+    World<double> side;
+    side.add(Kind::Boid, 500, 500, 1, 0, 0);
+    side.add(Kind::Boid, 498, 520, 0, 2, 0); // 95.7 degrees off the heading
+    p.fov_angle = 200;                       // sees 100 degrees either side
+    EXPECT_NE(one_step(p, side).vy[0], 0.0);
+    p.fov_angle = 180; // sees 90 degrees either side
+    EXPECT_EQ(one_step(p, side).vy[0], 0.0);
+}
+
+Params topological() {
+    Params p = open_field();
+    p.model = Model::Topological;
+    p.boundary = Boundary::Wrap;
+    return p;
+}
+
+TEST(Topological, SpeedGrowsWithFewerNeighbours) {
+    Params p = topological();
+    World<double> pair;
+    pair.add(Kind::Boid, 500, 500, 2.5, 0, 0);
+    pair.add(Kind::Boid, 600, 500, 2.5, 0, 0);
+    const World<double> out = one_step(p, pair);
+    // One neighbour of 7: (150 + (7 - 1) * 5) px/s at 60 steps/s = 3 px/step.
+    EXPECT_NEAR(std::hypot(out.vx[0], out.vy[0]), 3.0, 1e-12);
+
+    World<double> crowd;
+    for (int i = 0; i < 8; ++i) {
+        crowd.add(Kind::Boid, 300 + 60.0 * i, 500, 2.5, 0, 0);
+    }
+    // Seven neighbours each: 150 px/s = 2.5 px/step.
+    EXPECT_NEAR(std::hypot(one_step(p, crowd).vx[0], one_step(p, crowd).vy[0]), 2.5, 1e-12);
+}
+
+TEST(Topological, AlignsWithTheMeanHeadingWhenCloseAndTurnsAwayFromTheNearest) {
+    Params p = topological();
+    // Three boids flying +y, one flying +x among them, 40 px apart: the centroid is within 5 body
+    // lengths (85 px), so the odd one turns toward the mean heading (+y, i.e. 90 degrees) by 2 degrees.
+    World<double> w;
+    w.add(Kind::Boid, 500, 500, 2.5, 0, 0);
+    w.add(Kind::Boid, 540, 500, 0, 2.5, 0);
+    w.add(Kind::Boid, 460, 500, 0, 2.5, 0);
+    w.add(Kind::Boid, 500, 540, 0, 2.5, 0);
+    World<double> out = one_step(p, w);
+    const double heading = std::atan2(out.vy[0], out.vx[0]) * 180 / std::acos(-1.0);
+    EXPECT_NEAR(heading, 2.0, 1e-9);
+
+    // Neighbours heading +y (90 degrees). At 30 px the boid turns toward their heading (+y); with the
+    // nearest 10 px away (closer than one body length, 17 px) the seed reverses the turn: away.
+    World<double> near;
+    near.add(Kind::Boid, 500, 500, 2.5, 0, 0);
+    near.add(Kind::Boid, 530, 501, 0, 2.5, 0);
+    near.add(Kind::Boid, 700, 700, 0, 2.5, 0);
+    EXPECT_GT(one_step(p, near).vy[0], 0.0);
+    World<double> close = near;
+    close.x[1] = 510;
+    EXPECT_LT(one_step(p, close).vy[0], 0.0);
+}
+
+TEST(Topological, OnlyTheKNearestMatter) {
+    Params p = topological();
+    p.k_neighbours = 2;
+    World<double> a;
+    a.add(Kind::Boid, 500, 500, 2.5, 0, 0);
+    a.add(Kind::Boid, 530, 500, 0, 2.5, 0);
+    a.add(Kind::Boid, 470, 500, 0, 2.5, 0);
+    World<double> b = a;
+    a.add(Kind::Boid, 500, 600, 0, -2.5, 0); // a third neighbour, farther than the first two
+    b.add(Kind::Boid, 500, 620, 2.5, 0, 0);  // the same place, other heading
+    EXPECT_EQ(one_step(p, a).vx[0], one_step(p, b).vx[0]);
+    EXPECT_EQ(one_step(p, a).vy[0], one_step(p, b).vy[0]);
+}
+
+TEST(Topological, FlocksFormAndStaysDeterministic) {
+    Params p = topological();
+    p.width = 1200;
+    p.height = 800;
+    const World<double> start = spawn_world<double>(p, AgentCounts{200, 0, 0, 0}, 4760);
+    Simulation<double> one(p, start), two(p, start);
+    one.set_threads(1);
+    two.set_threads(2);
+    const double before = summarize(start).polarization;
+    one.step(3000);
+    two.step(3000);
+    EXPECT_TRUE(one.world() == two.world());
+    EXPECT_GT(summarize(one.world()).polarization, before + 0.3) << "headings must order";
+}
+
+TEST(ModelParams, BadValuesAreRejected) {
+    Params p;
+    EXPECT_THROW(set_param(p, "fov_angle", "400"), InputError);
+    EXPECT_THROW(set_param(p, "fov_angle", "-1"), InputError);
+    EXPECT_THROW(set_param(p, "k_neighbours", "0"), InputError);
+    EXPECT_THROW(set_param(p, "k_neighbours", "65"), InputError);
+    EXPECT_THROW(set_param(p, "model", "flocky"), InputError);
+    EXPECT_THROW(set_param(p, "coherence", "101"), InputError);
+    EXPECT_THROW(set_param(p, "topological_speed", "nan"), InputError);
+    set_param(p, "k_neighbours", "2.5");
+    EXPECT_THROW(validate(p), InputError);
+    set_param(p, "model", "topological");
+    EXPECT_EQ(p.model, Model::Topological);
+}
+
+} // namespace
+} // namespace boids
