@@ -23,7 +23,7 @@ struct NumberKey {
 };
 
 // clang-format off
-constexpr std::array<NumberKey, 27> number_keys{{
+constexpr std::array<NumberKey, 41> number_keys{{
     {{"width", "number", 1, world_max, "world width in pixels"}, &Params::width},
     {{"height", "number", 1, world_max, "world height in pixels (y grows downward)"}, &Params::height},
     {{"margin_left", "number", 0, world_max, "left margin: boids with x below it turn right"}, &Params::margin_left},
@@ -51,6 +51,20 @@ constexpr std::array<NumberKey, 27> number_keys{{
     {{"adherence", "number", 0, 100, "topological: tolerates 0.5 + adherence / 200 degrees of heading error"}, &Params::adherence},
     {{"topological_speed", "number", 0, 10000, "topological: base speed in pixels per second (60 steps per second)"}, &Params::topological_speed},
     {{"body_length", "number", 0, 1000, "topological: boid size in pixels"}, &Params::body_length},
+    {{"center_radius", "number", 0, range_max, "weighted: radius of the center request"}, &Params::center_radius},
+    {{"center_angle", "number", 0, 3.141592653589793, "weighted: half-angle of the center request, radians"}, &Params::center_angle},
+    {{"avoid_radius", "number", 0, range_max, "weighted: radius of the avoid request (boids and carrot)"}, &Params::avoid_radius},
+    {{"avoid_angle", "number", 0, 3.141592653589793, "weighted: half-angle of the avoid request, radians"}, &Params::avoid_angle},
+    {{"align_radius", "number", 0, range_max, "weighted: radius of the align request"}, &Params::align_radius},
+    {{"align_angle", "number", 0, 3.141592653589793, "weighted: half-angle of the align request, radians"}, &Params::align_angle},
+    {{"w_center", "number", 0, 1000, "weighted: weight of the center request"}, &Params::w_center},
+    {{"w_avoid", "number", 0, 1000, "weighted: weight of the avoid request"}, &Params::w_avoid},
+    {{"w_align", "number", 0, 1000, "weighted: weight of the align request"}, &Params::w_align},
+    {{"w_love", "number", 0, 1000, "weighted: weight of the love request (toward the carrot)"}, &Params::w_love},
+    {{"maneuverability", "number", 0, 1, "weighted: mu, how fast a boid turns toward its goal"}, &Params::maneuverability},
+    {{"time_step", "number", 0, 1000, "weighted: dt, distance flown per step at unit speed"}, &Params::time_step},
+    {{"carrot_x", "number", -world_max, world_max, "weighted: carrot (attractor) x"}, &Params::carrot_x},
+    {{"carrot_y", "number", -world_max, world_max, "weighted: carrot (attractor) y"}, &Params::carrot_y},
 }};
 
 constexpr ParamInfo dynamic_bias_info{"dynamic_bias", "bool", 0, 1, "scouts' bias grows while they move their way: true | false"};
@@ -66,10 +80,10 @@ struct ChoiceKey {
 constexpr std::array<std::string_view, 2> boundary_names{"margin", "wrap"};
 constexpr std::array<std::string_view, 2> update_names{"synchronous", "sequential"};
 constexpr std::array<std::string_view, 2> speed_estimate_names{"exact", "alpha-max-beta-min"};
-constexpr std::array<std::string_view, 2> model_names{"classic", "topological"};
+constexpr std::array<std::string_view, 3> model_names{"classic", "topological", "weighted"};
 
 constexpr std::array<ChoiceKey, 4> choice_keys{{
-    {{"model", "choice", 0, 1, "flocking model: classic (Adams/Land) | topological (PyNBoids, k nearest)"}, model_names,
+    {{"model", "choice", 0, 1, "flocking model: classic (Adams/Land) | topological (PyNBoids) | weighted (Downey, carrot)"}, model_names,
      [](const Params& p) { return static_cast<int>(p.model); },
      [](Params& p, int v) { p.model = static_cast<Model>(v); }},
     {{"boundary", "choice", 0, 1, "edges: margin (turn back) | wrap (torus)"}, boundary_names,

@@ -4,6 +4,7 @@
 #include "classic_policy.hpp"
 #include "classic_rules.hpp"
 #include "topological_policy.hpp"
+#include "weighted_policy.hpp"
 
 #include <chrono>
 #include <type_traits>
@@ -91,7 +92,9 @@ void Simulation<Real>::step_once() {
         }
     }
     // The topological model's k-nearest search works with any cell size: 0 lets the grid choose fine cells.
-    const double flock_range = params_.model == Model::Topological ? 0.0 : params_.visual_range;
+    const double flock_range = params_.model == Model::Topological ? 0.0
+                               : params_.model == Model::Weighted  ? weighted::Policy<Real>::range(params_)
+                                                                   : params_.visual_range;
     flock_grid_.build(w, GridMembers::Flocking, flock_range, c.wrap, params_.width, params_.height, nthreads);
     predator_grid_.build(w, GridMembers::Predators, params_.predator_range, c.wrap, params_.width, params_.height,
                          nthreads);
@@ -107,6 +110,10 @@ void Simulation<Real>::step_once() {
     switch (params_.model) {
     case Model::Topological:
         neighbour_pass(w, flock_grid_, predator_grid_, geo, topological::Policy<Real>(params_, c), next_vx_, next_vy_,
+                       next_bias_, nthreads);
+        break;
+    case Model::Weighted:
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, weighted::Policy<Real>(params_, c), next_vx_, next_vy_,
                        next_bias_, nthreads);
         break;
     case Model::Classic:

@@ -17,6 +17,7 @@ enum class Boundary {
 enum class Model {
     Classic,     ///< Adams/Land's rules (SPEC §2)
     Topological, ///< PyNBoids (seed 002): heading steering from the k nearest neighbours
+    Weighted,    ///< Downey (seed 003): weighted arbitration of center / avoid / align / love (the carrot)
 };
 
 /// How a step orders its agents' updates.
@@ -64,6 +65,20 @@ struct Params {
     double adherence = 0.0;               ///< topological: widens the heading error it tolerates
     double topological_speed = 150.0;     ///< topological: base speed in pixels per second (60 steps/s)
     double body_length = 17.0;            ///< topological: a boid's size in pixels
+    double center_radius = 1.0;           ///< weighted: radius of the center request's neighbourhood
+    double center_angle = 1.0;            ///< weighted: its half-angle around the velocity, radians
+    double avoid_radius = 0.3;            ///< weighted: radius of the avoid request (boids and the carrot)
+    double avoid_angle = 3.141592653589793; ///< weighted: its half-angle, radians (pi = all around)
+    double align_radius = 0.5;            ///< weighted: radius of the align request
+    double align_angle = 1.0;             ///< weighted: its half-angle, radians
+    double w_center = 3.0;                ///< weighted: weight of the center request
+    double w_avoid = 10.0;                ///< weighted: weight of the avoid request
+    double w_align = 1.0;                 ///< weighted: weight of the align request
+    double w_love = 10.0;                 ///< weighted: weight of the love request (toward the carrot)
+    double maneuverability = 0.1;         ///< weighted: mu in vel = (1 - mu) vel + mu goal
+    double time_step = 0.1;               ///< weighted: dt in pos += dt vel (boids fly at unit speed)
+    double carrot_x = 1.0;                ///< weighted: the carrot (attractor) position
+    double carrot_y = 0.0;
     UpdateOrder update = UpdateOrder::Synchronous;  ///< synchronous or the lab's sequential loop
     SpeedEstimate speed_estimate = SpeedEstimate::Exact; ///< exact or alpha-max-beta-min
 

@@ -1,0 +1,135 @@
+#pragma once
+// Downey's weighted arbitration (seed 003, SPEC §4) as a neighbour-pass policy (internal).
+//
+// Four acceleration requests, each limited to unit length: center (toward the neighbours' centroid),
+// avoid (away from the centroid of the boids and the carrot that are too close), align (the neighbours'
+// mean velocity) and love (toward the carrot). Each request has its own neighbourhood: a radius and a
+// half-angle around the velocity. goal = w_center center + w_avoid avoid + w_align align + w_love love,
+// normalised; vel = (1 - mu) vel + mu goal, normalised (unit speed); pos += dt vel.
+//
+// Two decisions where the seed's code and text part ways: align uses the neighbours' mean velocity, as the
+// docstring says ("the average heading"), not that mean minus the boid's position, which the code
+// computes; and a zero goal or velocity (which the seed cannot normalise) keeps the previous direction.
+// The engine stores the displacement per step, dt vel, as the velocity. No edge rule: the carrot holds the
+// flock together (wrap mode keeps the minimum image).
+
+#include "classic_rules.hpp"
+#include "neighbour_pass.hpp"
+
+#include <cmath>
+
+namespace boids::weighted {
+
+struct Vec2 {
+    double x = 0, y = 0;
+    Vec2 operator+(Vec2 o) const { return {x + o.x, y + o.y}; }
+    Vec2 operator-(Vec2 o) const { return {x - o.x, y - o.y}; }
+    Vec2 operator*(double k) const { return {x * k, y * k}; }
+    [[nodiscard]] double norm() const { return std::sqrt(x * x + y * y); }
+};
+
+/// The seed's limit_vector: a vector longer than 1 is scaled to length 1.
+inline Vec2 limit(Vec2 v) {
+    const double n = v.norm();
+    return n > 1.0 ? v * (1.0 / n) : v;
+}
+
+/// The angle between a and b in [0, pi]; 0 if either is zero (a neighbour on top of the boid is seen).
+inline double angle_between(Vec2 a, Vec2 b) {
+    const double na = a.norm(), nb = b.norm();
+    if (na == 0 || nb == 0) {
+        return 0;
+    }
+    const double c = (a.x * b.x + a.y * b.y) / (na * nb);
+    return std::acos(c > 1 ? 1 : (c < -1 ? -1 : c));
+}
+
+template <class Real>
+struct Policy {
+    using T = ScalarTraits<Real>;
+    static constexpr NeighbourQuery query = NeighbourQuery::InRange;
+
+    struct Sums {
+        Vec2 center_sum, avoid_sum, align_sum;
+        int center_count = 0, avoid_count = 0, align_count = 0;
+    };
+
+    Policy(const Params& p, const classic::Constants<Real>& constants) : params(p), c(constants) {}
+
+    /// The query range: the largest of the three neighbourhoods.
+    [[nodiscard]] static double range(const Params& p) {
+        return std::fmax(p.center_radius, std::fmax(p.avoid_radius, p.align_radius));
+    }
+
+    static Vec2 heading(const Agent<Real>& a) { return {static_cast<double>(a.vx), static_cast<double>(a.vy)}; }
+
+    /// Within radius r and half-angle `angle` of the velocity (the seed's get_neighbors: skip if beyond).
+    static bool in_view(Vec2 velocity, Vec2 offset, double radius, double angle) {
+        return !(offset.norm() > radius) && !(angle_between(velocity, offset) > angle);
+    }
+
+    void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
+        const Vec2 offset{-static_cast<double>(n.dx), -static_cast<double>(n.dy)}; // from the boid to it
+        const Vec2 position = Vec2{static_cast<double>(a.x), static_cast<double>(a.y)} + offset; // nearest image
+        const Vec2 v = heading(a);
+        if (in_view(v, offset, params.center_radius, params.center_angle)) {
+            s.center_sum = s.center_sum + position;
+            ++s.center_count;
+        }
+        if (in_view(v, offset, params.avoid_radius, params.avoid_angle)) {
+            s.avoid_sum = s.avoid_sum + position;
+            ++s.avoid_count;
+        }
+        if (in_view(v, offset, params.align_radius, params.align_angle)) {
+            s.align_sum = s.align_sum + Vec2{static_cast<double>(n.vx), static_cast<double>(n.vy)};
+            ++s.align_count;
+        }
+    }
+
+    void accumulate_predator(Sums&, const Agent<Real>&, const Neighbour<Real>&) const {} // not in the seed
+
+    void steer(const Sums& sums, Agent<Real>& a) const {
+        Sums s = sums;
+        const Vec2 pos{static_cast<double>(a.x), static_cast<double>(a.y)};
+        Vec2 to_carrot = Vec2{params.carrot_x, params.carrot_y} - pos;
+        if (c.wrap) {
+            to_carrot.x = std::remainder(to_carrot.x, params.width);
+            to_carrot.y = std::remainder(to_carrot.y, params.height);
+        }
+        const Vec2 v = heading(a);
+        if (in_view(v, to_carrot, params.avoid_radius, params.avoid_angle)) { // the carrot is avoided too
+            s.avoid_sum = s.avoid_sum + pos + to_carrot;
+            ++s.avoid_count;
+        }
+        const auto toward_mean = [&](Vec2 sum, int count, Vec2 from) {
+            return count > 0 ? limit(sum * (1.0 / count) - from) : Vec2{};
+        };
+        const Vec2 center = toward_mean(s.center_sum, s.center_count, pos);
+        const Vec2 avoid = toward_mean(s.avoid_sum, s.avoid_count, pos) * -1.0;
+        const Vec2 align = toward_mean(s.align_sum, s.align_count, Vec2{});
+        const Vec2 love = limit(to_carrot);
+        Vec2 goal = center * params.w_center + avoid * params.w_avoid + align * params.w_align + love * params.w_love;
+        const double goal_norm = goal.norm();
+        const double speed = v.norm();
+        const Vec2 unit_velocity = speed > 0 ? v * (1.0 / speed) : Vec2{1, 0};
+        goal = goal_norm > 0 ? goal * (1.0 / goal_norm) : unit_velocity;
+        Vec2 next = unit_velocity * (1.0 - params.maneuverability) + goal * params.maneuverability;
+        const double next_norm = next.norm();
+        next = next_norm > 0 ? next * (1.0 / next_norm) : unit_velocity;
+        a.vx = T::from_double(next.x * params.time_step);
+        a.vy = T::from_double(next.y * params.time_step);
+    }
+
+    // Predators keep the classic predator's motion: edges and speed limits.
+    void steer_predator(Agent<Real>& a) const {
+        if (!c.wrap) {
+            classic::turn_at_edges(c, a.x, a.y, a.vx, a.vy);
+        }
+        classic::limit_speed(c, a.vx, a.vy);
+    }
+
+    const Params& params;
+    const classic::Constants<Real>& c;
+};
+
+} // namespace boids::weighted
