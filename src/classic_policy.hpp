@@ -1,8 +1,9 @@
 #pragma once
-// The classic model of SPEC §2 as a neighbour-pass policy (internal), with an optional field of view.
+// The classic model of SPEC §2 as a neighbour-pass policy (internal), with the extensions of seeds 001
+// and 003 that act on it: field of view, gravity with a dive speed, Flake's clear line of sight, perching.
 
 #include "classic_rules.hpp"
-#include "neighbour_pass.hpp"
+#include "neighbour_pass_types.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -17,10 +18,20 @@ struct Policy {
     struct Sums {
         Real xsum{0}, ysum{0}, vxsum{0}, vysum{0}, close_dx{0}, close_dy{0}, pdx{0}, pdy{0};
         long long neighbours = 0;
+        // Line of sight: the nearest neighbour dead ahead, and on which side of the heading it is.
+        double ahead_d2 = -1;
+        std::uint32_t ahead_index = 0;
+        double ahead_cross = 0;
     };
 
-    Policy(const Params& p, const Constants<Real>& constants)
-        : c(constants), fov_limited(p.fov_angle < 360.0), cos_half_fov(std::cos(p.fov_angle * std::numbers::pi / 360.0)) {}
+    Policy(const Params& p, const Constants<Real>& constants, long long step_number)
+        : c(constants), params(p), step(step_number), fov_limited(p.fov_angle < 360.0),
+          cos_half_fov(std::cos(p.fov_angle * std::numbers::pi / 360.0)),
+          cos_line_of_sight(std::cos(p.line_of_sight_angle * std::numbers::pi / 180.0)),
+          perching(p.perch_rest_max > 0),
+          ledge_y(p.ledge_y >= 0 ? p.ledge_y : p.height - p.margin_bottom),
+          ledge_x0(p.ledge_x0 >= 0 ? p.ledge_x0 : p.margin_left),
+          ledge_x1(p.ledge_x1 >= 0 ? p.ledge_x1 : p.width - p.margin_right) {}
 
     /// Field of view: a neighbour counts when the angle between the agent's velocity and the direction to
     /// the neighbour is at most fov_angle / 2. Computed in double: it is a geometric test, not lab arithmetic.
@@ -38,6 +49,9 @@ struct Policy {
     void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
         if (T::abs(n.dx) < c.visual && T::abs(n.dy) < c.visual && sees(a, n)) {
             const Real d2 = n.dx * n.dx + n.dy * n.dy;
+            if (params.line_of_sight_factor > 0 && d2 < c.visual2) {
+                look_ahead(s, a, n);
+            }
             if (d2 < c.protected2) {
                 s.close_dx = s.close_dx + n.dx;
                 s.close_dy = s.close_dy + n.dy;
@@ -52,6 +66,35 @@ struct Policy {
         }
     }
 
+    /// Flake's line of sight: remembers the nearest neighbour within line_of_sight_angle of the heading.
+    void look_ahead(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
+        const double vx = static_cast<double>(a.vx), vy = static_cast<double>(a.vy);
+        const double tx = -static_cast<double>(n.dx), ty = -static_cast<double>(n.dy);
+        const double d2 = tx * tx + ty * ty;
+        const double norms = std::sqrt((vx * vx + vy * vy) * d2);
+        if (norms == 0 || vx * tx + vy * ty < norms * cos_line_of_sight) {
+            return;
+        }
+        if (s.ahead_d2 < 0 || d2 < s.ahead_d2 || (d2 == s.ahead_d2 && n.index < s.ahead_index)) {
+            s.ahead_d2 = d2;
+            s.ahead_index = n.index;
+            s.ahead_cross = vx * ty - vy * tx; // > 0: the neighbour is to the heading's left (+90 degrees)
+        }
+    }
+
+    /// A rest time in [perch_rest_min, perch_rest_max] steps, from a hash of the agent and the step, so it
+    /// is the same for any thread count.
+    [[nodiscard]] std::int32_t rest_time(std::uint32_t index) const {
+        std::uint64_t z = (static_cast<std::uint64_t>(index) << 32) ^ static_cast<std::uint64_t>(step);
+        z += 0x9e3779b97f4a7c15ull; // splitmix64 finaliser
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        const auto lo = static_cast<std::uint64_t>(params.perch_rest_min);
+        const auto span = static_cast<std::uint64_t>(params.perch_rest_max) - lo + 1;
+        return static_cast<std::int32_t>(lo + z % span);
+    }
+
     // Step 5's sums.
     void accumulate_predator(Sums& s, const Agent<Real>&, const Neighbour<Real>& n) const {
         if (T::abs(n.dx) < c.predator_range && T::abs(n.dy) < c.predator_range &&
@@ -61,8 +104,14 @@ struct Policy {
         }
     }
 
-    // Steps 2-8.
+    // Steps 2-8, with the extensions.
     void steer(const Sums& s, Agent<Real>& a) const {
+        if (a.rest > 0) { // perched: sit still, then take off upward on the last step
+            --a.rest;
+            a.vx = Real(0);
+            a.vy = a.rest == 0 ? T::from_double(-(params.min_speed + params.max_speed) / 2) : Real(0);
+            return;
+        }
         if (s.neighbours > 0) {
             const Real xavg = T::divide_by_count(s.xsum, s.neighbours);
             const Real yavg = T::divide_by_count(s.ysum, s.neighbours);
@@ -78,20 +127,40 @@ struct Policy {
         }
         flee_predators(c, s.pdx, s.pdy, a.vx, a.vy);
         steer_scout(c, a.kind, a.vx, a.bias);
-        limit_speed(c, a.vx, a.vy);
-    }
-
-    // A predator: edges and speed limits only.
-    void steer_predator(Agent<Real>& a) const {
-        if (!c.wrap) {
-            turn_at_edges(c, a.x, a.y, a.vx, a.vy);
+        if (s.ahead_d2 >= 0) { // sidestep, away from the side the neighbour ahead is on
+            const double vx = static_cast<double>(a.vx), vy = static_cast<double>(a.vy);
+            const double speed = std::hypot(vx, vy);
+            if (speed > 0) {
+                const double side = s.ahead_cross > 0 ? -1.0 : 1.0; // dead centre: to the left
+                a.vx = a.vx + T::from_double(side * -vy / speed * params.line_of_sight_factor);
+                a.vy = a.vy + T::from_double(side * vx / speed * params.line_of_sight_factor);
+            }
+        }
+        if (params.gravity > 0) {
+            a.vy = a.vy + T::from_double(params.gravity);
         }
         limit_speed(c, a.vx, a.vy);
+        if (perching) {
+            // Reaching the ledge from above: land on it this step and rest.
+            const double x = static_cast<double>(a.x), y = static_cast<double>(a.y);
+            const double next_y = y + static_cast<double>(a.vy);
+            if (y < ledge_y && next_y >= ledge_y && x >= ledge_x0 && x <= ledge_x1) {
+                a.vx = Real(0);
+                a.vy = T::from_double(ledge_y) - a.y;
+                a.rest = rest_time(a.index);
+            }
+        }
     }
 
+
     const Constants<Real>& c;
+    const Params& params;
+    long long step;
     bool fov_limited;
     double cos_half_fov;
+    double cos_line_of_sight;
+    bool perching;
+    double ledge_y, ledge_x0, ledge_x1;
 };
 
 } // namespace boids::classic

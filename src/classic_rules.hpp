@@ -28,7 +28,8 @@ struct Constants {
           predator_range2(predator_range * predator_range), predator_turn(T::from_double(p.predator_turn_factor)),
           max_bias(T::from_double(p.max_bias)), bias_increment(T::from_double(p.bias_increment)),
           exact_speed(p.speed_estimate == SpeedEstimate::Exact), alpha(T::from_double(alpha_max_beta_min_alpha)),
-          beta(T::from_double(alpha_max_beta_min_beta)) {}
+          beta(T::from_double(alpha_max_beta_min_beta)), dives(p.max_dive_speed > 0),
+          max_dive_speed(T::from_double(p.max_dive_speed)) {}
 
     bool wrap, dynamic_bias;
     Real width, height, half_width, half_height;
@@ -40,6 +41,8 @@ struct Constants {
     Real max_bias, bias_increment;
     bool exact_speed;
     Real alpha, beta;
+    bool dives;          ///< a separate speed limit applies while descending
+    Real max_dive_speed;
 };
 
 /// The shortest signed difference on a circle of length `length` (minimum image), for differences of
@@ -149,9 +152,11 @@ inline void limit_speed(const Constants<Real>& c, Real& vx, Real& vy) {
         vx = (vx / speed) * c.min_speed;
         vy = (vy / speed) * c.min_speed;
     }
-    if (speed > c.max_speed) {
-        vx = (vx / speed) * c.max_speed;
-        vy = (vy / speed) * c.max_speed;
+    // With gravity, boids may dive (vy > 0: down the screen) faster than they climb.
+    const Real max_speed = c.dives && vy > Real(0) ? c.max_dive_speed : c.max_speed;
+    if (speed > max_speed) {
+        vx = (vx / speed) * max_speed;
+        vy = (vy / speed) * max_speed;
     }
 }
 

@@ -32,6 +32,8 @@ std::uint64_t state_hash(const World<Real>& world) {
         mix(h, world.vx[i]);
         mix(h, world.vy[i]);
         mix(h, world.bias[i]);
+        mix(h, world.target[i]);
+        mix(h, world.rest[i]);
     }
     return h;
 }

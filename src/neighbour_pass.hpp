@@ -9,61 +9,31 @@
 //   int k() const;                                     // KNearest only
 //   void accumulate(Sums&, const Agent<Real>&, const Neighbour<Real>&) const;   // flock neighbours
 //   void accumulate_predator(Sums&, const Agent<Real>&, const Neighbour<Real>&) const;
-//   void steer(const Sums&, Agent<Real>&) const;       // a flocking agent's new velocity (and bias)
-//   void steer_predator(Agent<Real>&) const;           // a predator's new velocity
+//   void steer(const Sums&, Agent<Real>&) const;       // a flocking agent's new state
+// Predators move the same way in every model (predator_behavior.hpp).
 
 #include "boids/neighbour_search.hpp"
 #include "boids/spatial_grid.hpp"
 #include "boids/world.hpp"
-#include "classic_rules.hpp"
+#include "neighbour_pass_types.hpp"
+#include "predator_behavior.hpp"
 
 #include <vector>
 
 namespace boids {
 
-enum class NeighbourQuery { InRange, KNearest };
-
-/// The agent being updated, as the policy reads and writes it.
-template <class Real>
-struct Agent {
-    std::uint32_t index;
-    Kind kind;
-    Real x, y, vx, vy, bias;
-};
-
-/// One neighbour as seen from the agent: `dx, dy` = agent minus neighbour (minimum image on a torus), and
-/// the neighbour's own state.
-template <class Real>
-struct Neighbour {
-    Real dx, dy;
-    Real x, y, vx, vy;
-    std::uint32_t index;
-};
-
-/// The torus, if any, in the scalar type.
-template <class Real>
-struct Geometry {
-    bool wrap;
-    Real width, height, half_width, half_height;
-
-    void min_image(Real& dx, Real& dy) const {
-        if (wrap) {
-            dx = classic::min_image(dx, width, half_width);
-            dy = classic::min_image(dy, height, half_height);
-        }
-    }
-};
-
-/// Computes every agent's new velocity and bias from the old state (the world and the grids' copies),
-/// in parallel; writes them to the `next_*` arrays.
-template <class Real, class Policy>
+/// Computes every agent's new velocity and state from the old state (the world and the grids' copies),
+/// in parallel.
+/// `Next` has vectors vx, vy, bias, target, rest sized to the world.
+template <class Real, class Policy, class Next>
 void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const SpatialGrid<Real>& predators,
-                    const Geometry<Real>& geo, const Policy& policy, std::vector<Real>& next_vx,
-                    std::vector<Real>& next_vy, std::vector<Real>& next_bias, int threads) {
+                    const Geometry<Real>& geo, const Policy& policy, const predators::Behavior<Real>& hunter,
+                    Next& next, int threads) {
     const std::size_t n = w.size();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
     for (std::size_t i = 0; i < n; ++i) {
-        Agent<Real> a{static_cast<std::uint32_t>(i), w.kind[i], w.x[i], w.y[i], w.vx[i], w.vy[i], w.bias[i]};
+        Agent<Real> a{static_cast<std::uint32_t>(i), w.kind[i], w.x[i], w.y[i],      w.vx[i],
+                      w.vy[i],                       w.bias[i], w.target[i], w.rest[i]};
         const auto neighbour = [&](const SpatialGrid<Real>& grid, std::uint32_t s) {
             Neighbour<Real> nb{a.x - grid.x(s), a.y - grid.y(s), grid.x(s), grid.y(s),
                                grid.vx(s),      grid.vy(s),      grid.agent(s)};
@@ -89,11 +59,18 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
                 a.x, a.y, [&](std::uint32_t s) { policy.accumulate_predator(sums, a, neighbour(predators, s)); });
             policy.steer(sums, a);
         } else {
-            policy.steer_predator(a);
+            typename predators::Behavior<Real>::Sight sight;
+            if (hunter.hunts()) {
+                flock.for_each_within(a.x, a.y, hunter.params.predator_vision,
+                                      [&](std::uint32_t s) { hunter.see(sight, a, neighbour(flock, s)); });
+            }
+            hunter.steer(sight, a);
         }
-        next_vx[i] = a.vx;
-        next_vy[i] = a.vy;
-        next_bias[i] = a.bias;
+        next.vx[i] = a.vx;
+        next.vy[i] = a.vy;
+        next.bias[i] = a.bias;
+        next.target[i] = a.target;
+        next.rest[i] = a.rest;
     }
 }
 

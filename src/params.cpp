@@ -23,7 +23,7 @@ struct NumberKey {
 };
 
 // clang-format off
-constexpr std::array<NumberKey, 41> number_keys{{
+constexpr std::array<NumberKey, 53> number_keys{{
     {{"width", "number", 1, world_max, "world width in pixels"}, &Params::width},
     {{"height", "number", 1, world_max, "world height in pixels (y grows downward)"}, &Params::height},
     {{"margin_left", "number", 0, world_max, "left margin: boids with x below it turn right"}, &Params::margin_left},
@@ -65,6 +65,18 @@ constexpr std::array<NumberKey, 41> number_keys{{
     {{"time_step", "number", 0, 1000, "weighted: dt, distance flown per step at unit speed"}, &Params::time_step},
     {{"carrot_x", "number", -world_max, world_max, "weighted: carrot (attractor) x"}, &Params::carrot_x},
     {{"carrot_y", "number", -world_max, world_max, "weighted: carrot (attractor) y"}, &Params::carrot_y},
+    {{"predator_speed", "number", 0, speed_max, "predators fly at exactly this speed; 0 = the boids' limits"}, &Params::predator_speed},
+    {{"predator_vision", "number", 0, range_max, "how far a hunting predator sees boids"}, &Params::predator_vision},
+    {{"predator_hunt_factor", "number", 0, turn_max, "a hunting predator's velocity change per step toward its prey"}, &Params::predator_hunt_factor},
+    {{"gravity", "number", 0, 100, "downward acceleration, pixels per step^2"}, &Params::gravity},
+    {{"max_dive_speed", "number", 0, speed_max, "speed limit while descending; 0 = max_speed"}, &Params::max_dive_speed},
+    {{"line_of_sight_factor", "number", 0, 10, "sideways push when a neighbour is dead ahead (Flake); 0 = off"}, &Params::line_of_sight_factor},
+    {{"line_of_sight_angle", "number", 0, 180, "half-angle in degrees of dead ahead"}, &Params::line_of_sight_angle},
+    {{"perch_rest_min", "number", 0, 1e6, "perching: shortest rest, steps (both 0 = no perching)"}, &Params::perch_rest_min},
+    {{"perch_rest_max", "number", 0, 1e6, "perching: longest rest, steps"}, &Params::perch_rest_max},
+    {{"ledge_y", "number", -1, world_max, "perching ledge height; -1 = the bottom margin line"}, &Params::ledge_y},
+    {{"ledge_x0", "number", -1, world_max, "ledge's left end; -1 = margin_left"}, &Params::ledge_x0},
+    {{"ledge_x1", "number", -1, world_max, "ledge's right end; -1 = width - margin_right"}, &Params::ledge_x1},
 }};
 
 constexpr ParamInfo dynamic_bias_info{"dynamic_bias", "bool", 0, 1, "scouts' bias grows while they move their way: true | false"};
@@ -82,7 +94,12 @@ constexpr std::array<std::string_view, 2> update_names{"synchronous", "sequentia
 constexpr std::array<std::string_view, 2> speed_estimate_names{"exact", "alpha-max-beta-min"};
 constexpr std::array<std::string_view, 3> model_names{"classic", "topological", "weighted"};
 
-constexpr std::array<ChoiceKey, 4> choice_keys{{
+constexpr std::array<std::string_view, 3> predator_behavior_names{"edge", "chase-centroid", "pursue"};
+
+constexpr std::array<ChoiceKey, 5> choice_keys{{
+    {{"predator_behavior", "choice", 0, 1, "predators: edge (turn at edges only) | chase-centroid | pursue"}, predator_behavior_names,
+     [](const Params& p) { return static_cast<int>(p.predator_behavior); },
+     [](Params& p, int v) { p.predator_behavior = static_cast<PredatorBehavior>(v); }},
     {{"model", "choice", 0, 1, "flocking model: classic (Adams/Land) | topological (PyNBoids) | weighted (Downey, carrot)"}, model_names,
      [](const Params& p) { return static_cast<int>(p.model); },
      [](Params& p, int v) { p.model = static_cast<Model>(v); }},
@@ -161,6 +178,33 @@ void validate(const Params& p) {
     }
     if (p.k_neighbours != static_cast<double>(static_cast<int>(p.k_neighbours))) {
         throw InputError(invalid_value_message("k_neighbours", shortest(p.k_neighbours), "must be a whole number in [1, 64]"));
+    }
+    const std::pair<const char*, double> rest_times[] = {{"perch_rest_min", p.perch_rest_min},
+                                                         {"perch_rest_max", p.perch_rest_max}};
+    for (const auto& [key, value] : rest_times) {
+        if (value != static_cast<double>(static_cast<long long>(value))) {
+            throw InputError(invalid_value_message(key, shortest(value), "must be a whole number of steps"));
+        }
+    }
+    if (p.perch_rest_min > p.perch_rest_max) {
+        throw InputError(invalid_value_message("perch_rest_min", shortest(p.perch_rest_min),
+                                               "must not exceed perch_rest_max = " + shortest(p.perch_rest_max)));
+    }
+    if (p.update == UpdateOrder::Sequential) {
+        // The sequential loop is the lab's classic loop, transcribed as on the microcontroller.
+        const char* extension = p.model != Model::Classic                         ? "model"
+                                : p.predator_behavior != PredatorBehavior::Edge   ? "predator_behavior"
+                                : p.predator_speed > 0                            ? "predator_speed"
+                                : p.gravity > 0 || p.max_dive_speed > 0           ? "gravity"
+                                : p.line_of_sight_factor > 0                      ? "line_of_sight_factor"
+                                : p.perch_rest_max > 0                            ? "perch_rest_max"
+                                                                                  : nullptr;
+        if (extension != nullptr) {
+            throw InputError(invalid_value_message(
+                "update", "sequential",
+                std::string("the lab's in-place loop runs the classic model only; it cannot be combined with ") +
+                    extension + " = " + get_param(p, extension)));
+        }
     }
     if (p.min_speed > p.max_speed) {
         throw InputError(invalid_value_message("min_speed", shortest(p.min_speed),

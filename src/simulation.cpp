@@ -3,6 +3,7 @@
 #include "boids/spawn.hpp"
 #include "classic_policy.hpp"
 #include "classic_rules.hpp"
+#include "neighbour_pass.hpp"
 #include "topological_policy.hpp"
 #include "weighted_policy.hpp"
 
@@ -103,22 +104,21 @@ void Simulation<Real>::step_once() {
     // Phase 2: every agent's new velocity (and scout bias) from the old state only, through the model's
     // policy in the one neighbour loop.
     const auto t_neighbours = clock::now();
-    next_vx_.resize(n);
-    next_vy_.resize(n);
-    next_bias_.resize(n);
+    next_.resize(n);
     const Geometry<Real> geo{c.wrap, c.width, c.height, c.half_width, c.half_height};
+    const predators::Behavior<Real> hunter(params_, c);
     switch (params_.model) {
     case Model::Topological:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, topological::Policy<Real>(params_, c), next_vx_, next_vy_,
-                       next_bias_, nthreads);
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, topological::Policy<Real>(params_, c), hunter, next_,
+                       nthreads);
         break;
     case Model::Weighted:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, weighted::Policy<Real>(params_, c), next_vx_, next_vy_,
-                       next_bias_, nthreads);
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, weighted::Policy<Real>(params_, c), hunter, next_,
+                       nthreads);
         break;
     case Model::Classic:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, classic::Policy<Real>(params_, c), next_vx_, next_vy_,
-                       next_bias_, nthreads);
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, classic::Policy<Real>(params_, c, steps_taken_), hunter,
+                       next_, nthreads);
         break;
     }
     profile.neighbours_ms = ms_since(t_neighbours);
@@ -127,8 +127,8 @@ void Simulation<Real>::step_once() {
     const auto t_integrate = clock::now();
 #pragma omp parallel for num_threads(nthreads) schedule(static)
     for (std::size_t i = 0; i < n; ++i) {
-        Real x = w.x[i] + next_vx_[i];
-        Real y = w.y[i] + next_vy_[i];
+        Real x = w.x[i] + next_.vx[i];
+        Real y = w.y[i] + next_.vy[i];
         if (c.wrap) {
             x = classic::wrap_position(x, c.width);
             y = classic::wrap_position(y, c.height);
@@ -136,9 +136,11 @@ void Simulation<Real>::step_once() {
         w.x[i] = x;
         w.y[i] = y;
     }
-    w.vx.swap(next_vx_);
-    w.vy.swap(next_vy_);
-    w.bias.swap(next_bias_);
+    w.vx.swap(next_.vx);
+    w.vy.swap(next_.vy);
+    w.bias.swap(next_.bias);
+    w.target.swap(next_.target);
+    w.rest.swap(next_.rest);
     profile.integrate_ms = ms_since(t_integrate);
     profile.total_ms = ms_since(t_start);
 

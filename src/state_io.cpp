@@ -19,8 +19,9 @@ namespace boids {
 
 namespace {
 
-enum Column { ColKind, ColX, ColY, ColVx, ColVy, ColBias, ColumnCount };
-constexpr std::array<std::string_view, ColumnCount> column_names{"kind", "x", "y", "vx", "vy", "bias"};
+enum Column { ColKind, ColX, ColY, ColVx, ColVy, ColBias, ColTarget, ColRest, ColumnCount };
+constexpr std::array<std::string_view, ColumnCount> column_names{"kind", "x",    "y",      "vx",
+                                                                 "vy",   "bias", "target", "rest"};
 
 std::vector<std::string_view> split_fields(std::string_view line) {
     std::vector<std::string_view> fields;
@@ -98,7 +99,7 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
                 }
                 if (col < 0) {
                     throw InputError(where(source, line_no) + ": unknown column '" + std::string(fields[f]) +
-                                     "'; allowed columns are kind, x, y, vx, vy, bias");
+                                     "'; allowed columns are kind, x, y, vx, vy, bias, target, rest");
                 }
                 if (column_of[static_cast<std::size_t>(col)] >= 0) {
                     throw InputError(where(source, line_no) + ": column '" + std::string(fields[f]) +
@@ -127,8 +128,22 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
             throw InputError(where(source, line_no) + ": kind = '" + std::string(field(ColKind)) +
                              "' is invalid: allowed kinds are boid, scout1, scout2, predator");
         }
-        std::array<Real, ColumnCount> v{};
-        for (int c = ColX; c < ColumnCount; ++c) {
+        std::array<long long, 2> extension{-1, 0}; // target, rest
+        for (int c = ColTarget; c <= ColRest; ++c) {
+            if (column_of[static_cast<std::size_t>(c)] < 0) {
+                continue;
+            }
+            const std::string_view text = field(static_cast<Column>(c));
+            const auto parsed = text::parse_finite<long long>(text);
+            const long long lo = c == ColTarget ? -1 : 0;
+            if (!parsed || *parsed < lo || *parsed > 2'000'000'000) {
+                throw InputError(where(source, line_no) + ": " + std::string(column_names[static_cast<std::size_t>(c)]) +
+                                 " = '" + std::string(text) + "' is invalid: expected an integer >= " + std::to_string(lo));
+            }
+            extension[static_cast<std::size_t>(c - ColTarget)] = *parsed;
+        }
+        std::array<Real, ColTarget> v{};
+        for (int c = ColX; c < ColTarget; ++c) {
             if (column_of[static_cast<std::size_t>(c)] < 0) {
                 continue; // only bias can be absent
             }
@@ -150,10 +165,17 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
         } else {
             bias = Real(0); // only scouts carry a bias
         }
-        world.add(*kind, v[ColX], v[ColY], v[ColVx], v[ColVy], bias);
+        world.add(*kind, v[ColX], v[ColY], v[ColVx], v[ColVy], bias, static_cast<std::int32_t>(extension[0]),
+                  static_cast<std::int32_t>(extension[1]));
     }
     if (!have_header) {
         throw InputError(std::string(source) + ": empty state file; expected a header row 'kind,x,y,vx,vy[,bias]'");
+    }
+    for (std::size_t i = 0; i < world.size(); ++i) {
+        if (world.target[i] >= static_cast<std::int32_t>(world.size())) {
+            throw InputError(std::string(source) + ": target = " + std::to_string(world.target[i]) +
+                             " is invalid: there are " + std::to_string(world.size()) + " agents");
+        }
     }
     return world;
 }
@@ -174,13 +196,19 @@ std::string format_number(Real value) {
 
 template <class Real>
 void write_state_csv(std::ostream& out, const World<Real>& world) {
-    out << "kind,x,y,vx,vy,bias\n";
+    // Pursuit locks and rest timers are written only when some agent has one, so classic runs keep the
+    // plain six columns.
+    const bool extension = world.has_extension_state();
+    out << (extension ? "kind,x,y,vx,vy,bias,target,rest\n" : "kind,x,y,vx,vy,bias\n");
     std::string row;
     for (std::size_t i = 0; i < world.size(); ++i) {
         row.assign(kind_name(world.kind[i]));
         for (const Real value : {world.x[i], world.y[i], world.vx[i], world.vy[i], world.bias[i]}) {
             row += ',';
             row += format_number(value);
+        }
+        if (extension) {
+            row += ',' + std::to_string(world.target[i]) + ',' + std::to_string(world.rest[i]);
         }
         row += '\n';
         out << row;

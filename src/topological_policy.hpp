@@ -11,7 +11,7 @@
 // velocity stored in the engine's scalar.
 
 #include "classic_rules.hpp"
-#include "neighbour_pass.hpp"
+#include "neighbour_pass_types.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -121,13 +121,6 @@ struct Policy {
         a.vy = T::from_double(std::sin(radians(heading)) * speed);
     }
 
-    // Predators keep the classic predator's motion: edges and speed limits.
-    void steer_predator(Agent<Real>& a) const {
-        if (!c.wrap) {
-            classic::turn_at_edges(c, a.x, a.y, a.vx, a.vy);
-        }
-        classic::limit_speed(c, a.vx, a.vy);
-    }
 
     const Params& params;
     const classic::Constants<Real>& c;

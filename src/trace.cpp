@@ -119,9 +119,11 @@ void TraceWriter<Real>::finish() {
             h << "/* Derived: edge thresholds converted as one number, squared ranges as mul(r, r). */\n"
               << fix15_define("right_edge", params_.width - params_.margin_right)
               << fix15_define("bottom_edge", params_.height - params_.margin_bottom);
-            for (const auto& [name, range] : {std::pair<const char*, double>{"visual_range_squared", params_.visual_range},
-                                              {"protected_range_squared", params_.protected_range},
-                                              {"predator_range_squared", params_.predator_range}}) {
+            const std::pair<const char*, double> squared_ranges[] = {
+                {"visual_range_squared", params_.visual_range},
+                {"protected_range_squared", params_.protected_range},
+                {"predator_range_squared", params_.predator_range}};
+            for (const auto& [name, range] : squared_ranges) {
                 const Fix15 r = Fix15::from_double(range);
                 h << "#define BOIDS_" << upper(name) << " ((int32_t)" << (r * r).raw << ")\n";
             }

@@ -14,7 +14,7 @@
 // flock together (wrap mode keeps the minimum image).
 
 #include "classic_rules.hpp"
-#include "neighbour_pass.hpp"
+#include "neighbour_pass_types.hpp"
 
 #include <cmath>
 
@@ -120,13 +120,6 @@ struct Policy {
         a.vy = T::from_double(next.y * params.time_step);
     }
 
-    // Predators keep the classic predator's motion: edges and speed limits.
-    void steer_predator(Agent<Real>& a) const {
-        if (!c.wrap) {
-            classic::turn_at_edges(c, a.x, a.y, a.vx, a.vy);
-        }
-        classic::limit_speed(c, a.vx, a.vy);
-    }
 
     const Params& params;
     const classic::Constants<Real>& c;

@@ -20,6 +20,13 @@ enum class Model {
     Weighted,    ///< Downey (seed 003): weighted arbitration of center / avoid / align / love (the carrot)
 };
 
+/// How predators hunt (seed 001's "smart predator" extension).
+enum class PredatorBehavior {
+    Edge,          ///< the seed's predator: only turns at the edges
+    ChaseCentroid, ///< steers toward the centre of mass of the boids it sees
+    Pursue,        ///< locks on one boid in sight (the nearest) and follows it until it escapes
+};
+
 /// How a step orders its agents' updates.
 enum class UpdateOrder {
     Synchronous, ///< everyone reads the previous step's state (double buffering; SPEC §2)
@@ -79,6 +86,19 @@ struct Params {
     double time_step = 0.1;               ///< weighted: dt in pos += dt vel (boids fly at unit speed)
     double carrot_x = 1.0;                ///< weighted: the carrot (attractor) position
     double carrot_y = 0.0;
+    PredatorBehavior predator_behavior = PredatorBehavior::Edge; ///< edge, chase-centroid or pursue
+    double predator_speed = 0.0;          ///< predators fly at exactly this speed; 0 = the boids' limits
+    double predator_vision = 150.0;       ///< how far a hunting predator sees boids
+    double predator_hunt_factor = 0.3;    ///< velocity change per step toward its prey
+    double gravity = 0.0;                 ///< downward (+y) acceleration, pixels per step^2
+    double max_dive_speed = 0.0;          ///< speed limit while descending (vy > 0); 0 = max_speed
+    double line_of_sight_factor = 0.0;    ///< Flake's rule: sideways push when a neighbour is dead ahead
+    double line_of_sight_angle = 15.0;    ///< half-angle in degrees of "dead ahead"
+    double perch_rest_min = 0.0;          ///< perching: shortest rest in steps (both 0 = no perching)
+    double perch_rest_max = 0.0;          ///< perching: longest rest in steps
+    double ledge_y = -1.0;                ///< perching ledge height; negative = the bottom margin line
+    double ledge_x0 = -1.0;               ///< ledge's left end; negative = margin_left
+    double ledge_x1 = -1.0;               ///< ledge's right end; negative = width - margin_right
     UpdateOrder update = UpdateOrder::Synchronous;  ///< synchronous or the lab's sequential loop
     SpeedEstimate speed_estimate = SpeedEstimate::Exact; ///< exact or alpha-max-beta-min
 

@@ -58,7 +58,18 @@ private:
 
     SpatialGrid<Real> flock_grid_;
     SpatialGrid<Real> predator_grid_;
-    std::vector<Real> next_vx_, next_vy_, next_bias_;
+    struct Next {
+        std::vector<Real> vx, vy, bias;
+        std::vector<std::int32_t> target, rest;
+        void resize(std::size_t n) {
+            vx.resize(n);
+            vy.resize(n);
+            bias.resize(n);
+            target.resize(n);
+            rest.resize(n);
+        }
+    };
+    Next next_; ///< the neighbour pass's output, swapped into the world by the integrate phase
 };
 
 extern template class Simulation<float>;

@@ -79,6 +79,21 @@ public:
         return any;
     }
 
+    /// Calls `visit(slot)` for every slot in the cells that can hold agents within `range` of (px, py), for
+    /// ranges larger than a cell (rings out to ceil(range / cell)); each slot once, in a fixed order.
+    template <class Visit>
+    void for_each_within(Real px, Real py, double range, Visit&& visit) const {
+        if (agent_.empty()) {
+            return;
+        }
+        const int rings = static_cast<int>(std::ceil(range / min_cell()));
+        for (int ring = 0; ring <= rings; ++ring) {
+            if (!for_each_in_ring(px, py, ring, visit)) {
+                return;
+            }
+        }
+    }
+
     /// The smaller side of a cell.
     [[nodiscard]] double min_cell() const { return cell_w_ < cell_h_ ? cell_w_ : cell_h_; }
 

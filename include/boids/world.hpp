@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace boids {
@@ -22,16 +23,21 @@ struct AgentCounts {
 
 /// Every agent (boids, scouts, predators) in one structure of arrays, in a stable order: agent i is
 /// row i of the state file it was loaded from. `bias` is a scout's own bias and 0 for other kinds.
+/// `target` is a pursuing predator's locked prey (world index, -1 for none); `rest` the steps a perched
+/// boid has left to rest (0 when flying).
 template <class Real>
 struct World {
     std::vector<Kind> kind;
     std::vector<Real> x, y, vx, vy, bias;
+    std::vector<std::int32_t> target, rest;
 
     [[nodiscard]] std::size_t size() const { return kind.size(); }
 
     /// Appends one agent.
-    void add(Kind k, Real px, Real py, Real pvx, Real pvy, Real b) {
+    void add(Kind k, Real px, Real py, Real pvx, Real pvy, Real b, std::int32_t locked = -1, std::int32_t resting = 0) {
         kind.push_back(k);
+        target.push_back(locked);
+        rest.push_back(resting);
         x.push_back(px);
         y.push_back(py);
         vx.push_back(pvx);
@@ -39,11 +45,17 @@ struct World {
         bias.push_back(b);
     }
 
-    /// Removes agent i; later agents move up one place (order is preserved).
+    /// Removes agent i; later agents move up one place (order is preserved), and locks on them follow.
     void erase(std::size_t i) {
-        kind.erase(kind.begin() + static_cast<std::ptrdiff_t>(i));
+        const auto at = static_cast<std::ptrdiff_t>(i);
+        kind.erase(kind.begin() + at);
         for (auto* column : {&x, &y, &vx, &vy, &bias}) {
-            column->erase(column->begin() + static_cast<std::ptrdiff_t>(i));
+            column->erase(column->begin() + at);
+        }
+        target.erase(target.begin() + at);
+        rest.erase(rest.begin() + at);
+        for (std::int32_t& t : target) {
+            t = t == static_cast<std::int32_t>(i) ? -1 : (t > static_cast<std::int32_t>(i) ? t - 1 : t);
         }
     }
 
@@ -52,6 +64,18 @@ struct World {
         for (auto* column : {&x, &y, &vx, &vy, &bias}) {
             column->clear();
         }
+        target.clear();
+        rest.clear();
+    }
+
+    /// True when some agent carries extension state (a pursuit lock or a rest timer).
+    [[nodiscard]] bool has_extension_state() const {
+        for (std::size_t i = 0; i < size(); ++i) {
+            if (target[i] >= 0 || rest[i] != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /// Number of agents of each kind.

@@ -1,0 +1,266 @@
+// The extensions of seeds 001 and 003 on the classic model: smart predators, gravity, perching,
+// Flake's clear line of sight. Each test asserts the behaviour, not just that it runs.
+
+#include "boids/error.hpp"
+#include "boids/simulation.hpp"
+#include "boids/spawn.hpp"
+#include "boids/state_io.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <sstream>
+
+namespace boids {
+namespace {
+
+Params open_field() {
+    Params p;
+    p.width = p.height = 2000;
+    p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 100;
+    return p;
+}
+
+/// A blob of boids around (cx, cy) flying +x, and one predator at (px, py).
+World<double> blob_and_predator(double cx, double cy, double px, double py, int boids) {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(-40, 40);
+    World<double> w;
+    for (int i = 0; i < boids; ++i) {
+        w.add(Kind::Boid, cx + u(rng), cy + u(rng), 4, 0, 0);
+    }
+    w.add(Kind::Predator, px, py, 0, 4, 0);
+    return w;
+}
+
+double distance_to_flock_centroid(const World<double>& w) {
+    double sx = 0, sy = 0, px = 0, py = 0;
+    int n = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        if (w.kind[i] == Kind::Predator) {
+            px = w.x[i];
+            py = w.y[i];
+        } else {
+            sx += w.x[i];
+            sy += w.y[i];
+            ++n;
+        }
+    }
+    return std::hypot(sx / n - px, sy / n - py);
+}
+
+TEST(SmartPredators, ChaseCentroidClosesOnTheFlock) {
+    Params p = open_field();
+    p.predator_speed = 8; // faster than the boids (max 6)
+    const World<double> start = blob_and_predator(1000, 1000, 1000, 870, 60);
+    p.predator_behavior = PredatorBehavior::ChaseCentroid;
+    Simulation<double> chase(p, start);
+    p.predator_behavior = PredatorBehavior::Edge;
+    Simulation<double> edge(p, start);
+    const double before = distance_to_flock_centroid(start);
+    chase.step(40);
+    edge.step(40);
+    EXPECT_LT(distance_to_flock_centroid(chase.world()), before * 0.75);
+    EXPECT_LT(distance_to_flock_centroid(chase.world()), distance_to_flock_centroid(edge.world()));
+}
+
+TEST(SmartPredators, PursuitKeepsItsPreyUntilItEscapes) {
+    Params p = open_field();
+    p.predator_behavior = PredatorBehavior::Pursue;
+    p.predator_speed = 4.5; // slower than a fleeing boid (up to 6): prey can escape
+    p.predator_vision = 80;
+    Simulation<double> sim(p, blob_and_predator(1000, 1000, 1000, 930, 40));
+    const std::size_t predator = sim.world().size() - 1;
+    int locks = 0, kept = 0, escapes = 0;
+    for (int step = 0; step < 400; ++step) {
+        const World<double> before = sim.world();
+        sim.step();
+        const std::int32_t old_target = before.target[predator];
+        const std::int32_t new_target = sim.world().target[predator];
+        if (old_target >= 0) {
+            const double d = std::hypot(before.x[predator] - before.x[static_cast<std::size_t>(old_target)],
+                                        before.y[predator] - before.y[static_cast<std::size_t>(old_target)]);
+            if (new_target == old_target) {
+                ++kept;
+                EXPECT_LE(d, p.predator_vision);
+            } else {
+                ++escapes;
+                EXPECT_GT(d, p.predator_vision) << "step " << step << ": the lock may only change once the prey escapes";
+            }
+        } else if (new_target >= 0) {
+            ++locks;
+            // A new lock goes to the nearest boid in sight.
+            double nearest = 1e9;
+            std::int32_t nearest_index = -1;
+            for (std::size_t i = 0; i + 1 < before.size(); ++i) {
+                const double d = std::hypot(before.x[predator] - before.x[i], before.y[predator] - before.y[i]);
+                if (d < nearest) {
+                    nearest = d;
+                    nearest_index = static_cast<std::int32_t>(i);
+                }
+            }
+            EXPECT_EQ(new_target, nearest_index);
+        }
+    }
+    EXPECT_GE(locks, 1);
+    EXPECT_GT(kept, 20) << "the predator must follow one boid step after step";
+}
+
+TEST(SmartPredators, OwnSpeedIsHeld) {
+    Params p = open_field();
+    p.predator_behavior = PredatorBehavior::ChaseCentroid;
+    p.predator_speed = 7.5;
+    Simulation<double> sim(p, blob_and_predator(1000, 1000, 900, 900, 20));
+    sim.step(10);
+    const std::size_t predator = sim.world().size() - 1;
+    EXPECT_NEAR(std::hypot(sim.world().vx[predator], sim.world().vy[predator]), 7.5, 1e-12);
+}
+
+/// Mean speed of boids flying clearly down (vy > 0.5) and clearly up (vy < -0.5) between the margins
+/// (at the margins boids hover and turn, which says nothing about diving), over 400 steps.
+std::pair<double, double> dive_and_climb_speeds(double gravity) {
+    Params p;
+    p.height = 1500;
+    p.gravity = gravity;
+    p.max_dive_speed = 9; // climbing stays limited to max_speed 6
+    Simulation<double> sim(p, spawn_world<double>(p, AgentCounts{400, 0, 0, 0}, 3));
+    double dive_sum = 0, climb_sum = 0;
+    long long dives = 0, climbs = 0;
+    for (int step = 0; step < 400; ++step) {
+        sim.step();
+        const World<double>& w = sim.world();
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            const double speed = std::hypot(w.vx[i], w.vy[i]);
+            EXPECT_LE(speed, (w.vy[i] > 0 ? 9.0 : 6.0) + 1e-9);
+            if (w.y[i] < p.margin_top || w.y[i] > p.height - p.margin_bottom) {
+                continue;
+            }
+            if (w.vy[i] > 0.5) {
+                dive_sum += speed;
+                ++dives;
+            } else if (w.vy[i] < -0.5) {
+                climb_sum += speed;
+                ++climbs;
+            }
+        }
+    }
+    EXPECT_GT(dives, 1000);
+    EXPECT_GT(climbs, 1000);
+    return {dive_sum / static_cast<double>(dives), climb_sum / static_cast<double>(climbs)};
+}
+
+TEST(Gravity, BoidsDiveFasterThanTheyClimb) {
+    const auto [dive, climb] = dive_and_climb_speeds(0.1);
+    EXPECT_GT(dive, climb + 1.0);
+    const auto [dive0, climb0] = dive_and_climb_speeds(0.0); // control: no gravity, no difference
+    EXPECT_LT(std::abs(dive0 - climb0), 0.5);
+}
+
+TEST(Perching, RestsStillOnTheLedgeThenFlies) {
+    Params p; // ledge: the bottom margin line, y = 480 - 100 = 380, from x = 100 to 540
+    p.perch_rest_min = p.perch_rest_max = 12;
+    World<double> w;
+    w.add(Kind::Boid, 300, 377, 0.5, 4, 0); // will cross y = 380 this step
+    Simulation<double> sim(p, w);
+    sim.step();
+    EXPECT_EQ(sim.world().y[0], 380.0) << "lands on the ledge";
+    EXPECT_EQ(sim.world().rest[0], 12);
+    for (int step = 1; step < 12; ++step) {
+        sim.step();
+        EXPECT_EQ(sim.world().vx[0], 0.0) << "step " << step;
+        EXPECT_EQ(sim.world().vy[0], 0.0) << "step " << step;
+        EXPECT_EQ(sim.world().y[0], 380.0);
+    }
+    sim.step(); // the last rest step: take off upward
+    EXPECT_LT(sim.world().vy[0], 0.0);
+    EXPECT_EQ(sim.world().rest[0], 0);
+    sim.step(5);
+    EXPECT_LT(sim.world().y[0], 380.0) << "flying again, above the ledge";
+    EXPECT_GE(std::hypot(sim.world().vx[0], sim.world().vy[0]), p.min_speed - 1e-9);
+}
+
+TEST(Perching, RestTimesVaryInTheirRange) {
+    Params p;
+    p.perch_rest_min = 5;
+    p.perch_rest_max = 50;
+    World<double> w;
+    for (int i = 0; i < 40; ++i) {
+        w.add(Kind::Boid, 110 + 10.0 * i, 376, 0, 5, 0);
+    }
+    p.avoid_factor = 0; // land side by side
+    p.matching_factor = 0;
+    p.centering_factor = 0;
+    Simulation<double> sim(p, w);
+    sim.step();
+    int lo = 1000, hi = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        lo = std::min(lo, sim.world().rest[i]);
+        hi = std::max(hi, sim.world().rest[i]);
+    }
+    EXPECT_GE(lo, 5);
+    EXPECT_LE(hi, 50);
+    EXPECT_GT(hi - lo, 15) << "rest times must be spread over the range";
+}
+
+TEST(LineOfSight, ANeighbourDeadAheadPushesSideways) {
+    Params p;
+    p.width = p.height = 1000;
+    p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 10;
+    p.min_speed = 0;
+    p.max_speed = 100;
+    World<double> w;
+    w.add(Kind::Boid, 500, 500, 2, 0, 0);
+    w.add(Kind::Boid, 530, 503, 2, 0, 0); // 5.7 degrees left of A's heading (y down: +y is A's right... see below)
+    Simulation<double> plain(p, w);
+    plain.step();
+    p.line_of_sight_factor = 0.5;
+    Simulation<double> sighted(p, w);
+    sighted.step();
+    // A flies +x with B just to its +y side: A is pushed perpendicular to its velocity, away from B
+    // (toward -y), by the factor.
+    const double dx = sighted.world().vx[0] - plain.world().vx[0], dy = sighted.world().vy[0] - plain.world().vy[0];
+    EXPECT_NEAR(std::hypot(dx, dy), 0.5, 1e-12);
+    EXPECT_NEAR(dx * plain.world().vx[0] + dy * plain.world().vy[0], 0.0, 1e-12);
+    EXPECT_LT(dy, -0.49);
+    // B has nobody ahead of it: unchanged.
+    EXPECT_EQ(sighted.world().vy[1], plain.world().vy[1]);
+}
+
+TEST(Extensions, StateWithLocksAndRestsRoundTrips) {
+    Params p;
+    p.perch_rest_min = p.perch_rest_max = 20;
+    p.predator_behavior = PredatorBehavior::Pursue;
+    World<double> w;
+    w.add(Kind::Boid, 300, 376, 0, 5, 0);
+    w.add(Kind::Boid, 400, 200, 3, 0, 0);
+    w.add(Kind::Predator, 420, 200, -3, 0, 0);
+    Simulation<double> sim(p, w);
+    sim.step();
+    ASSERT_TRUE(sim.world().has_extension_state());
+    std::ostringstream out;
+    write_state_csv(out, sim.world());
+    EXPECT_EQ(out.str().substr(0, out.str().find('\n')), "kind,x,y,vx,vy,bias,target,rest");
+    EXPECT_TRUE(parse_state_csv<double>(out.str(), "dump") == sim.world());
+    EXPECT_THROW((void)parse_state_csv<double>("kind,x,y,vx,vy,target\npredator,1,1,1,1,5\n", "t"), InputError);
+}
+
+TEST(Extensions, BadValuesAreRejected) {
+    Params p;
+    EXPECT_THROW(set_param(p, "predator_behavior", "stalk"), InputError);
+    EXPECT_THROW(set_param(p, "gravity", "-1"), InputError);
+    EXPECT_THROW(set_param(p, "predator_vision", "inf"), InputError);
+    EXPECT_THROW(set_param(p, "line_of_sight_angle", "200"), InputError);
+    p.perch_rest_min = 10;
+    p.perch_rest_max = 5;
+    EXPECT_THROW(validate(p), InputError);
+    p.perch_rest_max = 10.5;
+    EXPECT_THROW(validate(p), InputError);
+    p = Params{};
+    p.update = UpdateOrder::Sequential;
+    p.gravity = 0.1;
+    EXPECT_THROW(validate(p), InputError) << "the lab's loop has no extensions";
+}
+
+} // namespace
+} // namespace boids
