@@ -95,6 +95,30 @@ struct Policy {
         return static_cast<std::int32_t>(lo + z % span);
     }
 
+    /// Near an obstacle (within obstacle_margin of its surface): a push along the outward normal.
+    void steer_around_obstacles(Agent<Real>& a) const {
+        for (const Obstacle& o : params.obstacles) {
+            const SurfaceDistance sd = surface_distance(o, static_cast<double>(a.x), static_cast<double>(a.y));
+            if (sd.distance < params.obstacle_margin) {
+                a.vx = a.vx + T::from_double(sd.nx * params.obstacle_turn_factor);
+                a.vy = a.vy + T::from_double(sd.ny * params.obstacle_turn_factor);
+            }
+        }
+    }
+
+    /// Within a food source's range: a pull toward it, where it is at this step.
+    void seek_food(Agent<Real>& a) const {
+        for (const FoodSource& f : params.food) {
+            const auto [fx, fy] = f.position(step);
+            const double dx = fx - static_cast<double>(a.x), dy = fy - static_cast<double>(a.y);
+            const double d = std::hypot(dx, dy);
+            if (d > 0 && d < f.range) {
+                a.vx = a.vx + T::from_double(dx / d * f.strength);
+                a.vy = a.vy + T::from_double(dy / d * f.strength);
+            }
+        }
+    }
+
     // Step 5's sums.
     void accumulate_predator(Sums& s, const Agent<Real>&, const Neighbour<Real>& n) const {
         if (T::abs(n.dx) < c.predator_range && T::abs(n.dy) < c.predator_range &&
@@ -136,6 +160,8 @@ struct Policy {
                 a.vy = a.vy + T::from_double(side * vx / speed * params.line_of_sight_factor);
             }
         }
+        steer_around_obstacles(a);
+        seek_food(a);
         if (params.gravity > 0) {
             a.vy = a.vy + T::from_double(params.gravity);
         }

@@ -23,7 +23,7 @@ struct NumberKey {
 };
 
 // clang-format off
-constexpr std::array<NumberKey, 53> number_keys{{
+constexpr std::array<NumberKey, 55> number_keys{{
     {{"width", "number", 1, world_max, "world width in pixels"}, &Params::width},
     {{"height", "number", 1, world_max, "world height in pixels (y grows downward)"}, &Params::height},
     {{"margin_left", "number", 0, world_max, "left margin: boids with x below it turn right"}, &Params::margin_left},
@@ -77,6 +77,8 @@ constexpr std::array<NumberKey, 53> number_keys{{
     {{"ledge_y", "number", -1, world_max, "perching ledge height; -1 = the bottom margin line"}, &Params::ledge_y},
     {{"ledge_x0", "number", -1, world_max, "ledge's left end; -1 = margin_left"}, &Params::ledge_x0},
     {{"ledge_x1", "number", -1, world_max, "ledge's right end; -1 = width - margin_right"}, &Params::ledge_x1},
+    {{"obstacle_margin", "number", 0, range_max, "boids closer than this to an obstacle steer away"}, &Params::obstacle_margin},
+    {{"obstacle_turn_factor", "number", 0, turn_max, "velocity change per step away from an obstacle"}, &Params::obstacle_turn_factor},
 }};
 
 constexpr ParamInfo dynamic_bias_info{"dynamic_bias", "bool", 0, 1, "scouts' bias grows while they move their way: true | false"};
@@ -199,12 +201,23 @@ void validate(const Params& p) {
                                 : p.line_of_sight_factor > 0                      ? "line_of_sight_factor"
                                 : p.perch_rest_max > 0                            ? "perch_rest_max"
                                                                                   : nullptr;
+        if (extension == nullptr && (!p.obstacles.empty() || !p.food.empty())) {
+            throw InputError(invalid_value_message(
+                "update", "sequential",
+                "the lab's in-place loop runs the classic model only; it cannot be combined with obstacles or food"));
+        }
         if (extension != nullptr) {
             throw InputError(invalid_value_message(
                 "update", "sequential",
                 std::string("the lab's in-place loop runs the classic model only; it cannot be combined with ") +
                     extension + " = " + get_param(p, extension)));
         }
+    }
+    for (std::size_t i = 0; i < p.obstacles.size(); ++i) {
+        validate(p.obstacles[i], "obstacle " + std::to_string(i + 1));
+    }
+    for (std::size_t i = 0; i < p.food.size(); ++i) {
+        validate(p.food[i], "food source " + std::to_string(i + 1));
     }
     if (p.min_speed > p.max_speed) {
         throw InputError(invalid_value_message("min_speed", shortest(p.min_speed),

@@ -5,6 +5,7 @@
 #include "text.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <fstream>
 #include <sstream>
 
@@ -36,6 +37,111 @@ std::string scalar_text(const toml::node& node, std::string_view source, std::st
         return v->get();
     }
     throw InputError(at(source, node) + ": " + std::string(key) + " must be a number, boolean or string");
+}
+
+/// A number field of an array-of-tables entry.
+double number_field(const toml::table& t, std::string_view key, std::string_view source, const std::string& what,
+                    std::optional<double> fallback = std::nullopt) {
+    const toml::node* node = t.get(key);
+    if (node == nullptr) {
+        if (fallback) {
+            return *fallback;
+        }
+        throw InputError(at(source, t) + ": " + what + " needs '" + std::string(key) + "'");
+    }
+    if (const auto v = node->value<double>()) {
+        return *v;
+    }
+    throw InputError(at(source, *node) + ": " + what + "." + std::string(key) + " must be a number");
+}
+
+void reject_unknown(const toml::table& t, std::initializer_list<std::string_view> known, std::string_view source,
+                    const std::string& what) {
+    for (const auto& [key, value] : t) {
+        if (std::find(known.begin(), known.end(), key.str()) == known.end()) {
+            throw InputError(at(source, value) + ": unknown key '" + std::string(key.str()) + "' in " + what);
+        }
+    }
+}
+
+/// [[obstacles]]: shape = "circle" (x, y, radius) or "rect" (x0, y0, x1, y1).
+std::vector<Obstacle> parse_obstacles(const toml::node& node, std::string_view source) {
+    const auto* array = node.as_array();
+    if (array == nullptr) {
+        throw InputError(at(source, node) + ": obstacles must be an array of tables ([[obstacles]])");
+    }
+    std::vector<Obstacle> out;
+    for (const toml::node& entry : *array) {
+        const auto* t = entry.as_table();
+        const std::string what = "obstacle " + std::to_string(out.size() + 1);
+        if (t == nullptr) {
+            throw InputError(at(source, entry) + ": " + what + " must be a table");
+        }
+        const std::string shape = t->get("shape") ? t->get("shape")->value_or(std::string("?")) : std::string("?");
+        Obstacle o;
+        if (shape == "circle") {
+            reject_unknown(*t, {"shape", "x", "y", "radius"}, source, what);
+            o.shape = Obstacle::Shape::Circle;
+            o.x = number_field(*t, "x", source, what);
+            o.y = number_field(*t, "y", source, what);
+            o.radius = number_field(*t, "radius", source, what);
+        } else if (shape == "rect") {
+            reject_unknown(*t, {"shape", "x0", "y0", "x1", "y1"}, source, what);
+            o.shape = Obstacle::Shape::Rect;
+            o.x0 = number_field(*t, "x0", source, what);
+            o.y0 = number_field(*t, "y0", source, what);
+            o.x1 = number_field(*t, "x1", source, what);
+            o.y1 = number_field(*t, "y1", source, what);
+        } else {
+            throw InputError(at(source, *t) + ": " + what + ": shape = '" + shape +
+                             "' is invalid: allowed shapes are circle | rect");
+        }
+        validate(o, at(source, *t) + ": " + what);
+        out.push_back(o);
+    }
+    return out;
+}
+
+/// [[food]]: x, y, range, strength, optional path = [[x, y], ...] and speed.
+std::vector<FoodSource> parse_food_sources(const toml::node& node, std::string_view source) {
+    const auto* array = node.as_array();
+    if (array == nullptr) {
+        throw InputError(at(source, node) + ": food must be an array of tables ([[food]])");
+    }
+    std::vector<FoodSource> out;
+    for (const toml::node& entry : *array) {
+        const auto* t = entry.as_table();
+        const std::string what = "food source " + std::to_string(out.size() + 1);
+        if (t == nullptr) {
+            throw InputError(at(source, entry) + ": " + what + " must be a table");
+        }
+        reject_unknown(*t, {"x", "y", "range", "strength", "path", "speed"}, source, what);
+        FoodSource f;
+        f.range = number_field(*t, "range", source, what, f.range);
+        f.strength = number_field(*t, "strength", source, what, f.strength);
+        f.speed = number_field(*t, "speed", source, what, f.speed);
+        if (const toml::node* path = t->get("path")) {
+            const auto* points = path->as_array();
+            if (points == nullptr) {
+                throw InputError(at(source, *path) + ": " + what + ".path must be an array of [x, y] points");
+            }
+            for (const toml::node& point : *points) {
+                const auto* xy = point.as_array();
+                if (xy == nullptr || xy->size() != 2 || !(*xy)[0].value<double>() || !(*xy)[1].value<double>()) {
+                    throw InputError(at(source, point) + ": " + what + ".path points must be [x, y] number pairs");
+                }
+                f.path.emplace_back(*(*xy)[0].value<double>(), *(*xy)[1].value<double>());
+            }
+            f.x = number_field(*t, "x", source, what, f.path.empty() ? 0.0 : f.path.front().first);
+            f.y = number_field(*t, "y", source, what, f.path.empty() ? 0.0 : f.path.front().second);
+        } else {
+            f.x = number_field(*t, "x", source, what);
+            f.y = number_field(*t, "y", source, what);
+        }
+        validate(f, at(source, *t) + ": " + what);
+        out.push_back(std::move(f));
+    }
+    return out;
 }
 
 } // namespace
@@ -110,9 +216,13 @@ Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
                     throw InputError(at(source, value) + ": " + e.what());
                 }
             }
+        } else if (k == "obstacles") {
+            scenario.params.obstacles = parse_obstacles(node, source);
+        } else if (k == "food") {
+            scenario.params.food = parse_food_sources(node, source);
         } else {
             throw InputError(at(source, node) + ": unknown key '" + std::string(k) +
-                             "'; a scenario has description, seed, [agents] and [params]");
+                             "'; a scenario has description, seed, [agents], [params], [[obstacles]] and [[food]]");
         }
     }
     try {

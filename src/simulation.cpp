@@ -7,6 +7,7 @@
 #include "topological_policy.hpp"
 #include "weighted_policy.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <type_traits>
 #include <omp.h>
@@ -38,6 +39,36 @@ void validate_for(const Params& params) {
     validate(params);
     if constexpr (std::is_same_v<Real, Fix15>) {
         validate_fix15(params);
+    }
+}
+
+/// No agent ends a step inside an obstacle: one that would is put back just outside the nearest surface,
+/// and the part of its velocity pointing inward is removed (it slides along the surface).
+template <class Real>
+void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, Real& x, Real& y, Real& vx, Real& vy) {
+    using T = ScalarTraits<Real>;
+    for (int pass = 0; pass < 4; ++pass) { // overlapping obstacles can push into each other
+        bool moved = false;
+        for (const Obstacle& o : obstacles) {
+            const double px = static_cast<double>(x), py = static_cast<double>(y);
+            const SurfaceDistance sd = surface_distance(o, px, py);
+            // A clearance relative to the position's size keeps the point outside after rounding to Real.
+            const double clearance = 1e-3 * std::max(1.0, std::max(std::abs(px), std::abs(py)));
+            if (sd.distance >= clearance) {
+                continue;
+            }
+            x = T::from_double(px + sd.nx * (clearance - sd.distance));
+            y = T::from_double(py + sd.ny * (clearance - sd.distance));
+            const double inward = static_cast<double>(vx) * sd.nx + static_cast<double>(vy) * sd.ny;
+            if (inward < 0) {
+                vx = T::from_double(static_cast<double>(vx) - inward * sd.nx);
+                vy = T::from_double(static_cast<double>(vy) - inward * sd.ny);
+            }
+            moved = true;
+        }
+        if (!moved) {
+            return;
+        }
     }
 }
 
@@ -132,6 +163,9 @@ void Simulation<Real>::step_once() {
         if (c.wrap) {
             x = classic::wrap_position(x, c.width);
             y = classic::wrap_position(y, c.height);
+        }
+        if (!params_.obstacles.empty()) {
+            keep_out_of_obstacles(params_.obstacles, x, y, next_.vx[i], next_.vy[i]);
         }
         w.x[i] = x;
         w.y[i] = y;

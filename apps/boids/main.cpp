@@ -26,6 +26,8 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
         }());
     cmd.add_option("--scenario", o.scenario_file, "Scene from a TOML scenario file");
     cmd.add_option("--set", o.settings, "Override a parameter: key=value (repeatable; see `boids params`)");
+    cmd.add_option("--obstacle", o.obstacles, "Add an obstacle: 'circle X Y R' or 'rect X0 Y0 X1 Y1' (repeatable)");
+    cmd.add_option("--food", o.food, "Add a food source: 'X Y [RANGE [STRENGTH]]' (repeatable)");
     cmd.add_option("--boids", o.boids, "Number of boids");
     cmd.add_option("--scouts1", o.scouts1, "Number of scouts biased to the right (+x)");
     cmd.add_option("--scouts2", o.scouts2, "Number of scouts biased to the left (-x)");

@@ -119,6 +119,12 @@ RunPlan make_run_plan(const RunOptions& o) {
         }
         set_param(plan.scenario.params, setting.substr(0, eq), setting.substr(eq + 1));
     }
+    for (const std::string& text : o.obstacles) {
+        plan.scenario.params.obstacles.push_back(parse_obstacle(text));
+    }
+    for (const std::string& text : o.food) {
+        plan.scenario.params.food.push_back(parse_food(text));
+    }
     if (!o.update.empty()) {
         set_param(plan.scenario.params, "update", o.update);
     }

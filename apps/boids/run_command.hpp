@@ -17,6 +17,8 @@ struct RunOptions {
     std::string preset;
     std::string scenario_file;
     std::vector<std::string> settings; ///< key=value
+    std::vector<std::string> obstacles; ///< "circle X Y R" | "rect X0 Y0 X1 Y1"
+    std::vector<std::string> food;      ///< "X Y [RANGE [STRENGTH]]"
     std::string boids, scouts1, scouts2, predators;
     std::string seed;
     std::string init_file;

@@ -1,9 +1,13 @@
 #pragma once
 /// The parameters of the classic model (SPEC §2) with the defaults of SPEC §3, and their validation.
 
+#include "boids/food.hpp"
+#include "boids/obstacle.hpp"
+
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace boids {
 
@@ -99,6 +103,10 @@ struct Params {
     double ledge_y = -1.0;                ///< perching ledge height; negative = the bottom margin line
     double ledge_x0 = -1.0;               ///< ledge's left end; negative = margin_left
     double ledge_x1 = -1.0;               ///< ledge's right end; negative = width - margin_right
+    double obstacle_margin = 20.0;        ///< boids closer than this to an obstacle steer away from it
+    double obstacle_turn_factor = 0.5;    ///< velocity change per step away from an obstacle
+    std::vector<Obstacle> obstacles;      ///< circles and rectangles (scenario [[obstacles]], --obstacle)
+    std::vector<FoodSource> food;         ///< attractors (scenario [[food]], --food)
     UpdateOrder update = UpdateOrder::Synchronous;  ///< synchronous or the lab's sequential loop
     SpeedEstimate speed_estimate = SpeedEstimate::Exact; ///< exact or alpha-max-beta-min
 

@@ -108,6 +108,15 @@ TEST(Cli, ThreadCountDoesNotChangeTheResult) {
     EXPECT_EQ(hash(one.out), hash(four.out));
 }
 
+TEST(Cli, ExtensionsFromTheCommandLine) {
+    const fs::path dump = tmp_dir() / "ext.csv";
+    const Result r = boids("run --headless --steps 50 --obstacle 'circle 320 240 40' --obstacle 'rect 100 100 150 380' "
+                           "--food '500 200 150 0.2' --set predator_behavior=pursue --set gravity=0.02 "
+                           "--set perch_rest_max=40 --dump " + dump.string());
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(slurp(dump).find("kind,x,y,vx,vy,bias"), std::string::npos);
+}
+
 TEST(Cli, ListsPresetsAndParams) {
     const Result presets = boids("presets");
     EXPECT_EQ(presets.code, 0);
@@ -142,6 +151,12 @@ TEST(Cli, BadFlags) {
     expect_rejected("run --headless --frobnicate", {"frobnicate"});
     expect_rejected("run --headless --preset nope", {"nope", "ece4760", "vga-scouts", "vga-predator"});
     expect_rejected("run --headless --preset ece4760 --scenario x.toml", {"--preset", "--scenario"});
+    expect_rejected("run --headless --obstacle 'circle 1 2'", {"--obstacle", "circle 1 2", "circle X Y R"});
+    expect_rejected("run --headless --obstacle 'rect 5 5 1 1'", {"x1", "x0 < x1"});
+    expect_rejected("run --headless --food 'here there'", {"--food", "here there"});
+    expect_rejected("run --headless --set model=flocky", {"model", "flocky", "classic | topological | weighted"});
+    expect_rejected("run --headless --set predator_behavior=stalk", {"predator_behavior", "stalk"});
+    expect_rejected("run --headless --update sequential --set gravity=0.1", {"update", "sequential", "gravity"});
 }
 
 TEST(Cli, BadStateFiles) {

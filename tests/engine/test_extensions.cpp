@@ -2,6 +2,7 @@
 // Flake's clear line of sight. Each test asserts the behaviour, not just that it runs.
 
 #include "boids/error.hpp"
+#include "boids/scenario.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
 #include "boids/state_io.hpp"
@@ -260,6 +261,116 @@ TEST(Extensions, BadValuesAreRejected) {
     p.update = UpdateOrder::Sequential;
     p.gravity = 0.1;
     EXPECT_THROW(validate(p), InputError) << "the lab's loop has no extensions";
+}
+
+} // namespace
+} // namespace boids
+
+namespace boids {
+namespace {
+
+TEST(Obstacles, NoBoidEverEndsAStepInside) {
+    Scenario s = load_preset("obstacles");
+    s.agents = AgentCounts{200, 0, 0, 1};
+    Simulation<float> sim(s.params, spawn_world<float>(s.params, s.agents, 17));
+    sim.set_threads(1);
+    long long near_misses = 0;
+    for (int step = 0; step < 10000; ++step) {
+        sim.step();
+        const World<float>& w = sim.world();
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            for (const Obstacle& o : s.params.obstacles) {
+                const double d = surface_distance(o, w.x[i], w.y[i]).distance;
+                ASSERT_GE(d, 0.0) << "agent " << i << " inside an obstacle after step " << step;
+                near_misses += d < 5.0;
+            }
+        }
+    }
+    EXPECT_GT(near_misses, 100) << "the flock must actually meet the obstacles";
+}
+
+TEST(Obstacles, SignedDistanceAndNormals) {
+    Obstacle c{Obstacle::Shape::Circle, 10, 10, 5};
+    SurfaceDistance d = surface_distance(c, 14, 13);
+    EXPECT_DOUBLE_EQ(d.distance, 0.0); // (4, 3) from the centre: on the surface
+    EXPECT_DOUBLE_EQ(d.nx, 0.8);
+    Obstacle r;
+    r.shape = Obstacle::Shape::Rect;
+    r.x0 = 0;
+    r.y0 = 0;
+    r.x1 = 10;
+    r.y1 = 4;
+    d = surface_distance(r, 5, 1); // inside, nearest the top side
+    EXPECT_DOUBLE_EQ(d.distance, -1.0);
+    EXPECT_DOUBLE_EQ(d.ny, -1.0);
+    d = surface_distance(r, 13, 8); // outside the corner (10, 4)
+    EXPECT_DOUBLE_EQ(d.distance, 5.0);
+    EXPECT_THROW((void)parse_obstacle("circle 1 2"), InputError);
+    EXPECT_THROW((void)parse_obstacle("circle 1 2 -3"), InputError);
+    EXPECT_THROW((void)parse_obstacle("rect 5 0 1 4"), InputError);
+    EXPECT_THROW((void)parse_obstacle("hexagon 1 2 3"), InputError);
+    EXPECT_EQ(to_string(parse_obstacle("rect 0 0 10 4")), "rect 0 0 10 4");
+}
+
+TEST(Food, MovesAlongItsPathAndAttracts) {
+    FoodSource f;
+    f.path = {{0, 0}, {100, 0}, {100, 50}};
+    f.speed = 30;
+    EXPECT_EQ(f.position(0), (std::pair<double, double>{0, 0}));
+    EXPECT_EQ(f.position(2), (std::pair<double, double>{60, 0}));
+    EXPECT_EQ(f.position(4), (std::pair<double, double>{100, 20})); // 120 along: 20 up the second leg
+    // Perimeter 100 + 50 + 111.8 = 261.8: step 9 (270 along) is 8.2 into the first leg again.
+    EXPECT_NEAR(f.position(9).first, 270 - (150 + std::hypot(100, 50)), 1e-9);
+    EXPECT_EQ(f.position(9).second, 0.0);
+
+    Params p;
+    p.width = p.height = 2000;
+    FoodSource bait;
+    bait.x = 1000;
+    bait.y = 1000;
+    bait.range = 400;
+    bait.strength = 0.3;
+    p.food = {bait};
+    World<double> w;
+    for (int i = 0; i < 20; ++i) {
+        w.add(Kind::Boid, 700 + 15.0 * i, 750, 0, -3, 0); // flying away from the food
+    }
+    Simulation<double> fed(p, w);
+    p.food.clear();
+    Simulation<double> unfed(p, w);
+    fed.step(60);
+    unfed.step(60);
+    const auto mean_distance = [&](const World<double>& world) {
+        double sum = 0;
+        for (std::size_t i = 0; i < world.size(); ++i) {
+            sum += std::hypot(world.x[i] - 1000, world.y[i] - 1000);
+        }
+        return sum / static_cast<double>(world.size());
+    };
+    EXPECT_LT(mean_distance(fed.world()), mean_distance(unfed.world()) - 100);
+    EXPECT_LT(mean_distance(fed.world()), 250);
+}
+
+TEST(Scenarios, ObstaclesAndFoodFromTomlAndBadEntries) {
+    const Scenario s = load_preset("obstacles");
+    ASSERT_EQ(s.params.obstacles.size(), 3u);
+    EXPECT_EQ(s.params.obstacles[2].shape, Obstacle::Shape::Rect);
+    ASSERT_EQ(s.params.food.size(), 1u);
+    EXPECT_EQ(s.params.food[0].path.size(), 4u);
+    const auto message = [](const char* toml) {
+        try {
+            (void)parse_scenario(toml, "bad.toml");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(message("[[obstacles]]\nshape = \"blob\"\n").find("shape = 'blob'"), std::string::npos);
+    EXPECT_NE(message("[[obstacles]]\nshape = \"circle\"\nx = 1\ny = 2\n").find("needs 'radius'"), std::string::npos);
+    EXPECT_NE(message("[[obstacles]]\nshape = \"circle\"\nx = 1\ny = 2\nradius = 0\n").find("radius"), std::string::npos);
+    EXPECT_NE(message("[[food]]\nx = 1\ny = 2\nrange = -5\n").find("range"), std::string::npos);
+    EXPECT_NE(message("[[food]]\nx = 1\ny = 2\ncolour = 5\n").find("colour"), std::string::npos);
+    EXPECT_NE(message("[[food]]\npath = [[1, 2], [3]]\n").find("path"), std::string::npos);
 }
 
 } // namespace
