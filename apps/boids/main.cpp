@@ -31,10 +31,13 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--predators", o.predators, "Number of predators");
     cmd.add_option("--seed", o.seed, "Seed of the random initial state");
     cmd.add_option("--init", o.init_file, "Start from a state CSV instead of random spawning");
-    cmd.add_option("--steps", o.steps, "Number of steps to run (default 1000)");
+    cmd.add_option("--steps", o.steps, "Number of steps to run (default 1000; with --control, until `quit`)");
     cmd.add_option("--dump", o.dump_file, "Write the final state CSV here");
     cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
+    cmd.add_option("--control", o.control, "Serve the control port on this TCP port (0 = any free port; see README)");
+    cmd.add_option("--control-host", o.control_host, "Address the control port listens on (default 127.0.0.1)");
+    cmd.add_option("--rate", o.rate, "Steps per second with --control (default 30, flat out with --steps; 0 = flat out)");
 }
 
 void print_presets() {
