@@ -1,12 +1,39 @@
-"""The slider window itself, under Xvfb (ctest runs this file through xvfb-run): it starts at the server's
-values, and moving a slider changes the running flock at once."""
+"""The slider window itself, on a private Xvfb display: it starts at the server's values, and moving a
+slider changes the running flock at once."""
 
+import os
+import select
+import subprocess
 import tkinter as tk
 
+import pytest
+
 import boids_control as ui
+from conftest import TIMEOUT
 
 
-def test_window_reads_values_and_sliders_set_parameters(controlled_run):
+@pytest.fixture
+def xvfb_display(monkeypatch):
+    """A private Xvfb server. -displayfd lets Xvfb pick a free display number itself, so parallel test
+    runs (or other projects' xvfb-run) never race for the same display as `xvfb-run -a` can."""
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+                              pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    try:
+        ready, _, _ = select.select([read_end], [], [], TIMEOUT)
+        assert ready, "Xvfb did not start in time"
+        number = os.read(read_end, 64).decode().strip()
+        assert number.isdigit(), f"Xvfb failed to start ({number!r})"
+        monkeypatch.setenv("DISPLAY", f":{number}")
+        yield f":{number}"
+    finally:
+        os.close(read_end)
+        server.terminate()
+        server.wait(timeout=TIMEOUT)
+
+
+def test_window_reads_values_and_sliders_set_parameters(xvfb_display, controlled_run):
     client = ui.ControlClient(port=controlled_run.port)
     root = tk.Tk()
     try:
