@@ -15,6 +15,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <charconv>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -96,17 +97,26 @@ py::dict params_dict(PyWorld& w) {
     return out;
 }
 
+/// A Python int (or any integer-like object such as numpy.int64; not bool, not float) in [lo, hi].
+long long int_arg(std::string_view field, const py::handle& value, long long lo, long long hi) {
+    const std::string allowed = "expected an int in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr())) {
+        throw InputError(
+            invalid_value_message(std::string(field), py::repr(value).cast<std::string>(), allowed));
+    }
+    const auto integer = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
+    if (!integer) {
+        throw py::error_already_set();
+    }
+    if (integer < py::int_(lo) || integer > py::int_(hi)) {
+        throw InputError(invalid_value_message(std::string(field),
+                                               py::str(py::handle(integer)).cast<std::string>(), allowed));
+    }
+    return integer.cast<long long>();
+}
+
 long long count_arg(std::string_view field, const py::handle& value) {
-    if (py::isinstance<py::bool_>(value) || !py::isinstance<py::int_>(value)) {
-        throw InputError(invalid_value_message(std::string(field), py::repr(value).cast<std::string>(),
-                                               "expected an int in [0, 100000000]"));
-    }
-    const auto n = value.cast<long long>();
-    if (n < 0 || n > 100'000'000) {
-        throw InputError(invalid_value_message(std::string(field), std::to_string(n),
-                                               "expected an int in [0, 100000000]"));
-    }
-    return n;
+    return int_arg(field, value, 0, 100'000'000);
 }
 
 WorldPtr make_world(const std::optional<std::string>& preset,
@@ -139,13 +149,8 @@ WorldPtr make_world(const std::optional<std::string>& preset,
         set_agent_count(setup.scenario.agents, key, count_arg(key, *value));
     }
     if (!seed.is_none()) {
-        if (py::isinstance<py::bool_>(seed) || !py::isinstance<py::int_>(seed) ||
-            seed.cast<py::int_>() < py::int_(0) ||
-            seed.cast<py::int_>() > py::int_(std::numeric_limits<long long>::max())) {
-            throw InputError(invalid_value_message("seed", py::repr(seed).cast<std::string>(),
-                                                   "expected an int in [0, 9223372036854775807]"));
-        }
-        setup.scenario.seed = seed.cast<std::uint64_t>();
+        setup.scenario.seed =
+            static_cast<std::uint64_t>(int_arg("seed", seed, 0, std::numeric_limits<long long>::max()));
     }
     setup.init_file = state;
     setup.precision = require_precision("precision", precision);
@@ -294,10 +299,8 @@ void export_world(py::module_& m) {
              "Builds the starting world (see the class help). Raises ValueError for bad input.")
         .def(
             "step",
-            [](PyWorld& w, long long n) {
-                if (n < 0) {
-                    throw InputError(invalid_value_message("n", std::to_string(n), "must be >= 0"));
-                }
+            [](PyWorld& w, const py::object& steps) {
+                const long long n = int_arg("n", steps, 0, std::numeric_limits<long long>::max());
                 for (long long s = 0; s < n; ++s) {
                     {
                         py::gil_scoped_release release;
@@ -372,18 +375,20 @@ void export_world(py::module_& m) {
             "Sets one parameter with the CLI's validation (the key `margin` sets all four margins).")
         .def(
             "spawn",
-            [](PyWorld& w, const std::string& kind, long long n) {
+            [](PyWorld& w, const std::string& kind, const py::object& n) {
+                const long long count = int_arg("n", n, 0, max_session_agents);
                 std::lock_guard lock(w.mutex);
-                w.controller.spawn(require_kind("kind", kind), n);
+                w.controller.spawn(require_kind("kind", kind), count);
             },
             py::arg("kind"), py::arg("n"),
             "Adds n agents of a kind ('boid', 'scout1', 'scout2', 'predator', or the plural count keys) at\n"
             "random inside the margins, from a seeded stream of the World's own (so runs replay exactly).")
         .def(
             "remove",
-            [](PyWorld& w, const std::string& kind, long long n) {
+            [](PyWorld& w, const std::string& kind, const py::object& n) {
+                const long long count = int_arg("n", n, 0, max_session_agents);
                 std::lock_guard lock(w.mutex);
-                w.controller.remove(require_kind("kind", kind), n);
+                w.controller.remove(require_kind("kind", kind), count);
             },
             py::arg("kind"), py::arg("n"),
             "Removes the n most recently added agents of a kind (ValueError if there are fewer).")

@@ -138,6 +138,8 @@ def test_constructor_errors_raise_value_error(tmp_path):
         (dict(boids=-1), "boids = -1 is invalid"),
         (dict(boids=2.5), "boids = 2.5 is invalid"),
         (dict(seed=-4), "seed = -4 is invalid"),
+        (dict(seed=2**64), "seed = 18446744073709551616 is invalid"),
+        (dict(seed=1.0), "seed = 1.0 is invalid"),
         (dict(precision="f16"), "precision = 'f16' is invalid: allowed values are f32 | f64"),
         (dict(threads=-1), "threads = -1 is invalid"),
         (dict(visual_range=-1), "visual_range = -1 is invalid"),
@@ -177,8 +179,15 @@ def test_spawn_remove_reset_and_stats():
         w.remove("scout1", 3)
     with pytest.raises(ValueError, match="kind = 'dragon' is invalid"):
         w.spawn("dragon", 1)
-    with pytest.raises(ValueError, match=re.escape("count = -1 is invalid")):
+    with pytest.raises(ValueError, match=re.escape("n = -1 is invalid: expected an int in [0, 100000000]")):
         w.spawn("boid", -1)
+    with pytest.raises(ValueError, match=re.escape("spawn boid count = 2000000 is invalid")):
+        w.spawn("boid", 2_000_000)
+    for bad in (2.5, True, "3", 10**30):
+        with pytest.raises(ValueError, match="n = .* is invalid"):
+            w.spawn("boid", bad)
+    w.spawn("boid", np.int64(1))  # numpy integers are ints
+    w.remove("boid", np.int32(1))
     w.step(4)
     s = w.stats()
     assert s["steps"] == 4 and s["agents"] == 26 and s["predators"] == 2
@@ -222,8 +231,10 @@ def test_step_releases_the_gil():
     done.set()
     t.join(TIMEOUT)
     assert len(ticks) > 0  # Python code ran while the engine stepped
-    with pytest.raises(ValueError, match="n = -1 is invalid"):
-        w.step(-1)
+    for bad in (-1, 1.5, None, 10**30):
+        with pytest.raises(ValueError, match="n = .* is invalid"):
+            w.step(bad)
+    w.step(np.int64(1))
 
 
 def test_help_and_catalogue():
