@@ -7,6 +7,7 @@ packages=(
     build-essential cmake ninja-build pkg-config
     libcli11-dev libtomlplusplus-dev
     libgtest-dev libgmock-dev libbenchmark-dev
+    pybind11-dev python3-dev python3-numpy python3-pytest python3-tk python3-matplotlib xvfb xauth
 )
 
 missing=()

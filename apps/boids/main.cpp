@@ -16,14 +16,13 @@ constexpr int exit_bad_input = 2;
 
 void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_flag("--headless", o.headless, "Run without a window and print a summary");
-    cmd.add_option(
-        "--preset", o.preset, "Built-in scene: " + [] {
-            std::string names;
-            for (const auto& n : boids::preset_names()) {
-                names += (names.empty() ? "" : ", ") + n;
-            }
-            return names + " (default " + std::string(boids::default_preset) + ")";
-        }());
+    cmd.add_option("--preset", o.preset, "Built-in scene: " + [] {
+        std::string names;
+        for (const auto& n : boids::preset_names()) {
+            names += (names.empty() ? "" : ", ") + n;
+        }
+        return names + " (default " + std::string(boids::default_preset) + ")";
+    }());
     cmd.add_option("--scenario", o.scenario_file, "Scene from a TOML scenario file");
     cmd.add_option("--set", o.settings, "Override a parameter: key=value (repeatable; see `boids params`)");
     cmd.add_option("--obstacle", o.obstacles, "Add an obstacle: 'circle X Y R' or 'rect X0 Y0 X1 Y1' (repeatable)");
@@ -34,18 +33,18 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--predators", o.predators, "Number of predators");
     cmd.add_option("--seed", o.seed, "Seed of the random initial state");
     cmd.add_option("--init", o.init_file, "Start from a state CSV instead of random spawning");
-    cmd.add_option("--steps", o.steps, "Number of steps to run (default 1000)");
+    cmd.add_option("--steps", o.steps, "Number of steps to run (default 1000; with --control, until `quit`)");
     cmd.add_option("--dump", o.dump_file, "Write the final state CSV here");
-    cmd.add_option("--precision", o.precision,
-                   "Scalar type: f32 (default) | f64 | fix15 (the lab's fixed point)");
+    cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64 | fix15 (the lab's fixed point)");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
     cmd.add_option("--update", o.update, "synchronous (default) | sequential (the lab's in-place loop)");
     cmd.add_option("--speed-estimate", o.speed_estimate, "exact (default) | alpha-max-beta-min");
-    cmd.add_option("--trace", o.trace_file,
-                   "Golden trace: write the state every --trace-every steps to FILE");
+    cmd.add_option("--trace", o.trace_file, "Golden trace: write the state every --trace-every steps to FILE");
     cmd.add_option("--trace-every", o.trace_every, "Steps between traced states (default 1)");
-    cmd.add_option("--trace-format", o.trace_format,
-                   "csv (default) | c-header (raw fix15 arrays; needs fix15)");
+    cmd.add_option("--trace-format", o.trace_format, "csv (default) | c-header (raw fix15 arrays; needs fix15)");
+    cmd.add_option("--control", o.control, "Serve the control port on this TCP port (0 = any free port; see README)");
+    cmd.add_option("--control-host", o.control_host, "Address the control port listens on (default 127.0.0.1)");
+    cmd.add_option("--rate", o.rate, "Steps per second with --control (default 30, flat out with --steps; 0 = flat out)");
 }
 
 void print_presets() {
@@ -69,18 +68,15 @@ void print_params() {
             allowed = boids::choice_list(info.key);
         }
         std::printf("%-22s %-10s %-22s %s\n", std::string(info.key).c_str(),
-                    boids::get_param(defaults, info.key).c_str(), allowed.c_str(),
-                    std::string(info.help).c_str());
+                    boids::get_param(defaults, info.key).c_str(), allowed.c_str(), std::string(info.help).c_str());
     }
-    std::printf("%-22s %-10s %-22s %s\n", "margin", "", "[0, 10000000]",
-                "sets all four margins (write-only)");
+    std::printf("%-22s %-10s %-22s %s\n", "margin", "", "[0, 10000000]", "sets all four margins (write-only)");
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{
-        "boids: Craig Reynolds' flocking, as in Cornell ECE 4760 (classic rules, predators, scouts)"};
+    CLI::App app{"boids: Craig Reynolds' flocking, as in Cornell ECE 4760 (classic rules, predators, scouts)"};
     app.require_subcommand(0, 1);
     boids::cli::RunOptions run_options;
     CLI::App* run = app.add_subcommand("run", "Run a scene and print a summary");

@@ -1,18 +1,23 @@
 #include "run_command.hpp"
 
+#include "boids/control_server.hpp"
 #include "boids/error.hpp"
 #include "boids/fix15.hpp"
 #include "boids/hash.hpp"
 #include "boids/metrics.hpp"
+#include "boids/precision.hpp"
 #include "boids/simulation.hpp"
+#include "boids/simulation_controller.hpp"
 #include "boids/spawn.hpp"
 #include "boids/state_io.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 namespace boids::cli {
 
@@ -31,15 +36,52 @@ long long parse_integer(std::string_view flag, const std::string& value, long lo
     return parsed;
 }
 
-const char* precision_name(Precision p) {
-    switch (p) {
-    case Precision::F64:
-        return "f64";
-    case Precision::Fix15:
-        return "fix15";
-    default:
-        return "f32";
+/// Prints the run summary: scene, steps, agents, timing, flock measures, state hash.
+template <class Real>
+void print_summary(const RunPlan& plan, const Simulation<Real>& sim, long long steps, double seconds) {
+    const Scenario& sc = plan.scenario;
+    const AgentCounts counts = sim.world().counts();
+    const FlockSummary summary = summarize(sim.world());
+    const StepProfile& total = sim.total_profile();
+    const double per_step = steps > 0 ? 1.0 / static_cast<double>(steps) : 0.0;
+    std::printf("boids run: %s, %s, %s update, %d threads, %s\n", sc.name.c_str(),
+                std::string(precision_name(plan.precision)).c_str(), get_param(sim.params(), "update").c_str(),
+                sim.threads(),
+                plan.init_file ? ("state " + *plan.init_file).c_str()
+                               : ("seed " + std::to_string(sc.seed)).c_str());
+    std::printf("  steps         %lld\n", steps);
+    std::printf("  agents        %lld boids, %lld scout1, %lld scout2, %lld predators\n", counts.boids,
+                counts.scouts1, counts.scouts2, counts.predators);
+    std::printf("  wall time     %.3f s (%.1f steps/s)\n", seconds,
+                seconds > 0 ? static_cast<double>(steps) / seconds : 0.0);
+    std::printf("  per step      %.3f ms: grid %.3f, neighbours %.3f, integrate %.3f\n",
+                total.total_ms * per_step, total.grid_build_ms * per_step, total.neighbours_ms * per_step,
+                total.integrate_ms * per_step);
+    std::printf("  mean speed    %.4f px/step\n", summary.mean_speed);
+    std::printf("  polarization  %.4f\n", summary.polarization);
+    std::printf("  state hash    %016llx\n", static_cast<unsigned long long>(state_hash(sim.world())));
+    if (plan.dump_file) {
+        std::printf("  state written to %s\n", plan.dump_file->c_str());
     }
+    if (plan.trace_file) {
+        std::printf("  trace written to %s\n", plan.trace_file->c_str());
+    }
+    if (!summary.finite) {
+        throw std::runtime_error("the state became non-finite; please report this with the command line");
+    }
+}
+
+/// --rate: steps per second in [0, 1e6], 0 meaning as fast as possible.
+double parse_rate(const std::string& value) {
+    double parsed = 0.0;
+    const char* last = value.data() + value.size();
+    auto [ptr, ec] = std::from_chars(value.data(), last, parsed);
+    if (value.empty() || ec != std::errc{} || ptr != last || !(parsed >= 0.0 && parsed <= 1e6)) {
+        throw InputError(
+            invalid_value_message("--rate", "'" + value + "'",
+                                  "expected steps per second in [0, 1000000] (0 = as fast as possible)"));
+    }
+    return parsed;
 }
 
 template <class Real>
@@ -74,33 +116,63 @@ void run(const RunPlan& plan) {
     if (plan.dump_file) {
         write_state_csv(*plan.dump_file, sim.world());
     }
+    print_summary(plan, sim, plan.steps, seconds);
+}
 
-    const AgentCounts counts = sim.world().counts();
-    const FlockSummary summary = summarize(sim.world());
-    const StepProfile& total = sim.total_profile();
-    const double per_step = plan.steps > 0 ? 1.0 / static_cast<double>(plan.steps) : 0.0;
-    std::printf("boids run: %s, %s, %s update, %d threads, %s\n", sc.name.c_str(), precision_name(plan.precision),
-                get_param(sc.params, "update").c_str(), sim.threads(),
-                plan.init_file ? ("state " + *plan.init_file).c_str() : ("seed " + std::to_string(sc.seed)).c_str());
-    std::printf("  steps         %lld\n", plan.steps);
-    std::printf("  agents        %lld boids, %lld scout1, %lld scout2, %lld predators\n", counts.boids, counts.scouts1,
-                counts.scouts2, counts.predators);
-    std::printf("  wall time     %.3f s (%.1f steps/s)\n", seconds,
-                seconds > 0 ? static_cast<double>(plan.steps) / seconds : 0.0);
-    std::printf("  per step      %.3f ms: grid %.3f, neighbours %.3f, integrate %.3f\n", total.total_ms * per_step,
-                total.grid_build_ms * per_step, total.neighbours_ms * per_step, total.integrate_ms * per_step);
-    std::printf("  mean speed    %.4f px/step\n", summary.mean_speed);
-    std::printf("  polarization  %.4f\n", summary.polarization);
-    std::printf("  state hash    %016llx\n", static_cast<unsigned long long>(state_hash(sim.world())));
+volatile std::sig_atomic_t interrupted = 0;
+
+extern "C" void on_interrupt(int) {
+    interrupted = 1;
+}
+
+/// The headless run with a control port: steps at `plan.rate` steps per second (or flat out), running
+/// queued commands between steps, until `quit`, Ctrl-C / SIGTERM, or --steps steps if given.
+void run_controlled(const RunPlan& plan) {
+    SimulationSetup setup{plan.scenario, std::nullopt, plan.precision, plan.threads};
+    if (plan.init_file) {
+        setup.init_file = *plan.init_file;
+    }
+    SimulationController controller(std::move(setup));
+    ControlServer server({plan.control_host, *plan.control_port});
+    std::printf("control: listening on %s:%d\n", server.host().c_str(), server.port());
+    std::fflush(stdout);
+
+    interrupted = 0;
+    const auto previous_int = std::signal(SIGINT, on_interrupt);
+    const auto previous_term = std::signal(SIGTERM, on_interrupt);
+    using clock = std::chrono::steady_clock;
+    const auto period =
+        plan.rate > 0
+            ? std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(1.0 / plan.rate))
+            : clock::duration::zero();
+    // While paused, wake at least this often to notice Ctrl-C.
+    const auto idle = std::chrono::milliseconds(100);
+    const auto start = clock::now();
+    auto next_step = start;
+    while (!controller.quit_requested() && !interrupted) {
+        server.apply_pending(controller);
+        if (controller.quit_requested() || (plan.steps_given && controller.steps_taken() >= plan.steps)) {
+            break;
+        }
+        const auto now = clock::now();
+        if (controller.paused() || now < next_step) {
+            // Answer commands as they come while waiting for the next step.
+            server.wait_for_pending(controller.paused() ? now + idle : std::min(next_step, now + idle));
+            continue;
+        }
+        controller.step(1);
+        // A step slower than the period does not build up a backlog of steps to catch up on.
+        next_step = std::max(next_step + period, clock::now() - period);
+    }
+    const double seconds = std::chrono::duration<double>(clock::now() - start).count();
+    server.stop();
+    std::signal(SIGINT, previous_int);
+    std::signal(SIGTERM, previous_term);
+
     if (plan.dump_file) {
-        std::printf("  state written to %s\n", plan.dump_file->c_str());
+        controller.save_state(*plan.dump_file);
     }
-    if (plan.trace_file) {
-        std::printf("  trace written to %s\n", plan.trace_file->c_str());
-    }
-    if (!summary.finite) {
-        throw std::runtime_error("the state became non-finite; please report this with the command line");
-    }
+    controller.visit([&](const auto& sim) { print_summary(plan, sim, sim.steps_taken(), seconds); });
 }
 
 } // namespace
@@ -154,9 +226,10 @@ RunPlan make_run_plan(const RunOptions& o) {
     if (!o.dump_file.empty()) {
         plan.dump_file = o.dump_file;
     }
-    plan.steps = parse_integer("--steps", o.steps, 0, 1'000'000'000'000LL);
+    plan.steps_given = !o.steps.empty();
+    plan.steps = plan.steps_given ? parse_integer("--steps", o.steps, 0, 1'000'000'000'000LL) : 1000;
     plan.threads = static_cast<int>(parse_integer("--threads", o.threads, 0, 1024));
-    plan.precision = parse_precision(o.precision);
+    plan.precision = require_precision("--precision", o.precision);
     if (plan.precision == Precision::Fix15) {
         validate_fix15(plan.scenario.params);
     }
@@ -168,34 +241,27 @@ RunPlan make_run_plan(const RunOptions& o) {
     if (plan.trace_format == TraceFormat::CHeader && plan.precision != Precision::Fix15) {
         throw InputError("--trace-format c-header writes raw fix15 arrays: it needs --precision fix15");
     }
+    if (plan.trace_file && !o.control.empty()) {
+        throw InputError("--trace cannot be combined with --control (a controlled run's steps are not fixed)");
+    }
     plan.command_line = o.command_line;
+    if (!o.control.empty()) {
+        plan.control_port = static_cast<int>(parse_integer("--control", o.control, 0, 65535));
+        plan.control_host = o.control_host;
+        // Without --steps the run lasts until `quit`, at a rate a person can watch; with --steps, flat out.
+        plan.rate = !o.rate.empty() ? parse_rate(o.rate) : plan.steps_given ? 0.0 : 30.0;
+    } else if (!o.rate.empty() || o.control_host != "127.0.0.1") {
+        throw InputError("--rate and --control-host need --control PORT");
+    }
     return plan;
 }
 
-Precision parse_precision(const std::string& name) {
-    if (name == "f32") {
-        return Precision::F32;
-    }
-    if (name == "f64") {
-        return Precision::F64;
-    }
-    if (name == "fix15") {
-        return Precision::Fix15;
-    }
-    throw InputError(invalid_value_message("--precision", "'" + name + "'", "allowed values are f32 | f64 | fix15"));
-}
-
 void run_headless(const RunPlan& plan) {
-    switch (plan.precision) {
-    case Precision::F64:
-        run<double>(plan);
-        break;
-    case Precision::Fix15:
-        run<Fix15>(plan);
-        break;
-    default:
-        run<float>(plan);
+    if (plan.control_port) {
+        run_controlled(plan);
+        return;
     }
+    with_precision(plan.precision, [&]<class Real>() { run<Real>(plan); });
 }
 
 } // namespace boids::cli

@@ -22,7 +22,10 @@ struct RunOptions {
     std::string boids, scouts1, scouts2, predators;
     std::string seed;
     std::string init_file;
-    std::string steps = "1000";
+    std::string steps;   ///< empty = 1000, or until `quit` with --control
+    std::string control; ///< --control PORT: serve the control port while running
+    std::string control_host = "127.0.0.1";
+    std::string rate; ///< steps per second with --control
     std::string dump_file;
     std::string precision = "f32";
     std::string threads = "0";
@@ -39,6 +42,10 @@ struct RunPlan {
     Scenario scenario;
     std::optional<std::string> init_file;
     long long steps = 0;
+    bool steps_given = false;        ///< --steps was on the command line
+    std::optional<int> control_port; ///< serve the control port (0 = any free port)
+    std::string control_host = "127.0.0.1";
+    double rate = 0.0; ///< steps per second with --control; 0 = as fast as possible
     std::optional<std::string> dump_file;
     Precision precision = Precision::F32;
     int threads = 0;
@@ -51,10 +58,8 @@ struct RunPlan {
 /// Resolves the options (preset or file, then --set, counts and seed). Throws InputError.
 [[nodiscard]] RunPlan make_run_plan(const RunOptions& options);
 
-/// Parses "f32", "f64" or "fix15". Throws InputError.
-[[nodiscard]] Precision parse_precision(const std::string& name);
-
 /// Runs headless and prints the summary to stdout. Throws InputError for unreadable/unwritable files.
+/// With a control port, serves it while running (see README "The control port").
 void run_headless(const RunPlan& plan);
 
 } // namespace boids::cli

@@ -1,0 +1,38 @@
+#pragma once
+/// The control port's line protocol, independent of sockets: one command line in, one reply line out.
+///
+/// Commands (words separated by spaces or tabs):
+///   set KEY VALUE   get KEY   params   stats   pause   resume   step [N]   reset
+///   spawn KIND N    remove KIND N      quit    help
+/// Every command is answered by exactly one line (without the newline here): `ok ...` or `error <why>`.
+/// Values in replies are `key=value` pairs separated by single spaces.
+
+#include "boids/simulation_controller.hpp"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace boids {
+
+/// Longest accepted command line in bytes, not counting the newline.
+inline constexpr std::size_t max_control_line = 4096;
+
+/// True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
+[[nodiscard]] bool is_valid_utf8(std::string_view text);
+
+/// Why a raw line (newline removed, a trailing carriage return allowed) cannot be a command, as an
+/// `error ...` reply; empty when its framing is acceptable. Checks length, UTF-8 and control characters.
+[[nodiscard]] std::string check_control_line(std::string_view line);
+
+/// Runs one command line against `controller` and returns the reply line. Never throws for bad input:
+/// a rejected command leaves the controller unchanged and returns `error <why>`.
+[[nodiscard]] std::string execute_control_command(SimulationController& controller, std::string_view line);
+
+/// The `key=value ...` text of `stats` (without the leading "ok ").
+[[nodiscard]] std::string format_stats(const SessionStats& stats);
+
+/// The `key=value ...` text of `params` (without the leading "ok "), every readable key in table order.
+[[nodiscard]] std::string format_params(const Params& params);
+
+} // namespace boids

@@ -1,0 +1,131 @@
+#pragma once
+/// A simulation of any precision with the operations a live session needs: parameters by key, agents
+/// added and removed by kind, reset, state files, statistics, and pause/quit flags for the loop that
+/// drives it. The control port (control_server.hpp) and the Python module are built on it.
+
+#include "boids/kind.hpp"
+#include "boids/metrics.hpp"
+#include "boids/precision.hpp"
+#include "boids/profile.hpp"
+#include "boids/scenario.hpp"
+#include "boids/spawn.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace boids {
+
+/// How a session starts: a scene (parameters, agent counts, seed), optionally a state file to start
+/// from instead of spawning, the scalar type and the thread count.
+struct SimulationSetup {
+    Scenario scenario;
+    std::optional<std::filesystem::path> init_file; ///< start from this state CSV instead of spawning
+    Precision precision = Precision::F32;
+    int threads = 0; ///< 0 = all available
+};
+
+/// A snapshot of a session's state for `stats` (control port) and `World.stats()` (Python).
+struct SessionStats {
+    long long steps = 0; ///< steps since the start or the last reset / load
+    AgentCounts counts;
+    FlockSummary summary;
+    StepProfile last_step;
+    StepProfile total;
+    std::uint64_t state_hash = 0;
+    bool paused = false;
+    Precision precision = Precision::F32;
+    int threads = 0;
+};
+
+/// Most agents one `spawn` may add, and most agents a session may hold.
+inline constexpr long long max_spawn_per_call = 1'000'000;
+inline constexpr long long max_session_agents = 100'000'000;
+/// Most steps one `step N` request may take (keeps the driving loop responsive).
+inline constexpr long long max_steps_per_request = 100'000;
+
+/// Parses an agent kind as users write it: the state-file name (boid, scout1, scout2, predator) or the
+/// count key (boids, scouts1, scouts2, predators). Throws InputError naming `field`.
+[[nodiscard]] Kind require_kind(std::string_view field, std::string_view name);
+
+/// The count key of a kind: boids, scouts1, scouts2, predators.
+[[nodiscard]] std::string_view kind_count_key(Kind kind);
+
+/// Owns one simulation and its starting point. Not thread-safe: one thread drives it (the control
+/// server queues commands for that thread, see ControlServer::apply_pending).
+class SimulationController {
+public:
+    /// Builds the starting world. Throws InputError for bad parameters or an unreadable state file.
+    explicit SimulationController(SimulationSetup setup);
+
+    /// Advances `steps` steps (ignores the pause flag: pausing is for the driving loop).
+    void step(long long steps = 1);
+
+    [[nodiscard]] const Params& params() const;
+    /// Sets one parameter by key with the CLI's validation; on error nothing changes.
+    void set_param(std::string_view key, std::string_view value);
+    /// Replaces every parameter at once (validated; on error nothing changes).
+    void set_params(const Params& params);
+    /// The text form of one parameter. Throws InputError for an unknown key.
+    [[nodiscard]] std::string get_param(std::string_view key) const;
+
+    /// Adds `count` agents of `kind` at random (a seeded stream of its own, so sessions replay exactly).
+    void spawn(Kind kind, long long count);
+    /// Removes the `count` most recently added agents of `kind`. Throws InputError if there are fewer.
+    void remove(Kind kind, long long count);
+
+    /// Back to the starting agents (same seed or state file), keeping the current parameters; the step
+    /// count and timings restart from zero.
+    void reset();
+
+    /// Replaces the agents with a state file (CLI CSV format); the step count restarts from zero.
+    void load_state(const std::filesystem::path& path);
+    /// Writes the agents as a state file (CLI CSV format).
+    void save_state(const std::filesystem::path& path) const;
+
+    [[nodiscard]] std::uint64_t state_hash() const;
+    [[nodiscard]] SessionStats stats() const;
+    [[nodiscard]] AgentCounts counts() const;
+    [[nodiscard]] std::size_t size() const;
+    [[nodiscard]] long long steps_taken() const;
+    [[nodiscard]] const StepProfile& last_profile() const;
+    [[nodiscard]] const StepProfile& total_profile() const;
+
+    [[nodiscard]] Precision precision() const { return setup_.precision; }
+    [[nodiscard]] const SimulationSetup& setup() const { return setup_; }
+    /// Threads used per step; 0 = all available.
+    void set_threads(int threads);
+    [[nodiscard]] int threads() const;
+
+    /// The driving loop stops stepping while paused (step() still works).
+    [[nodiscard]] bool paused() const { return paused_; }
+    void set_paused(bool paused) { paused_ = paused; }
+    /// Set by `quit`; the driving loop ends when it sees it.
+    [[nodiscard]] bool quit_requested() const { return quit_requested_; }
+    void request_quit() { quit_requested_ = true; }
+
+    /// Calls `f(Simulation<Real>&)` with the simulation in its own scalar type.
+    template <class F>
+    decltype(auto) visit(F&& f) {
+        return std::visit(std::forward<F>(f), simulation_);
+    }
+    template <class F>
+    decltype(auto) visit(F&& f) const {
+        return std::visit(std::forward<F>(f), simulation_);
+    }
+
+private:
+    [[nodiscard]] AnySimulation make_simulation(const Params& params) const;
+    [[nodiscard]] AnySimulation load_simulation(const Params& params,
+                                                const std::filesystem::path& path) const;
+
+    SimulationSetup setup_;
+    AnySimulation simulation_;
+    Spawner spawner_;
+    bool paused_ = false;
+    bool quit_requested_ = false;
+};
+
+} // namespace boids

@@ -1,0 +1,507 @@
+// boids.World: a simulation session on numpy arrays, built on boids::SimulationController.
+
+#include "exports.hpp"
+
+#include "boids/control_protocol.hpp"
+#include "boids/error.hpp"
+#include "boids/params.hpp"
+#include "boids/precision.hpp"
+#include "boids/scalar.hpp"
+#include "boids/scenario.hpp"
+#include "boids/simulation_controller.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <charconv>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <type_traits>
+
+namespace py = pybind11;
+
+namespace boids::python {
+
+namespace {
+
+/// The numpy element type for an engine scalar: itself for float and double, float64 otherwise.
+template <class Real>
+using ArrayScalar = std::conditional_t<std::is_floating_point_v<Real>, Real, double>;
+
+/// A session plus a lock, so a step running without the GIL never races another call on the same World.
+struct PyWorld {
+    explicit PyWorld(SimulationSetup setup) : controller(std::move(setup)) {}
+    SimulationController controller;
+    std::mutex mutex;
+};
+
+using WorldPtr = std::shared_ptr<PyWorld>;
+
+/// The text form of a Python parameter value, as `--set key=value` would take it.
+std::string param_text(const std::string& key, const py::handle& value) {
+    if (py::isinstance<py::bool_>(value)) {
+        return value.cast<bool>() ? "true" : "false";
+    }
+    if (py::isinstance<py::str>(value)) {
+        return value.cast<std::string>();
+    }
+    if (py::isinstance<py::int_>(value)) {
+        return py::str(value).cast<std::string>();
+    }
+    if (py::hasattr(value, "__float__")) { // float, numpy scalars: repr is the shortest round-trip text
+        return py::repr(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+    }
+    throw InputError(invalid_value_message(key, py::repr(value).cast<std::string>(),
+                                           "expected a number, a bool or a str"));
+}
+
+/// A parameter's value as a Python object: float for numbers, bool for dynamic_bias, str for boundary.
+py::object param_value(const Params& params, std::string_view key) {
+    const std::string text = get_param(params, key);
+    for (const ParamInfo& info : param_table()) {
+        if (info.key != key) {
+            continue;
+        }
+        if (info.kind == std::string_view("bool")) {
+            return py::bool_(text == "true");
+        }
+        if (info.kind == std::string_view("number")) {
+            double value = 0.0;
+            std::from_chars(text.data(), text.data() + text.size(), value);
+            return py::float_(value);
+        }
+    }
+    return py::str(text);
+}
+
+/// Applies several key/value pairs at once: all are checked before any takes effect.
+void set_many(PyWorld& w, const py::dict& values) {
+    std::lock_guard lock(w.mutex);
+    Params changed = w.controller.params();
+    for (const auto& [key, value] : values) {
+        const std::string k = py::str(key).cast<std::string>();
+        set_param(changed, k, param_text(k, value));
+    }
+    w.controller.set_params(changed);
+}
+
+py::dict params_dict(PyWorld& w) {
+    std::lock_guard lock(w.mutex);
+    py::dict out;
+    for (const ParamInfo& info : param_table()) {
+        out[py::str(std::string(info.key))] = param_value(w.controller.params(), info.key);
+    }
+    return out;
+}
+
+/// A Python int (or any integer-like object such as numpy.int64; not bool, not float) in [lo, hi].
+long long int_arg(std::string_view field, const py::handle& value, long long lo, long long hi) {
+    const std::string allowed = "expected an int in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr())) {
+        throw InputError(
+            invalid_value_message(std::string(field), py::repr(value).cast<std::string>(), allowed));
+    }
+    const auto integer = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
+    if (!integer) {
+        throw py::error_already_set();
+    }
+    if (integer < py::int_(lo) || integer > py::int_(hi)) {
+        throw InputError(invalid_value_message(std::string(field),
+                                               py::str(py::handle(integer)).cast<std::string>(), allowed));
+    }
+    return integer.cast<long long>();
+}
+
+long long count_arg(std::string_view field, const py::handle& value) {
+    return int_arg(field, value, 0, 100'000'000);
+}
+
+WorldPtr make_world(const std::optional<std::string>& preset,
+                    const std::optional<std::filesystem::path>& scenario,
+                    const std::optional<std::filesystem::path>& state, const py::object& boids_count,
+                    const py::object& scouts1, const py::object& scouts2, const py::object& predators,
+                    const py::object& seed, const std::string& precision, int threads,
+                    const py::kwargs& params) {
+    if (preset && scenario) {
+        throw InputError("preset and scenario are exclusive: give one scene");
+    }
+    SimulationSetup setup;
+    setup.scenario =
+        scenario ? load_scenario_file(*scenario) : load_preset(preset ? *preset : default_preset);
+    for (const auto& [key, value] : params) {
+        const std::string k = py::str(key).cast<std::string>();
+        set_param(setup.scenario.params, k, param_text(k, value));
+    }
+    validate(setup.scenario.params);
+    const std::pair<const char*, const py::object*> counts[] = {
+        {"boids", &boids_count}, {"scouts1", &scouts1}, {"scouts2", &scouts2}, {"predators", &predators}};
+    for (const auto& [key, value] : counts) {
+        if (value->is_none()) {
+            continue;
+        }
+        if (state) {
+            throw InputError(std::string(key) +
+                             " cannot be combined with state (the state file gives the agents)");
+        }
+        set_agent_count(setup.scenario.agents, key, count_arg(key, *value));
+    }
+    if (!seed.is_none()) {
+        setup.scenario.seed =
+            static_cast<std::uint64_t>(int_arg("seed", seed, 0, std::numeric_limits<long long>::max()));
+    }
+    setup.init_file = state;
+    setup.precision = require_precision("precision", precision);
+    if (threads < 0 || threads > 1024) {
+        throw InputError(
+            invalid_value_message("threads", std::to_string(threads), "allowed range is [0, 1024]"));
+    }
+    setup.threads = threads;
+    return std::make_shared<PyWorld>(std::move(setup));
+}
+
+/// An (N, columns) array filled by `fill(row, out)`, with the scalar type of the session's precision.
+template <class Getter>
+py::array agent_array(PyWorld& w, py::ssize_t columns, Getter&& get) {
+    std::lock_guard lock(w.mutex);
+    return w.controller.visit([&](const auto& sim) -> py::array {
+        using Real = typename std::decay_t<decltype(sim.world().x)>::value_type;
+        using Out = ArrayScalar<Real>;
+        const auto& world = sim.world();
+        const auto n = static_cast<py::ssize_t>(world.size());
+        py::array_t<Out> out = columns == 1 ? py::array_t<Out>(n) : py::array_t<Out>({n, columns});
+        Out* data = out.mutable_data();
+        for (py::ssize_t i = 0; i < n; ++i) {
+            for (py::ssize_t c = 0; c < columns; ++c) {
+                data[i * columns + c] = static_cast<Out>(
+                    ScalarTraits<Real>::to_double(get(world, static_cast<std::size_t>(i), c)));
+            }
+        }
+        return out;
+    });
+}
+
+py::dict profile_dict(const StepProfile& p) {
+    py::dict d;
+    d["total_ms"] = p.total_ms;
+    d["grid_build_ms"] = p.grid_build_ms;
+    d["neighbours_ms"] = p.neighbours_ms;
+    d["integrate_ms"] = p.integrate_ms;
+    return d;
+}
+
+/// A live dict-like view of a World's parameters: reads and writes go to the World at once.
+struct ParamsView {
+    WorldPtr world;
+};
+
+constexpr const char* world_doc = R"(A flock of boids, scouts and predators stepped by the C++ engine.
+
+World(preset="vga-predator", *, scenario=None, state=None, boids=None, scouts1=None, scouts2=None,
+      predators=None, seed=None, precision="f32", threads=0, **params)
+
+The scene comes from a built-in preset (boids.presets()) or a TOML scenario file; agent counts and the seed
+override the scene's; any other keyword is a parameter (boids.param_table(), the same keys as
+`boids run --set`). state=path starts from a state CSV (the CLI's --init format) instead of spawning, and
+cannot be combined with the counts. precision is "f32" (the CLI's default) or "f64"; threads=0 uses every
+core. The same scene, seed, parameters and precision give bit-for-bit the state of
+`boids run --headless` (compare state_hash() with the summary's "state hash").
+
+Arrays (positions, velocities, kinds, biases) are fresh numpy COPIES taken when read: they never change
+under you and writing to them does not move the agents. Positions and velocities are float32 for
+precision "f32" and float64 for "f64". Agents keep a stable order: row i of every array is agent i.
+
+Bad input (unknown key, value out of range, bad file) raises boids.InputError, a ValueError whose message
+names the field, the value and what is allowed; the World is then unchanged.
+
+A World may be stepped from one thread while others wait for it: step() releases the GIL and every call
+takes the World's lock.)";
+
+} // namespace
+
+void export_world(py::module_& m) {
+    py::class_<ParamsView>(m, "ParamsView", R"(The live parameters of a World, used like a dict.
+
+    w.params["visual_range"]          # -> 40.0 (float; bool for dynamic_bias, str for boundary)
+    w.params["visual_range"] = 30     # validated like --set; ValueError and no change on a bad value
+    w.params.update(min_speed=2, max_speed=4)   # several keys at once, checked together
+    dict(w.params)                    # a plain copy)")
+        .def(
+            "__getitem__",
+            [](const ParamsView& v, const std::string& key) {
+                std::lock_guard lock(v.world->mutex);
+                try {
+                    return param_value(v.world->controller.params(), key);
+                } catch (const InputError& e) {
+                    throw py::key_error(e.what());
+                }
+            },
+            py::arg("key"), "The value of one parameter. KeyError if the key is unknown.")
+        .def(
+            "__setitem__",
+            [](const ParamsView& v, const std::string& key, const py::object& value) {
+                py::dict one;
+                one[py::str(key)] = value;
+                set_many(*v.world, one);
+            },
+            py::arg("key"), py::arg("value"),
+            "Sets one parameter (ValueError naming field, value and range).")
+        .def(
+            "__contains__", [](const ParamsView&, const std::string& key) { return is_param_key(key); },
+            py::arg("key"))
+        .def("__len__", [](const ParamsView&) { return param_table().size(); })
+        .def("__iter__", [](const ParamsView& v) { return py::iter(params_dict(*v.world)); })
+        .def(
+            "keys", [](const ParamsView& v) { return params_dict(*v.world).attr("keys")(); },
+            "The readable keys.")
+        .def(
+            "values", [](const ParamsView& v) { return params_dict(*v.world).attr("values")(); },
+            "The values.")
+        .def(
+            "items", [](const ParamsView& v) { return params_dict(*v.world).attr("items")(); },
+            "(key, value) pairs.")
+        .def(
+            "get",
+            [](const ParamsView& v, const std::string& key, const py::object& fallback) -> py::object {
+                std::lock_guard lock(v.world->mutex);
+                return is_param_key(key) && key != "margin" ? param_value(v.world->controller.params(), key)
+                                                            : fallback;
+            },
+            py::arg("key"), py::arg("default") = py::none(), "The value of `key`, or `default` if unknown.")
+        .def(
+            "update",
+            [](const ParamsView& v, const py::object& mapping, const py::kwargs& kwargs) {
+                py::dict all;
+                if (!mapping.is_none()) {
+                    all = py::dict(mapping);
+                }
+                for (const auto& [key, value] : kwargs) {
+                    all[key] = value;
+                }
+                set_many(*v.world, all);
+            },
+            py::arg("mapping") = py::none(),
+            "Sets several parameters at once from a mapping and/or keywords; all are checked (including\n"
+            "min_speed <= max_speed) before any takes effect.")
+        .def(
+            "to_dict", [](const ParamsView& v) { return params_dict(*v.world); }, "A plain dict copy.")
+        .def("__repr__",
+             [](const ParamsView& v) { return py::repr(params_dict(*v.world)).cast<std::string>(); });
+
+    py::class_<PyWorld, WorldPtr>(m, "World", world_doc)
+        .def(py::init(&make_world), py::arg("preset") = py::none(), py::kw_only(),
+             py::arg("scenario") = py::none(), py::arg("state") = py::none(), py::arg("boids") = py::none(),
+             py::arg("scouts1") = py::none(), py::arg("scouts2") = py::none(),
+             py::arg("predators") = py::none(), py::arg("seed") = py::none(), py::arg("precision") = "f32",
+             py::arg("threads") = 0,
+             "Builds the starting world (see the class help). Raises ValueError for bad input.")
+        .def(
+            "step",
+            [](PyWorld& w, const py::object& steps) {
+                const long long n = int_arg("n", steps, 0, std::numeric_limits<long long>::max());
+                for (long long s = 0; s < n; ++s) {
+                    {
+                        py::gil_scoped_release release;
+                        std::lock_guard lock(w.mutex);
+                        w.controller.step(1);
+                    }
+                    if (PyErr_CheckSignals() != 0) { // Ctrl-C stops between two steps
+                        throw py::error_already_set();
+                    }
+                }
+            },
+            py::arg("n") = 1, "Advances n synchronous steps (releases the GIL; Ctrl-C stops between steps).")
+        .def_property_readonly(
+            "positions",
+            [](PyWorld& w) {
+                return agent_array(w, 2, [](const auto& world, std::size_t i, py::ssize_t c) {
+                    return c == 0 ? world.x[i] : world.y[i];
+                });
+            },
+            "Copy of the positions, shape (N, 2): x, y in pixels (y grows downward).")
+        .def_property_readonly(
+            "velocities",
+            [](PyWorld& w) {
+                return agent_array(w, 2, [](const auto& world, std::size_t i, py::ssize_t c) {
+                    return c == 0 ? world.vx[i] : world.vy[i];
+                });
+            },
+            "Copy of the velocities, shape (N, 2): vx, vy in pixels per step.")
+        .def_property_readonly(
+            "biases",
+            [](PyWorld& w) {
+                return agent_array(
+                    w, 1, [](const auto& world, std::size_t i, py::ssize_t) { return world.bias[i]; });
+            },
+            "Copy of each agent's bias, shape (N,): a scout's own bias, 0 for boids and predators.")
+        .def_property_readonly(
+            "kinds",
+            [](PyWorld& w) {
+                std::lock_guard lock(w.mutex);
+                return w.controller.visit([](const auto& sim) {
+                    const auto& kinds = sim.world().kind;
+                    py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(kinds.size()));
+                    std::uint8_t* data = out.mutable_data();
+                    for (std::size_t i = 0; i < kinds.size(); ++i) {
+                        data[i] = static_cast<std::uint8_t>(kinds[i]);
+                    }
+                    return out;
+                });
+            },
+            "Copy of each agent's kind as uint8 codes, shape (N,): 0 boid, 1 scout1, 2 scout2, 3 predator\n"
+            "(boids.BOID ... boids.PREDATOR; boids.KINDS[code] is the name).")
+        .def_property(
+            "params", [](const WorldPtr& w) { return ParamsView{w}; },
+            [](const WorldPtr& w, const py::object& values) { set_many(*w, py::dict(values)); },
+            "The live parameters (a ParamsView, used like a dict). Assigning a mapping sets those keys at "
+            "once.")
+        .def(
+            "get",
+            [](PyWorld& w, const std::string& key) {
+                std::lock_guard lock(w.mutex);
+                return param_value(w.controller.params(), key);
+            },
+            py::arg("key"), "The value of one parameter: float, bool (dynamic_bias) or str (boundary).")
+        .def(
+            "set",
+            [](const WorldPtr& w, const std::string& key, const py::object& value) {
+                py::dict one;
+                one[py::str(key)] = value;
+                set_many(*w, one);
+            },
+            py::arg("key"), py::arg("value"),
+            "Sets one parameter with the CLI's validation (the key `margin` sets all four margins).")
+        .def(
+            "spawn",
+            [](PyWorld& w, const std::string& kind, const py::object& n) {
+                const long long count = int_arg("n", n, 0, max_session_agents);
+                std::lock_guard lock(w.mutex);
+                w.controller.spawn(require_kind("kind", kind), count);
+            },
+            py::arg("kind"), py::arg("n"),
+            "Adds n agents of a kind ('boid', 'scout1', 'scout2', 'predator', or the plural count keys) at\n"
+            "random inside the margins, from a seeded stream of the World's own (so runs replay exactly).")
+        .def(
+            "remove",
+            [](PyWorld& w, const std::string& kind, const py::object& n) {
+                const long long count = int_arg("n", n, 0, max_session_agents);
+                std::lock_guard lock(w.mutex);
+                w.controller.remove(require_kind("kind", kind), count);
+            },
+            py::arg("kind"), py::arg("n"),
+            "Removes the n most recently added agents of a kind (ValueError if there are fewer).")
+        .def(
+            "reset",
+            [](PyWorld& w) {
+                std::lock_guard lock(w.mutex);
+                w.controller.reset();
+            },
+            "Back to the starting agents (same seed or state file) with the current parameters; steps = 0.")
+        .def(
+            "load_state",
+            [](PyWorld& w, const std::filesystem::path& path) {
+                std::lock_guard lock(w.mutex);
+                w.controller.load_state(path);
+            },
+            py::arg("path"), "Replaces the agents with a state CSV (the CLI's --init format); steps = 0.")
+        .def(
+            "save_state",
+            [](PyWorld& w, const std::filesystem::path& path) {
+                std::lock_guard lock(w.mutex);
+                w.controller.save_state(path);
+            },
+            py::arg("path"), "Writes the agents as a state CSV, bit-exact (the CLI's --dump format).")
+        .def(
+            "state_hash",
+            [](PyWorld& w) {
+                std::lock_guard lock(w.mutex);
+                return w.controller.state_hash();
+            },
+            "FNV-1a hash of every agent's bits, as an int; format(h, '016x') is the CLI summary's state "
+            "hash.")
+        .def(
+            "stats",
+            [](PyWorld& w) {
+                std::lock_guard lock(w.mutex);
+                const SessionStats s = w.controller.stats();
+                py::dict d;
+                d["steps"] = s.steps;
+                d["agents"] = s.counts.total();
+                d["boids"] = s.counts.boids;
+                d["scouts1"] = s.counts.scouts1;
+                d["scouts2"] = s.counts.scouts2;
+                d["predators"] = s.counts.predators;
+                d["mean_speed"] = s.summary.mean_speed;
+                d["polarization"] = s.summary.polarization;
+                d["state_hash"] = s.state_hash;
+                d["precision"] = std::string(precision_name(s.precision));
+                d["threads"] = s.threads;
+                d["last_step"] = profile_dict(s.last_step);
+                d["total"] = profile_dict(s.total);
+                return d;
+            },
+            "A dict: steps, agents and counts by kind, mean_speed (px/step) and polarization (1 = aligned) "
+            "of\n"
+            "the flocking agents, state_hash, precision, threads, and the step profile in milliseconds\n"
+            "(last_step and total: total_ms, grid_build_ms, neighbours_ms, integrate_ms).")
+        .def(
+            "summary",
+            [](PyWorld& w) {
+                std::lock_guard lock(w.mutex);
+                return format_stats(w.controller.stats());
+            },
+            "The stats as one line of key=value pairs, exactly as the control port's `stats` answers.")
+        .def_property_readonly(
+            "steps",
+            [](PyWorld& w) {
+                std::lock_guard lock(w.mutex);
+                return w.controller.steps_taken();
+            },
+            "Steps since the start (or the last reset / load_state).")
+        .def_property_readonly(
+            "counts",
+            [](PyWorld& w) {
+                std::lock_guard lock(w.mutex);
+                const AgentCounts c = w.controller.counts();
+                py::dict d;
+                d["boids"] = c.boids;
+                d["scouts1"] = c.scouts1;
+                d["scouts2"] = c.scouts2;
+                d["predators"] = c.predators;
+                return d;
+            },
+            "Agents by kind: a dict with boids, scouts1, scouts2, predators.")
+        .def_property_readonly(
+            "precision", [](PyWorld& w) { return std::string(precision_name(w.controller.precision())); },
+            "The scalar type: 'f32' or 'f64'.")
+        .def_property(
+            "threads",
+            [](PyWorld& w) {
+                std::lock_guard lock(w.mutex);
+                return w.controller.threads();
+            },
+            [](PyWorld& w, int threads) {
+                std::lock_guard lock(w.mutex);
+                w.controller.set_threads(threads);
+            },
+            "Threads per step (reading gives the number in use; set 0 for all cores). Results do not depend "
+            "on it.")
+        .def("__len__",
+             [](PyWorld& w) {
+                 std::lock_guard lock(w.mutex);
+                 return w.controller.size();
+             })
+        .def("__repr__", [](PyWorld& w) {
+            std::lock_guard lock(w.mutex);
+            const AgentCounts c = w.controller.counts();
+            return "<boids.World " + w.controller.setup().scenario.name + " " +
+                   std::string(precision_name(w.controller.precision())) + ": " + std::to_string(c.boids) +
+                   " boids, " + std::to_string(c.scouts1) + " scout1, " + std::to_string(c.scouts2) +
+                   " scout2, " + std::to_string(c.predators) + " predators; " +
+                   std::to_string(w.controller.steps_taken()) + " steps>";
+        });
+}
+
+} // namespace boids::python

@@ -1,0 +1,244 @@
+#include "boids/control_protocol.hpp"
+
+#include "boids/error.hpp"
+#include "text.hpp"
+
+#include <cstdio>
+#include <vector>
+
+namespace boids {
+
+namespace {
+
+constexpr std::string_view command_list = "set KEY VALUE, get KEY, params, stats, pause, resume, step [N], "
+                                          "reset, spawn KIND N, remove KIND N, quit, help";
+
+std::vector<std::string_view> split_words(std::string_view line) {
+    std::vector<std::string_view> words;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) {
+            ++i;
+        }
+        const std::size_t start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t') {
+            ++i;
+        }
+        if (i > start) {
+            words.push_back(line.substr(start, i - start));
+        }
+    }
+    return words;
+}
+
+/// A whole-word integer in [lo, hi], or InputError naming the field.
+long long parse_count(const std::string& field, std::string_view word, long long lo, long long hi) {
+    const auto value = text::parse_finite<long long>(word);
+    if (!value || *value < lo || *value > hi) {
+        throw InputError(invalid_value_message(field, "'" + std::string(word) + "'",
+                                               "expected an integer in [" + std::to_string(lo) + ", " +
+                                                   std::to_string(hi) + "]"));
+    }
+    return *value;
+}
+
+void require_arity(std::string_view command, const std::vector<std::string_view>& words, std::size_t min_args,
+                   std::size_t max_args, std::string_view usage) {
+    const std::size_t args = words.size() - 1;
+    if (args < min_args || args > max_args) {
+        throw InputError(std::string(command) + " takes " + std::string(usage) + " (got " +
+                         std::to_string(args) + " argument" + (args == 1 ? "" : "s") + ")");
+    }
+}
+
+std::string count_reply(const SimulationController& controller, Kind kind) {
+    const AgentCounts c = controller.counts();
+    const std::array<long long, kind_count> n{c.boids, c.scouts1, c.scouts2, c.predators};
+    return "ok " + std::string(kind_count_key(kind)) + "=" +
+           std::to_string(n[static_cast<std::size_t>(kind)]) + " agents=" + std::to_string(c.total());
+}
+
+/// One line: newlines or carriage returns inside a message would break the framing.
+std::string single_line(std::string message) {
+    for (char& c : message) {
+        if (c == '\n' || c == '\r') {
+            c = ' ';
+        }
+    }
+    return message;
+}
+
+std::string run(SimulationController& controller, const std::vector<std::string_view>& words) {
+    const std::string_view command = words.front();
+    if (command == "set") {
+        require_arity(command, words, 2, 2, "KEY VALUE");
+        controller.set_param(words[1], words[2]);
+        return "ok " + std::string(words[1]) + "=" +
+               (words[1] == "margin" ? controller.get_param("margin_left") : controller.get_param(words[1]));
+    }
+    if (command == "get") {
+        require_arity(command, words, 1, 1, "KEY");
+        return "ok " + std::string(words[1]) + "=" + controller.get_param(words[1]);
+    }
+    if (command == "params") {
+        require_arity(command, words, 0, 0, "no arguments");
+        return "ok " + format_params(controller.params());
+    }
+    if (command == "stats") {
+        require_arity(command, words, 0, 0, "no arguments");
+        return "ok " + format_stats(controller.stats());
+    }
+    if (command == "pause" || command == "resume") {
+        require_arity(command, words, 0, 0, "no arguments");
+        controller.set_paused(command == "pause");
+        return controller.paused() ? "ok paused" : "ok running";
+    }
+    if (command == "step") {
+        require_arity(command, words, 0, 1, "an optional step count N");
+        const long long n = words.size() == 2 ? parse_count("step N", words[1], 1, max_steps_per_request) : 1;
+        controller.step(n);
+        return "ok steps=" + std::to_string(controller.steps_taken());
+    }
+    if (command == "reset") {
+        require_arity(command, words, 0, 0, "no arguments");
+        controller.reset();
+        return "ok steps=0 agents=" + std::to_string(controller.size());
+    }
+    if (command == "spawn" || command == "remove") {
+        require_arity(command, words, 2, 2, "KIND N");
+        const Kind kind = require_kind(std::string(command) + " KIND", words[1]);
+        const std::string field = std::string(command) + " " + std::string(kind_name(kind)) + " count";
+        const long long limit = command == "spawn" ? max_spawn_per_call : max_session_agents;
+        const long long n = parse_count(field, words[2], 0, limit);
+        if (command == "spawn") {
+            controller.spawn(kind, n);
+        } else {
+            controller.remove(kind, n);
+        }
+        return count_reply(controller, kind);
+    }
+    if (command == "quit") {
+        require_arity(command, words, 0, 0, "no arguments");
+        controller.request_quit();
+        return "ok quit";
+    }
+    if (command == "help") {
+        return "ok commands: " + std::string(command_list);
+    }
+    const std::string shown =
+        command.size() > 64 ? std::string(command.substr(0, 64)) + "..." : std::string(command);
+    throw InputError("unknown command '" + shown + "'; commands: " + std::string(command_list));
+}
+
+char hex_digit(int v) {
+    return static_cast<char>(v < 10 ? '0' + v : 'a' + v - 10);
+}
+
+} // namespace
+
+bool is_valid_utf8(std::string_view text) {
+    std::size_t i = 0;
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    while (i < text.size()) {
+        const unsigned char b = byte(i);
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t length = 0;
+        unsigned int code = 0;
+        unsigned int min_code = 0;
+        if ((b & 0xE0) == 0xC0) {
+            length = 2, code = b & 0x1Fu, min_code = 0x80;
+        } else if ((b & 0xF0) == 0xE0) {
+            length = 3, code = b & 0x0Fu, min_code = 0x800;
+        } else if ((b & 0xF8) == 0xF0) {
+            length = 4, code = b & 0x07u, min_code = 0x10000;
+        } else {
+            return false; // a continuation byte out of place, or 0xF8..0xFF
+        }
+        if (i + length > text.size()) {
+            return false;
+        }
+        for (std::size_t k = 1; k < length; ++k) {
+            if ((byte(i + k) & 0xC0) != 0x80) {
+                return false;
+            }
+            code = (code << 6) | (byte(i + k) & 0x3Fu);
+        }
+        if (code < min_code || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+            return false;
+        }
+        i += length;
+    }
+    return true;
+}
+
+std::string check_control_line(std::string_view line) {
+    if (!line.empty() && line.back() == '\r') {
+        line.remove_suffix(1);
+    }
+    if (line.size() > max_control_line) {
+        return "error line longer than " + std::to_string(max_control_line) + " bytes";
+    }
+    if (!is_valid_utf8(line)) {
+        return "error line is not valid UTF-8";
+    }
+    for (const char c : line) {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && c != '\t') || u == 0x7F) {
+            return std::string("error line contains control character 0x") + hex_digit(u >> 4) +
+                   hex_digit(u & 0xF);
+        }
+    }
+    return {};
+}
+
+std::string execute_control_command(SimulationController& controller, std::string_view line) {
+    if (std::string framing = check_control_line(line); !framing.empty()) {
+        return framing;
+    }
+    if (!line.empty() && line.back() == '\r') {
+        line.remove_suffix(1);
+    }
+    const std::vector<std::string_view> words = split_words(line);
+    if (words.empty()) {
+        return "error empty line; commands: " + std::string(command_list);
+    }
+    try {
+        return single_line(run(controller, words));
+    } catch (const InputError& e) {
+        return single_line(std::string("error ") + e.what());
+    } catch (const std::exception& e) {
+        return single_line(std::string("error internal: ") + e.what());
+    }
+}
+
+std::string format_params(const Params& params) {
+    std::string out;
+    for (const ParamInfo& info : param_table()) {
+        if (!out.empty()) {
+            out += ' ';
+        }
+        out.append(info.key).append("=").append(get_param(params, info.key));
+    }
+    return out;
+}
+
+std::string format_stats(const SessionStats& s) {
+    using text::shortest;
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(s.state_hash));
+    return "steps=" + std::to_string(s.steps) + " paused=" + (s.paused ? "true" : "false") +
+           " agents=" + std::to_string(s.counts.total()) + " boids=" + std::to_string(s.counts.boids) +
+           " scouts1=" + std::to_string(s.counts.scouts1) + " scouts2=" + std::to_string(s.counts.scouts2) +
+           " predators=" + std::to_string(s.counts.predators) +
+           " mean_speed=" + shortest(s.summary.mean_speed) +
+           " polarization=" + shortest(s.summary.polarization) +
+           " step_ms=" + shortest(s.last_step.total_ms) + " grid_ms=" + shortest(s.last_step.grid_build_ms) +
+           " neighbours_ms=" + shortest(s.last_step.neighbours_ms) +
+           " integrate_ms=" + shortest(s.last_step.integrate_ms) + " hash=" + hash +
+           " precision=" + std::string(precision_name(s.precision)) + " threads=" + std::to_string(s.threads);
+}
+
+} // namespace boids

@@ -1,0 +1,232 @@
+#include "boids/control_server.hpp"
+
+#include "boids/control_protocol.hpp"
+#include "boids/error.hpp"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace boids {
+
+namespace {
+
+/// How often the accept loop looks at the stop flag and reaps finished clients.
+constexpr int accept_poll_ms = 50;
+
+/// Sends all of `text`; false when the peer is gone. MSG_NOSIGNAL: a vanished client must not raise SIGPIPE.
+bool send_all(int fd, std::string_view text) {
+    while (!text.empty()) {
+        const ssize_t sent = ::send(fd, text.data(), text.size(), MSG_NOSIGNAL);
+        if (sent < 0 && errno == EINTR) {
+            continue;
+        }
+        if (sent <= 0) {
+            return false;
+        }
+        text.remove_prefix(static_cast<std::size_t>(sent));
+    }
+    return true;
+}
+
+in_addr parse_host(const std::string& host) {
+    in_addr address{};
+    const std::string numeric = host == "localhost" ? "127.0.0.1" : host;
+    if (::inet_pton(AF_INET, numeric.c_str(), &address) != 1) {
+        throw InputError(invalid_value_message("--control-host", "'" + host + "'",
+                                               "expected an IPv4 address such as 127.0.0.1 (or localhost)"));
+    }
+    return address;
+}
+
+} // namespace
+
+ControlServer::ControlServer(ControlServerOptions options) : options_(std::move(options)) {
+    if (options_.port < 0 || options_.port > 65535) {
+        throw InputError(invalid_value_message("--control", std::to_string(options_.port),
+                                               "expected a TCP port in [0, 65535] (0 = any free port)"));
+    }
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr = parse_host(options_.host);
+    address.sin_port = htons(static_cast<std::uint16_t>(options_.port));
+
+    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (listen_fd_ < 0) {
+        throw std::runtime_error(std::string("control port: socket() failed: ") + std::strerror(errno));
+    }
+    const int yes = 1;
+    ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    if (::bind(listen_fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
+        ::listen(listen_fd_, 128) != 0) {
+        const std::string why = std::strerror(errno);
+        ::close(listen_fd_);
+        throw InputError(invalid_value_message(
+            "--control", options_.host + ":" + std::to_string(options_.port), "cannot listen there: " + why));
+    }
+    sockaddr_in bound{};
+    socklen_t length = sizeof bound;
+    ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&bound), &length);
+    port_ = ntohs(bound.sin_port);
+    accept_thread_ = std::thread([this] { accept_loop(); });
+}
+
+ControlServer::~ControlServer() {
+    stop();
+}
+
+void ControlServer::stop() {
+    if (stopping_.exchange(true)) {
+        return;
+    }
+    if (accept_thread_.joinable()) {
+        accept_thread_.join();
+    }
+    ::close(listen_fd_);
+    {
+        std::lock_guard lock(queue_mutex_);
+        reply_cv_.notify_all(); // clients waiting for a reply give up
+    }
+    std::lock_guard lock(clients_mutex_);
+    for (Client& client : clients_) {
+        ::shutdown(client.fd, SHUT_RDWR); // wakes a client thread blocked in recv()
+    }
+    for (Client& client : clients_) {
+        client.thread.join();
+        ::close(client.fd);
+    }
+    clients_.clear();
+}
+
+void ControlServer::accept_loop() {
+    pollfd watch{listen_fd_, POLLIN, 0};
+    while (!stopping_) {
+        reap_finished_clients();
+        if (::poll(&watch, 1, accept_poll_ms) <= 0 || !(watch.revents & POLLIN)) {
+            continue;
+        }
+        const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd < 0) {
+            continue;
+        }
+        std::lock_guard lock(clients_mutex_);
+        if (clients_.size() >= options_.max_clients) {
+            send_all(fd, "error too many clients (limit " + std::to_string(options_.max_clients) + ")\n");
+            ::close(fd);
+            continue;
+        }
+        Client& client = clients_.emplace_back();
+        client.fd = fd;
+        client.thread = std::thread([this, &client] { serve_client(client); });
+    }
+}
+
+void ControlServer::reap_finished_clients() {
+    std::lock_guard lock(clients_mutex_);
+    for (auto it = clients_.begin(); it != clients_.end();) {
+        if (it->finished) {
+            it->thread.join();
+            ::close(it->fd);
+            it = clients_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+std::size_t ControlServer::client_count() const {
+    std::lock_guard lock(clients_mutex_);
+    std::size_t live = 0;
+    for (const Client& client : clients_) {
+        live += client.finished ? 0 : 1;
+    }
+    return live;
+}
+
+void ControlServer::serve_client(Client& client) {
+    std::string line;
+    bool discarding = false; // inside an over-long line that was already answered
+    char buffer[4096];
+    bool connected = true;
+    while (connected && !stopping_) {
+        const ssize_t received = ::recv(client.fd, buffer, sizeof buffer, 0);
+        if (received < 0 && errno == EINTR) {
+            continue;
+        }
+        if (received <= 0) {
+            break; // disconnected (a partial line is dropped) or shut down by stop()
+        }
+        for (ssize_t i = 0; i < received && connected; ++i) {
+            const char c = buffer[i];
+            if (c == '\n') {
+                if (!discarding) {
+                    std::string reply = check_control_line(line);
+                    if (reply.empty()) {
+                        reply = submit(std::move(line));
+                    }
+                    connected = send_all(client.fd, reply + "\n");
+                }
+                discarding = false;
+                line.clear();
+            } else if (!discarding) {
+                line.push_back(c);
+                // One byte of slack for the carriage return of a CRLF line ending.
+                if (line.size() > max_control_line + 1 ||
+                    (line.size() == max_control_line + 1 && line.back() != '\r')) {
+                    connected = send_all(client.fd, check_control_line(line) + "\n");
+                    discarding = true;
+                    line.clear();
+                }
+            }
+        }
+    }
+    client.finished = true;
+}
+
+std::string ControlServer::submit(std::string line) {
+    auto request = std::make_shared<Request>();
+    request->line = std::move(line);
+    std::unique_lock lock(queue_mutex_);
+    if (stopping_) {
+        return "error server stopping";
+    }
+    queue_.push_back(request);
+    queue_cv_.notify_all();
+    reply_cv_.wait(lock, [&] { return request->done || stopping_; });
+    return request->done ? request->reply : "error server stopping";
+}
+
+bool ControlServer::wait_for_pending(std::chrono::steady_clock::time_point deadline) {
+    std::unique_lock lock(queue_mutex_);
+    return queue_cv_.wait_until(lock, deadline, [&] { return !queue_.empty() || stopping_.load(); }) &&
+           !queue_.empty();
+}
+
+std::size_t ControlServer::apply_pending(SimulationController& controller) {
+    return apply_pending([&](std::string_view line) { return execute_control_command(controller, line); });
+}
+
+std::size_t ControlServer::apply_pending(const std::function<std::string(std::string_view)>& execute) {
+    std::deque<std::shared_ptr<Request>> batch;
+    {
+        std::lock_guard lock(queue_mutex_);
+        batch.swap(queue_);
+    }
+    for (const auto& request : batch) {
+        std::string reply = execute(request->line);
+        std::lock_guard lock(queue_mutex_);
+        request->reply = std::move(reply);
+        request->done = true;
+    }
+    if (!batch.empty()) {
+        std::lock_guard lock(queue_mutex_);
+        reply_cv_.notify_all();
+    }
+    return batch.size();
+}
+
+} // namespace boids

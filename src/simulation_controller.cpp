@@ -1,0 +1,221 @@
+#include "boids/simulation_controller.hpp"
+
+#include "boids/error.hpp"
+#include "boids/hash.hpp"
+#include "boids/state_io.hpp"
+
+#include <array>
+
+namespace boids {
+
+namespace {
+
+constexpr std::array<std::string_view, kind_count> count_keys{"boids", "scouts1", "scouts2", "predators"};
+
+/// Agents added during a session come from their own stream, derived from the scene's seed, so that
+/// adding agents never disturbs the starting state and a session replays exactly.
+constexpr std::uint64_t spawn_stream_salt = 0x9e3779b97f4a7c15ull;
+
+template <class Real>
+void keep_rows(World<Real>& world, const std::vector<bool>& keep) {
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < world.size(); ++i) {
+        if (!keep[i]) {
+            continue;
+        }
+        world.kind[out] = world.kind[i];
+        world.x[out] = world.x[i];
+        world.y[out] = world.y[i];
+        world.vx[out] = world.vx[i];
+        world.vy[out] = world.vy[i];
+        world.bias[out] = world.bias[i];
+        ++out;
+    }
+    world.kind.resize(out);
+    for (auto* column : {&world.x, &world.y, &world.vx, &world.vy, &world.bias}) {
+        column->resize(out);
+    }
+}
+
+} // namespace
+
+Kind require_kind(std::string_view field, std::string_view name) {
+    if (const auto kind = parse_kind(name)) {
+        return *kind;
+    }
+    for (std::size_t i = 0; i < count_keys.size(); ++i) {
+        if (count_keys[i] == name) {
+            return static_cast<Kind>(i);
+        }
+    }
+    throw InputError(
+        invalid_value_message(std::string(field), "'" + std::string(name) + "'",
+                              "allowed kinds are boid, scout1, scout2, predator (or boids, scouts1, "
+                              "scouts2, predators)"));
+}
+
+std::string_view kind_count_key(Kind kind) {
+    return count_keys[static_cast<std::size_t>(kind)];
+}
+
+SimulationController::SimulationController(SimulationSetup setup)
+    : setup_(std::move(setup)), simulation_(make_simulation(setup_.scenario.params)),
+      spawner_(setup_.scenario.seed ^ spawn_stream_salt) {
+    set_threads(setup_.threads);
+}
+
+AnySimulation SimulationController::make_simulation(const Params& params) const {
+    validate(params);
+    if (setup_.init_file) {
+        return load_simulation(params, *setup_.init_file);
+    }
+    return with_precision(setup_.precision, [&]<class Real>() {
+        return AnySimulation(std::in_place_type<Simulation<Real>>, params,
+                             spawn_world<Real>(params, setup_.scenario.agents, setup_.scenario.seed));
+    });
+}
+
+AnySimulation SimulationController::load_simulation(const Params& params,
+                                                    const std::filesystem::path& path) const {
+    return with_precision(setup_.precision, [&]<class Real>() {
+        return AnySimulation(std::in_place_type<Simulation<Real>>, params,
+                             read_state_csv<Real>(path, params));
+    });
+}
+
+void SimulationController::step(long long steps) {
+    visit([&](auto& sim) { sim.step(steps); });
+}
+
+const Params& SimulationController::params() const {
+    return visit([](const auto& sim) -> const Params& { return sim.params(); });
+}
+
+void SimulationController::set_param(std::string_view key, std::string_view value) {
+    Params changed = params();
+    boids::set_param(changed, key, value);
+    set_params(changed);
+}
+
+void SimulationController::set_params(const Params& params) {
+    visit([&](auto& sim) { sim.set_params(params); });
+}
+
+std::string SimulationController::get_param(std::string_view key) const {
+    return boids::get_param(params(), key);
+}
+
+void SimulationController::spawn(Kind kind, long long count) {
+    const std::string field = "spawn " + std::string(kind_name(kind)) + " count";
+    if (count < 0 || count > max_spawn_per_call) {
+        throw InputError(
+            invalid_value_message(field, std::to_string(count),
+                                  "allowed range is [0, " + std::to_string(max_spawn_per_call) + "]"));
+    }
+    const long long room = max_session_agents - static_cast<long long>(size());
+    if (count > room) {
+        throw InputError(invalid_value_message(field, std::to_string(count),
+                                               "a session holds at most " +
+                                                   std::to_string(max_session_agents) + " agents; room for " +
+                                                   std::to_string(room) + " more"));
+    }
+    visit([&](auto& sim) { spawner_.spawn(sim.world(), sim.params(), kind, count); });
+}
+
+void SimulationController::remove(Kind kind, long long count) {
+    const long long present = [&] {
+        const AgentCounts c = counts();
+        const std::array<long long, kind_count> n{c.boids, c.scouts1, c.scouts2, c.predators};
+        return n[static_cast<std::size_t>(kind)];
+    }();
+    if (count < 0 || count > present) {
+        throw InputError(invalid_value_message("remove " + std::string(kind_name(kind)) + " count",
+                                               std::to_string(count),
+                                               "allowed range is [0, " + std::to_string(present) + "] (the " +
+                                                   std::string(kind_count_key(kind)) + " present)"));
+    }
+    visit([&](auto& sim) {
+        auto& world = sim.world();
+        std::vector<bool> keep(world.size(), true);
+        long long left = count;
+        for (std::size_t i = world.size(); i-- > 0 && left > 0;) {
+            if (world.kind[i] == kind) {
+                keep[i] = false;
+                --left;
+            }
+        }
+        keep_rows(world, keep);
+    });
+}
+
+void SimulationController::reset() {
+    AnySimulation fresh = make_simulation(params());
+    simulation_ = std::move(fresh);
+    spawner_ = Spawner(setup_.scenario.seed ^ spawn_stream_salt);
+    set_threads(setup_.threads);
+}
+
+void SimulationController::load_state(const std::filesystem::path& path) {
+    AnySimulation loaded = load_simulation(params(), path);
+    simulation_ = std::move(loaded);
+    set_threads(setup_.threads);
+}
+
+void SimulationController::save_state(const std::filesystem::path& path) const {
+    visit([&](const auto& sim) { write_state_csv(path, sim.world()); });
+}
+
+std::uint64_t SimulationController::state_hash() const {
+    return visit([](const auto& sim) { return boids::state_hash(sim.world()); });
+}
+
+SessionStats SimulationController::stats() const {
+    SessionStats s;
+    visit([&](const auto& sim) {
+        s.steps = sim.steps_taken();
+        s.counts = sim.world().counts();
+        s.summary = summarize(sim.world());
+        s.last_step = sim.last_profile();
+        s.total = sim.total_profile();
+        s.state_hash = boids::state_hash(sim.world());
+        s.threads = sim.threads();
+    });
+    s.paused = paused_;
+    s.precision = setup_.precision;
+    return s;
+}
+
+AgentCounts SimulationController::counts() const {
+    return visit([](const auto& sim) { return sim.world().counts(); });
+}
+
+std::size_t SimulationController::size() const {
+    return visit([](const auto& sim) { return sim.world().size(); });
+}
+
+long long SimulationController::steps_taken() const {
+    return visit([](const auto& sim) { return sim.steps_taken(); });
+}
+
+const StepProfile& SimulationController::last_profile() const {
+    return visit([](const auto& sim) -> const StepProfile& { return sim.last_profile(); });
+}
+
+const StepProfile& SimulationController::total_profile() const {
+    return visit([](const auto& sim) -> const StepProfile& { return sim.total_profile(); });
+}
+
+void SimulationController::set_threads(int threads) {
+    if (threads < 0 || threads > 1024) {
+        throw InputError(
+            invalid_value_message("threads", std::to_string(threads), "allowed range is [0, 1024]"));
+    }
+    setup_.threads = threads;
+    visit([&](auto& sim) { sim.set_threads(threads); });
+}
+
+int SimulationController::threads() const {
+    return visit([](const auto& sim) { return sim.threads(); });
+}
+
+} // namespace boids

@@ -1,0 +1,65 @@
+"""The slider window itself, on a private Xvfb display: it starts at the server's values, and moving a
+slider changes the running flock at once."""
+
+import os
+import select
+import subprocess
+import tkinter as tk
+
+import pytest
+
+import boids_control as ui
+from conftest import TIMEOUT
+
+
+@pytest.fixture
+def xvfb_display(monkeypatch):
+    """A private Xvfb server. -displayfd lets Xvfb pick a free display number itself, so parallel test
+    runs (or other projects' xvfb-run) never race for the same display as `xvfb-run -a` can."""
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+                              pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    try:
+        ready, _, _ = select.select([read_end], [], [], TIMEOUT)
+        assert ready, "Xvfb did not start in time"
+        number = os.read(read_end, 64).decode().strip()
+        assert number.isdigit(), f"Xvfb failed to start ({number!r})"
+        monkeypatch.setenv("DISPLAY", f":{number}")
+        yield f":{number}"
+    finally:
+        os.close(read_end)
+        server.terminate()
+        server.wait(timeout=TIMEOUT)
+
+
+def test_window_reads_values_and_sliders_set_parameters(xvfb_display, controlled_run):
+    client = ui.ControlClient(port=controlled_run.port)
+    root = tk.Tk()
+    try:
+        client.call("set visual_range 50")
+        window = ui.ControlWindow(root, client)
+        root.update()
+        for s in ui.SLIDERS:  # every slider shows the server's value, and nothing was sent back
+            assert window.scales[s.key].get() == ui.slider_position(s, window.values[s.key])
+        assert window.values["visual_range"] == 50.0 and window.values["centering_factor"] == 0.0005
+        assert client.call("get centering_factor") == {"centering_factor": "5e-04"}
+
+        visual = next(s for s in ui.SLIDERS if s.key == "visual_range")
+        window.scales["visual_range"].set(150)  # as a drag would
+        root.update()
+        assert client.call("get visual_range") == {"visual_range": "30"}
+        assert window.labels["visual_range"].cget("text") == "30"
+
+        avoid = next(s for s in ui.SLIDERS if s.key == "avoid_factor")
+        window.on_slide(avoid, str(ui.SLIDER_STEPS))
+        assert client.call("get avoid_factor") == {"avoid_factor": "1"}
+        assert "set avoid_factor 1.0: ok avoid_factor=1" in window.status.cget("text")
+        assert visual.key in window.scales
+        window.refresh_stats()
+        assert window.stats.cget("text").startswith("steps ")
+    finally:
+        root.destroy()
+        client.call("quit")
+        client.close()
+    assert controlled_run.finish()[0] == 0
