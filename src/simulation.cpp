@@ -110,9 +110,11 @@ void Simulation<Real>::step_once() {
         return;
     }
     const classic::Constants<Real> c(params_);
-    const int nthreads = threads();
     World<Real>& w = world_;
     const std::size_t n = w.size();
+    // Below a few thousand agents a step takes microseconds and waking threads costs more than it saves.
+    // (Any thread count gives the same bits, so this is purely a matter of speed.)
+    const int nthreads = n < 2048 ? 1 : threads();
     StepProfile profile;
 
     // Phase 1: bin the flock (for the neighbour rules) and the predators (for fleeing).

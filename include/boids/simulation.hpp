@@ -35,7 +35,7 @@ public:
     /// bias when dynamic bias is off or the group's value changed.
     void set_params(const Params& params);
 
-    /// Threads used by step(); 0 means all available.
+    /// Threads used by step() for flocks of 2048 agents or more (smaller ones run on one); 0 means all.
     void set_threads(int threads) { threads_ = threads; }
     [[nodiscard]] int threads() const;
 

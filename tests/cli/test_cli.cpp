@@ -99,9 +99,10 @@ TEST(Cli, InitContinuesARunExactly) {
 }
 
 TEST(Cli, ThreadCountDoesNotChangeTheResult) {
-    const Result one = boids("run --headless --steps 50 --boids 2000 --threads 1");
-    const Result two = boids("run --headless --steps 50 --boids 2000 --threads 2");
-    const Result four = boids("run --headless --steps 50 --boids 2000 --threads 4");
+    // Enough boids that the step really runs on several threads (small flocks run on one).
+    const Result one = boids("run --headless --steps 50 --boids 3000 --threads 1");
+    const Result two = boids("run --headless --steps 50 --boids 3000 --threads 2");
+    const Result four = boids("run --headless --steps 50 --boids 3000 --threads 4");
     const auto hash = [](const std::string& out) { return out.substr(out.find("state hash")); };
     ASSERT_EQ(one.code, 0);
     EXPECT_EQ(hash(one.out), hash(two.out));

@@ -102,7 +102,7 @@ def test_params_get_set_and_validation():
     w.params = {"max_speed": 9}
     assert w.get("max_speed") == 9.0
     d = dict(w.params)
-    assert len(d) == 22 and d["visual_range"] == 30.0 and "visual_range" in w.params
+    assert len(d) == len(boids.param_table()) and d["visual_range"] == 30.0 and "visual_range" in w.params
     assert w.params.get("nope", 5) == 5
     assert {r["key"] for r in boids.param_table()} == set(d)
 
@@ -243,7 +243,8 @@ def test_help_and_catalogue():
     for name in ("step", "positions", "velocities", "kinds", "biases", "params", "get", "set", "spawn", "remove",
                  "load_state", "save_state", "stats", "state_hash", "reset"):
         assert getattr(boids.World, name).__doc__, name
-    assert boids.presets() == ["ece4760", "vga-predator", "vga-scouts"]
+    assert {"ece4760", "vga-predator", "vga-scouts", "pynboids", "downey-2d"} <= set(boids.presets())
+    assert boids.presets() == sorted(boids.presets())
     assert "predator" in boids.preset_description("vga-predator").lower()
-    assert boids.PRECISIONS == ("f32", "f64")
+    assert boids.PRECISIONS == ("f32", "f64", "fix15")
     assert repr(boids.World(boids=3, predators=0)).startswith("<boids.World vga-predator f32: 3 boids")
