@@ -7,6 +7,8 @@ packages=(
     build-essential cmake ninja-build pkg-config
     libcli11-dev libtomlplusplus-dev
     libgtest-dev libgmock-dev libbenchmark-dev
+    libsdl2-dev libimgui-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev
+    ffmpeg xvfb xauth
 )
 
 missing=()

@@ -4,25 +4,30 @@
 #include "boids/params.hpp"
 #include "boids/scenario.hpp"
 #include "run_command.hpp"
+#include "viewer.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include "video_recorder.hpp"
+
 #include <cstdio>
 #include <iostream>
+#include <tuple>
 
 namespace {
 
 constexpr int exit_bad_input = 2;
 
-void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
-    cmd.add_flag("--headless", o.headless, "Run without a window and print a summary");
-    cmd.add_option("--preset", o.preset, "Built-in scene: " + [] {
-        std::string names;
-        for (const auto& n : boids::preset_names()) {
-            names += (names.empty() ? "" : ", ") + n;
-        }
-        return names + " (default " + std::string(boids::default_preset) + ")";
-    }());
+/// The options that choose a scene and how it is computed, shared by `run` and `view`.
+void add_scene_options(CLI::App& cmd, boids::cli::RunOptions& o) {
+    cmd.add_option(
+        "--preset", o.preset, "Built-in scene: " + [] {
+            std::string names;
+            for (const auto& n : boids::preset_names()) {
+                names += (names.empty() ? "" : ", ") + n;
+            }
+            return names + " (default " + std::string(boids::default_preset) + ")";
+        }());
     cmd.add_option("--scenario", o.scenario_file, "Scene from a TOML scenario file");
     cmd.add_option("--set", o.settings, "Override a parameter: key=value (repeatable; see `boids params`)");
     cmd.add_option("--boids", o.boids, "Number of boids");
@@ -31,10 +36,77 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--predators", o.predators, "Number of predators");
     cmd.add_option("--seed", o.seed, "Seed of the random initial state");
     cmd.add_option("--init", o.init_file, "Start from a state CSV instead of random spawning");
-    cmd.add_option("--steps", o.steps, "Number of steps to run (default 1000)");
-    cmd.add_option("--dump", o.dump_file, "Write the final state CSV here");
     cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
+}
+
+void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
+    cmd.add_flag("--headless", o.headless, "Run without a window and print a summary");
+    add_scene_options(cmd, o);
+    cmd.add_option("--steps", o.steps, "Number of steps to run (default 1000)");
+    cmd.add_option("--dump", o.dump_file, "Write the final state CSV here");
+    cmd.add_option("--record", o.record_file,
+                   "Record offscreen (EGL): FILE.mp4|.gif gets one frame per step, FILE.png the final state");
+    cmd.add_option("--size", o.frame_size, "Frame size of --record, WIDTHxHEIGHT (default 960x720)");
+}
+
+/// `boids view` options beyond the scene's.
+struct ViewCliOptions {
+    std::string rate = "30";
+    bool grow = false;
+    std::string size = "1280x800";
+    bool hide_panel = false;
+    bool paused = false;
+    std::string frames = "0";
+    std::string screenshot;
+    std::string record;
+};
+
+void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& v) {
+    add_scene_options(cmd, o);
+    cmd.add_option("--rate", v.rate, "Simulation steps per second: 30 (default) | 60 | max");
+    cmd.add_flag("--grow", v.grow,
+                 "Start in grow mode: add boids while the rate holds, show the largest flock");
+    cmd.add_option("--size", v.size, "Window size, WIDTHxHEIGHT (default 1280x800)");
+    cmd.add_flag("--hide-panel", v.hide_panel, "Start with the control panel hidden (key h shows it)");
+    cmd.add_flag("--paused", v.paused, "Start paused (space resumes)");
+    cmd.add_option("--frames", v.frames, "Quit after this many frames (default 0: run until closed)");
+    cmd.add_option("--screenshot", v.screenshot, "With --frames: save the last frame as this PNG file");
+    cmd.add_option("--record", v.record, "Record every frame to FILE.mp4 or FILE.gif through ffmpeg");
+}
+
+/// Resolves `boids view`'s options. Throws InputError.
+boids::viewer::ViewerOptions make_viewer_options(const boids::cli::RunOptions& o, const ViewCliOptions& v) {
+    using boids::InputError;
+    const boids::cli::RunPlan plan = boids::cli::make_run_plan(o);
+    boids::viewer::ViewerOptions vo;
+    vo.scenario = plan.scenario;
+    vo.init_file = plan.init_file;
+    vo.precision = plan.precision;
+    vo.threads = plan.threads;
+    const auto rate = boids::viewer::parse_sim_rate(v.rate);
+    if (!rate) {
+        throw InputError(
+            boids::invalid_value_message("--rate", "'" + v.rate + "'", "allowed values are 30 | 60 | max"));
+    }
+    vo.rate = *rate;
+    vo.grow = v.grow;
+    std::tie(vo.window_width, vo.window_height) = boids::cli::parse_frame_size("--size", v.size);
+    vo.hide_panel = v.hide_panel;
+    vo.paused = v.paused;
+    vo.frames = boids::cli::parse_frames("--frames", v.frames);
+    if (!v.screenshot.empty()) {
+        if (vo.frames == 0) {
+            throw InputError("--screenshot needs --frames N (the frame to save)");
+        }
+        if (v.screenshot.size() < 4 || v.screenshot.compare(v.screenshot.size() - 4, 4, ".png") != 0) {
+            throw InputError(boids::invalid_value_message("--screenshot", "'" + v.screenshot + "'",
+                                                          "expected a file name ending in .png"));
+        }
+    }
+    vo.screenshot_path = v.screenshot;
+    vo.record_path = v.record;
+    return vo;
 }
 
 void print_presets() {
@@ -60,19 +132,26 @@ void print_params() {
             allowed = "margin | wrap";
         }
         std::printf("%-22s %-10s %-22s %s\n", std::string(info.key).c_str(),
-                    boids::get_param(defaults, info.key).c_str(), allowed.c_str(), std::string(info.help).c_str());
+                    boids::get_param(defaults, info.key).c_str(), allowed.c_str(),
+                    std::string(info.help).c_str());
     }
-    std::printf("%-22s %-10s %-22s %s\n", "margin", "", "[0, 10000000]", "sets all four margins (write-only)");
+    std::printf("%-22s %-10s %-22s %s\n", "margin", "", "[0, 10000000]",
+                "sets all four margins (write-only)");
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"boids: Craig Reynolds' flocking, as in Cornell ECE 4760 (classic rules, predators, scouts)"};
+    CLI::App app{
+        "boids: Craig Reynolds' flocking, as in Cornell ECE 4760 (classic rules, predators, scouts)"};
     app.require_subcommand(0, 1);
     boids::cli::RunOptions run_options;
     CLI::App* run = app.add_subcommand("run", "Run a scene and print a summary");
     add_run_options(*run, run_options);
+    boids::cli::RunOptions view_scene;
+    ViewCliOptions view_options;
+    CLI::App* view = app.add_subcommand("view", "Open the interactive viewer (needs a display)");
+    add_view_options(*view, view_scene, view_options);
     CLI::App* presets = app.add_subcommand("presets", "List the built-in scenes");
     CLI::App* params = app.add_subcommand("params", "List every parameter key with its default and range");
 
@@ -96,9 +175,26 @@ int main(int argc, char** argv) {
             print_params();
             return 0;
         }
+        if (view->parsed()) {
+            std::string why;
+            if (!boids::viewer::run_viewer(make_viewer_options(view_scene, view_options), why)) {
+                std::cerr << "boids view: " << why
+                          << "; use boids run --headless (with --record for a video)\n";
+                return exit_bad_input;
+            }
+            return 0;
+        }
         if (!run->parsed()) {
-            // The main job: no window exists yet, so the default scene runs headless.
-            std::puts("boids: running the default scene headless (boids --help lists the commands)");
+            // The main job: the viewer on the default scene when a display exists...
+            std::string why;
+            if (boids::viewer::run_viewer(make_viewer_options(view_scene, view_options), why)) {
+                return 0;
+            }
+            // ...otherwise the same scene headless, with a video of it (a PNG without ffmpeg).
+            run_options.record_file = boids::render::ffmpeg_available() ? "boids.mp4" : "boids.png";
+            std::printf("boids: %s, so the default scene runs headless and is recorded to %s\n", why.c_str(),
+                        run_options.record_file.c_str());
+            std::fflush(stdout);
         }
         boids::cli::run_headless(boids::cli::make_run_plan(run_options));
         return 0;

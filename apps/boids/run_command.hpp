@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace boids::cli {
@@ -23,6 +24,8 @@ struct RunOptions {
     std::string dump_file;
     std::string precision = "f32";
     std::string threads = "0";
+    std::string record_file; ///< --record: a video (.mp4/.gif, one frame per step) or the last frame (.png)
+    std::string frame_size = "960x720";
 };
 
 /// A validated run: everything resolved into engine types.
@@ -33,7 +36,16 @@ struct RunPlan {
     std::optional<std::string> dump_file;
     Precision precision = Precision::F32;
     int threads = 0;
+    std::optional<std::string> record_file;
+    int frame_width = 960;
+    int frame_height = 720;
 };
+
+/// Parses a frame count in [0, 10^9]. Throws InputError naming `flag`.
+[[nodiscard]] long long parse_frames(const std::string& flag, const std::string& text);
+
+/// Parses a frame size "WxH" (each in [16, 8192]). Throws InputError naming `flag`.
+[[nodiscard]] std::pair<int, int> parse_frame_size(const std::string& flag, const std::string& text);
 
 /// Resolves the options (preset or file, then --set, counts and seed). Throws InputError.
 [[nodiscard]] RunPlan make_run_plan(const RunOptions& options);
