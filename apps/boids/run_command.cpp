@@ -51,9 +51,11 @@ void run(const RunPlan& plan) {
     const bool video = recording && !render::is_png_path(*plan.record_file);
     const auto start = std::chrono::steady_clock::now();
     if (video) {
-        for (long long i = 0; i < plan.steps; ++i) {
+        for (long long i = 1; i <= plan.steps; ++i) {
             sim.step(1);
-            recording->add_frame(sim.world(), sim.params());
+            if (i % plan.record_every == 0) {
+                recording->add_frame(sim.world(), sim.params());
+            }
         }
     } else {
         sim.step(plan.steps);
@@ -150,6 +152,7 @@ RunPlan make_run_plan(const RunOptions& o) {
         plan.record_file = o.record_file;
     }
     std::tie(plan.frame_width, plan.frame_height) = parse_frame_size("--size", o.frame_size);
+    plan.record_every = parse_integer("--record-every", o.record_every, 1, 1'000'000'000LL);
     plan.steps = parse_integer("--steps", o.steps, 0, 1'000'000'000'000LL);
     plan.threads = static_cast<int>(parse_integer("--threads", o.threads, 0, 1024));
     if (o.precision == "f32") {

@@ -26,6 +26,7 @@ struct RunOptions {
     std::string threads = "0";
     std::string record_file; ///< --record: a video (.mp4/.gif, one frame per step) or the last frame (.png)
     std::string frame_size = "960x720";
+    std::string record_every = "1"; ///< --record-every: one video frame every K steps
 };
 
 /// A validated run: everything resolved into engine types.
@@ -39,6 +40,7 @@ struct RunPlan {
     std::optional<std::string> record_file;
     int frame_width = 960;
     int frame_height = 720;
+    long long record_every = 1;
 };
 
 /// Parses a frame count in [0, 10^9]. Throws InputError naming `flag`.
