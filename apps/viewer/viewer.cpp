@@ -247,8 +247,11 @@ public:
                 }
             }
             SDL_GL_SwapWindow(window_.window);
-            stats_render_s += seconds_since(render_start);
+            const double render_s = seconds_since(render_start);
+            stats_render_s += render_s;
             ++stats_frames;
+            render_ms_sum_ += render_s * 1000.0;
+            ++render_frames_sum_;
 
             // --- observations for the HUD and any controller ---
             ViewerStats& st = state_.stats;
@@ -261,8 +264,6 @@ public:
                 st.sim_steps_per_s = static_cast<double>(stats_steps) / window;
                 st.render_fps = static_cast<double>(stats_frames) / window;
                 st.render_ms = 1000.0 * stats_render_s / static_cast<double>(std::max(1LL, stats_frames));
-                render_ms_sum_ += stats_render_s * 1000.0;
-                render_frames_sum_ += stats_frames;
                 stats_start = Clock::now();
                 stats_steps = stats_frames = 0;
                 stats_render_s = 0.0;
@@ -414,7 +415,11 @@ private:
 
     /// Feeds the grow search one measurement per window and flies the size it asks for next.
     void observe_grow() {
-        if (!grow_ || grow_->finished() || state_.paused) {
+        if (!grow_ || grow_->finished()) {
+            return;
+        }
+        if (state_.paused) {
+            start_grow_window(); // paused time is not a measurement
             return;
         }
         if (Clock::now() < grow_window_start_) {

@@ -83,7 +83,7 @@ TEST(ViewerWindow, ScreenshotHasTheSizeTheBackgroundTheBoidsAndTheHud) {
         }
         EXPECT_GT(hud, 500);
     }
-    // Lit pixels follow the boid count: an arrow is ~0.38 * (8 px * scale 1.2)^2 ~ 35 pixels here.
+    // Lit pixels follow the boid count: an arrow is 0.35 * (8 px * scale 1.2)^2 ~ 32 pixels here.
     const long long n0 = lit_boid_pixels(none), n200 = lit_boid_pixels(some), n400 = lit_boid_pixels(more);
     EXPECT_LT(n0, 50);
     EXPECT_GT(n200, 200 * 20);
