@@ -57,7 +57,8 @@ void expect_rejected(const std::string& args, std::initializer_list<std::string>
     EXPECT_EQ(r.out, "") << args;
 }
 
-// `boids` with no arguments: tests/render/test_headless_recording.cpp (it opens a viewer when a display exists).
+// `boids` with no arguments is tested in tests/render/test_headless_recording.cpp, without a display (with
+// one it opens the viewer).
 
 TEST(Cli, RunHeadlessWithEveryOptionAndDump) {
     const fs::path dump = tmp_dir() / "final.csv";
