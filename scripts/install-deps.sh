@@ -7,7 +7,9 @@ packages=(
     build-essential cmake ninja-build pkg-config
     libcli11-dev libtomlplusplus-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    pybind11-dev python3-dev python3-numpy python3-pytest python3-tk python3-matplotlib xvfb xauth
+    pybind11-dev python3-dev python3-numpy python3-pytest python3-tk python3-matplotlib
+    libsdl2-dev libimgui-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev
+    ffmpeg xvfb xauth
 )
 
 missing=()

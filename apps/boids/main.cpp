@@ -4,25 +4,30 @@
 #include "boids/params.hpp"
 #include "boids/scenario.hpp"
 #include "run_command.hpp"
+#include "viewer.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include "video_recorder.hpp"
+
 #include <cstdio>
 #include <iostream>
+#include <tuple>
 
 namespace {
 
 constexpr int exit_bad_input = 2;
 
-void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
-    cmd.add_flag("--headless", o.headless, "Run without a window and print a summary");
-    cmd.add_option("--preset", o.preset, "Built-in scene: " + [] {
-        std::string names;
-        for (const auto& n : boids::preset_names()) {
-            names += (names.empty() ? "" : ", ") + n;
-        }
-        return names + " (default " + std::string(boids::default_preset) + ")";
-    }());
+/// The options that choose a scene and how it is computed, shared by `run` and `view`.
+void add_scene_options(CLI::App& cmd, boids::cli::RunOptions& o) {
+    cmd.add_option(
+        "--preset", o.preset, "Built-in scene: " + [] {
+            std::string names;
+            for (const auto& n : boids::preset_names()) {
+                names += (names.empty() ? "" : ", ") + n;
+            }
+            return names + " (default " + std::string(boids::default_preset) + ")";
+        }());
     cmd.add_option("--scenario", o.scenario_file, "Scene from a TOML scenario file");
     cmd.add_option("--set", o.settings, "Override a parameter: key=value (repeatable; see `boids params`)");
     cmd.add_option("--obstacle", o.obstacles, "Add an obstacle: 'circle X Y R' or 'rect X0 Y0 X1 Y1' (repeatable)");
@@ -33,18 +38,87 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--predators", o.predators, "Number of predators");
     cmd.add_option("--seed", o.seed, "Seed of the random initial state");
     cmd.add_option("--init", o.init_file, "Start from a state CSV instead of random spawning");
-    cmd.add_option("--steps", o.steps, "Number of steps to run (default 1000; with --control, until `quit`)");
-    cmd.add_option("--dump", o.dump_file, "Write the final state CSV here");
     cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64 | fix15 (the lab's fixed point)");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
     cmd.add_option("--update", o.update, "synchronous (default) | sequential (the lab's in-place loop)");
     cmd.add_option("--speed-estimate", o.speed_estimate, "exact (default) | alpha-max-beta-min");
+}
+
+void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
+    cmd.add_flag("--headless", o.headless, "Run without a window and print a summary");
+    add_scene_options(cmd, o);
+    cmd.add_option("--steps", o.steps, "Number of steps to run (default 1000; with --control, until `quit`)");
+    cmd.add_option("--dump", o.dump_file, "Write the final state CSV here");
     cmd.add_option("--trace", o.trace_file, "Golden trace: write the state every --trace-every steps to FILE");
     cmd.add_option("--trace-every", o.trace_every, "Steps between traced states (default 1)");
     cmd.add_option("--trace-format", o.trace_format, "csv (default) | c-header (raw fix15 arrays; needs fix15)");
     cmd.add_option("--control", o.control, "Serve the control port on this TCP port (0 = any free port; see README)");
     cmd.add_option("--control-host", o.control_host, "Address the control port listens on (default 127.0.0.1)");
     cmd.add_option("--rate", o.rate, "Steps per second with --control (default 30, flat out with --steps; 0 = flat out)");
+    cmd.add_option("--record", o.record_file,
+                   "Record offscreen (EGL): FILE.mp4|.gif gets one frame per step, FILE.png the final state");
+    cmd.add_option("--size", o.frame_size, "Frame size of --record, WIDTHxHEIGHT (default 960x720)");
+    cmd.add_option("--record-every", o.record_every,
+                   "With a video --record: one frame every K steps (default 1)");
+}
+
+/// `boids view` options beyond the scene's.
+struct ViewCliOptions {
+    std::string rate = "30";
+    bool grow = false;
+    std::string size = "1280x800";
+    bool hide_panel = false;
+    bool paused = false;
+    std::string frames = "0";
+    std::string screenshot;
+    std::string record;
+};
+
+void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& v) {
+    add_scene_options(cmd, o);
+    cmd.add_option("--rate", v.rate, "Simulation steps per second: 30 (default) | 60 | max");
+    cmd.add_flag("--grow", v.grow,
+                 "Start in grow mode: add boids while the rate holds, show the largest flock");
+    cmd.add_option("--size", v.size, "Window size, WIDTHxHEIGHT (default 1280x800)");
+    cmd.add_flag("--hide-panel", v.hide_panel, "Start with the control panel hidden (key h shows it)");
+    cmd.add_flag("--paused", v.paused, "Start paused (space resumes)");
+    cmd.add_option("--frames", v.frames, "Quit after this many frames (default 0: run until closed)");
+    cmd.add_option("--screenshot", v.screenshot, "With --frames: save the last frame as this PNG file");
+    cmd.add_option("--record", v.record, "Record every frame to FILE.mp4 or FILE.gif through ffmpeg");
+}
+
+/// Resolves `boids view`'s options. Throws InputError.
+boids::viewer::ViewerOptions make_viewer_options(const boids::cli::RunOptions& o, const ViewCliOptions& v) {
+    using boids::InputError;
+    const boids::cli::RunPlan plan = boids::cli::make_run_plan(o);
+    boids::viewer::ViewerOptions vo;
+    vo.scenario = plan.scenario;
+    vo.init_file = plan.init_file;
+    vo.precision = plan.precision;
+    vo.threads = plan.threads;
+    const auto rate = boids::viewer::parse_sim_rate(v.rate);
+    if (!rate) {
+        throw InputError(
+            boids::invalid_value_message("--rate", "'" + v.rate + "'", "allowed values are 30 | 60 | max"));
+    }
+    vo.rate = *rate;
+    vo.grow = v.grow;
+    std::tie(vo.window_width, vo.window_height) = boids::cli::parse_frame_size("--size", v.size);
+    vo.hide_panel = v.hide_panel;
+    vo.paused = v.paused;
+    vo.frames = boids::cli::parse_frames("--frames", v.frames);
+    if (!v.screenshot.empty()) {
+        if (vo.frames == 0) {
+            throw InputError("--screenshot needs --frames N (the frame to save)");
+        }
+        if (v.screenshot.size() < 4 || v.screenshot.compare(v.screenshot.size() - 4, 4, ".png") != 0) {
+            throw InputError(boids::invalid_value_message("--screenshot", "'" + v.screenshot + "'",
+                                                          "expected a file name ending in .png"));
+        }
+    }
+    vo.screenshot_path = v.screenshot;
+    vo.record_path = v.record;
+    return vo;
 }
 
 void print_presets() {
@@ -68,19 +142,39 @@ void print_params() {
             allowed = boids::choice_list(info.key);
         }
         std::printf("%-22s %-10s %-22s %s\n", std::string(info.key).c_str(),
-                    boids::get_param(defaults, info.key).c_str(), allowed.c_str(), std::string(info.help).c_str());
+                    boids::get_param(defaults, info.key).c_str(), allowed.c_str(),
+                    std::string(info.help).c_str());
     }
-    std::printf("%-22s %-10s %-22s %s\n", "margin", "", "[0, 10000000]", "sets all four margins (write-only)");
+    std::printf("%-22s %-10s %-22s %s\n", "margin", "", "[0, 10000000]",
+                "sets all four margins (write-only)");
+}
+
+/// Drawing with Mesa's software OpenGL shares the cores with the simulation's OpenMP threads, which by
+/// default spin after each parallel region and starve the rasterizer (10x slower frames on 2 cores).
+/// libgomp reads OMP_WAIT_POLICY only at start-up, so a drawing command restarts itself once with a passive
+/// policy unless the user chose one.
+void prefer_passive_openmp(char** argv) {
+    if (std::getenv("OMP_WAIT_POLICY") != nullptr) {
+        return;
+    }
+    setenv("OMP_WAIT_POLICY", "passive", 1);
+    execv("/proc/self/exe", argv);
+    // If the restart is impossible, carry on with the default policy: slower, still correct.
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"boids: Craig Reynolds' flocking, as in Cornell ECE 4760 (classic rules, predators, scouts)"};
+    CLI::App app{
+        "boids: Craig Reynolds' flocking, as in Cornell ECE 4760 (classic rules, predators, scouts)"};
     app.require_subcommand(0, 1);
     boids::cli::RunOptions run_options;
     CLI::App* run = app.add_subcommand("run", "Run a scene and print a summary");
     add_run_options(*run, run_options);
+    boids::cli::RunOptions view_scene;
+    ViewCliOptions view_options;
+    CLI::App* view = app.add_subcommand("view", "Open the interactive viewer (needs a display)");
+    add_view_options(*view, view_scene, view_options);
     CLI::App* presets = app.add_subcommand("presets", "List the built-in scenes");
     CLI::App* params = app.add_subcommand("params", "List every parameter key with its default and range");
 
@@ -98,6 +192,11 @@ int main(int argc, char** argv) {
         return exit_bad_input;
     }
 
+    if (view->parsed() || !(run->parsed() || presets->parsed() || params->parsed()) ||
+        !run_options.record_file.empty()) {
+        prefer_passive_openmp(argv);
+    }
+
     try {
         if (presets->parsed()) {
             print_presets();
@@ -107,9 +206,29 @@ int main(int argc, char** argv) {
             print_params();
             return 0;
         }
+        if (view->parsed()) {
+            std::string why;
+            if (!boids::viewer::run_viewer(make_viewer_options(view_scene, view_options), why)) {
+                std::cerr << "boids view: " << why
+                          << "; use boids run --headless (with --record for a video)\n";
+                return exit_bad_input;
+            }
+            return 0;
+        }
         if (!run->parsed()) {
-            // The main job: no window exists yet, so the default scene runs headless.
-            std::puts("boids: running the default scene headless (boids --help lists the commands)");
+            // The main job: the viewer on the default scene when a display exists...
+            std::string why;
+            if (boids::viewer::run_viewer(make_viewer_options(view_scene, view_options), why)) {
+                return 0;
+            }
+            // ...otherwise the same scene headless, with a video of it (a PNG without ffmpeg).
+            // A short clip: 640x480, one frame every 4 steps (250 frames for the default 1000 steps).
+            run_options.record_file = boids::render::ffmpeg_available() ? "boids.mp4" : "boids.png";
+            run_options.frame_size = "640x480";
+            run_options.record_every = "4";
+            std::printf("boids: %s, so the default scene runs headless and is recorded to %s\n", why.c_str(),
+                        run_options.record_file.c_str());
+            std::fflush(stdout);
         }
         boids::cli::run_headless(boids::cli::make_run_plan(run_options));
         return 0;

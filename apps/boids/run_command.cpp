@@ -11,13 +11,18 @@
 #include "boids/spawn.hpp"
 #include "boids/state_io.hpp"
 
+#include "headless_recording.hpp"
+#include "video_recorder.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <optional>
+#include <tuple>
 
 namespace boids::cli {
 
@@ -97,19 +102,35 @@ void run(const RunPlan& plan) {
         trace.emplace(*plan.trace_file, plan.trace_format, sim.params(), plan.trace_every, plan.command_line);
         trace->record(0, sim.world());
     }
+    // A video gets one frame per step (after it); a PNG gets the final state only.
+    std::unique_ptr<render::HeadlessRecording> recording;
+    if (plan.record_file) {
+        recording = std::make_unique<render::HeadlessRecording>(*plan.record_file, plan.frame_width,
+                                                                plan.frame_height, 30);
+    }
+    const bool video = recording && !render::is_png_path(*plan.record_file);
     const auto start = std::chrono::steady_clock::now();
-    if (trace) {
-        for (long long done = 0; done < plan.steps;) {
-            const long long chunk = std::min(plan.trace_every, plan.steps - done);
-            sim.step(chunk);
-            done += chunk;
-            if (done % plan.trace_every == 0) {
-                trace->record(done, sim.world());
+    if (video || trace) {
+        for (long long i = 1; i <= plan.steps; ++i) {
+            sim.step(1);
+            if (video && i % plan.record_every == 0) {
+                recording->add_frame(sim.world(), sim.params());
+            }
+            if (trace && i % plan.trace_every == 0) {
+                trace->record(i, sim.world());
             }
         }
-        trace->finish();
     } else {
         sim.step(plan.steps);
+    }
+    if (trace) {
+        trace->finish();
+    }
+    if (recording && !video) {
+        recording->add_frame(sim.world(), sim.params());
+    }
+    if (recording) {
+        recording->finish();
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -117,6 +138,11 @@ void run(const RunPlan& plan) {
         write_state_csv(*plan.dump_file, sim.world());
     }
     print_summary(plan, sim, plan.steps, seconds);
+    if (recording) {
+        std::printf("  recorded      %lld frame%s (%dx%d) to %s\n", recording->frames(),
+                    recording->frames() == 1 ? "" : "s", plan.frame_width, plan.frame_height,
+                    plan.record_file->c_str());
+    }
 }
 
 volatile std::sig_atomic_t interrupted = 0;
@@ -212,9 +238,11 @@ RunPlan make_run_plan(const RunOptions& o) {
             continue;
         }
         if (!o.init_file.empty()) {
-            throw InputError(std::string("--") + key + " cannot be combined with --init (the state file gives the agents)");
+            throw InputError(std::string("--") + key +
+                             " cannot be combined with --init (the state file gives the agents)");
         }
-        set_agent_count(plan.scenario.agents, key, parse_integer(std::string("--") + key, *value, 0, 100'000'000));
+        set_agent_count(plan.scenario.agents, key,
+                        parse_integer(std::string("--") + key, *value, 0, 100'000'000));
     }
     if (!o.seed.empty()) {
         plan.scenario.seed = static_cast<std::uint64_t>(
@@ -225,6 +253,17 @@ RunPlan make_run_plan(const RunOptions& o) {
     }
     if (!o.dump_file.empty()) {
         plan.dump_file = o.dump_file;
+    }
+    if (!o.record_file.empty()) {
+        if (!render::is_png_path(o.record_file)) {
+            render::check_video_target("--record", o.record_file);
+        }
+        plan.record_file = o.record_file;
+    }
+    std::tie(plan.frame_width, plan.frame_height) = parse_frame_size("--size", o.frame_size);
+    plan.record_every = parse_integer("--record-every", o.record_every, 1, 1'000'000'000LL);
+    if (plan.record_file && !o.control.empty()) {
+        throw InputError("--record cannot be combined with --control");
     }
     plan.steps_given = !o.steps.empty();
     plan.steps = plan.steps_given ? parse_integer("--steps", o.steps, 0, 1'000'000'000'000LL) : 1000;
@@ -254,6 +293,25 @@ RunPlan make_run_plan(const RunOptions& o) {
         throw InputError("--rate and --control-host need --control PORT");
     }
     return plan;
+}
+
+long long parse_frames(const std::string& flag, const std::string& text) {
+    return parse_integer(flag, text, 0, 1'000'000'000LL);
+}
+
+std::pair<int, int> parse_frame_size(const std::string& flag, const std::string& text) {
+    const auto x = text.find('x');
+    const std::string allowed = "expected WIDTHxHEIGHT, each in [16, 8192], e.g. 960x720";
+    if (x == std::string::npos) {
+        throw InputError(invalid_value_message(flag, "'" + text + "'", allowed));
+    }
+    try {
+        const auto w = static_cast<int>(parse_integer(flag, text.substr(0, x), 16, 8192));
+        const auto h = static_cast<int>(parse_integer(flag, text.substr(x + 1), 16, 8192));
+        return {w, h};
+    } catch (const InputError&) {
+        throw InputError(invalid_value_message(flag, "'" + text + "'", allowed));
+    }
 }
 
 void run_headless(const RunPlan& plan) {

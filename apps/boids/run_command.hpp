@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace boids::cli {
@@ -35,6 +36,9 @@ struct RunOptions {
     std::string trace_every = "1";
     std::string trace_format = "csv";
     std::string command_line; ///< recorded in trace headers
+    std::string record_file; ///< --record: a video (.mp4/.gif, one frame per step) or the last frame (.png)
+    std::string frame_size = "960x720";
+    std::string record_every = "1"; ///< --record-every: one video frame every K steps
 };
 
 /// A validated run: everything resolved into engine types.
@@ -53,7 +57,17 @@ struct RunPlan {
     long long trace_every = 1;
     TraceFormat trace_format = TraceFormat::Csv;
     std::string command_line;
+    std::optional<std::string> record_file;
+    int frame_width = 960;
+    int frame_height = 720;
+    long long record_every = 1;
 };
+
+/// Parses a frame count in [0, 10^9]. Throws InputError naming `flag`.
+[[nodiscard]] long long parse_frames(const std::string& flag, const std::string& text);
+
+/// Parses a frame size "WxH" (each in [16, 8192]). Throws InputError naming `flag`.
+[[nodiscard]] std::pair<int, int> parse_frame_size(const std::string& flag, const std::string& text);
 
 /// Resolves the options (preset or file, then --set, counts and seed). Throws InputError.
 [[nodiscard]] RunPlan make_run_plan(const RunOptions& options);

@@ -57,14 +57,8 @@ void expect_rejected(const std::string& args, std::initializer_list<std::string>
     EXPECT_EQ(r.out, "") << args;
 }
 
-TEST(Cli, NoArgumentsRunsTheDefaultSceneAndPrintsASummary) {
-    const Result r = boids("");
-    ASSERT_EQ(r.code, 0) << r.err;
-    for (const char* part : {"vga-predator", "steps         1000", "500 boids", "2 predators", "steps/s", "mean speed",
-                             "polarization", "state hash"}) {
-        EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
-    }
-}
+// `boids` with no arguments is tested in tests/render/test_headless_recording.cpp, without a display (with
+// one it opens the viewer).
 
 TEST(Cli, RunHeadlessWithEveryOptionAndDump) {
     const fs::path dump = tmp_dir() / "final.csv";

@@ -1,0 +1,271 @@
+#include "flock_renderer.hpp"
+#include "boids/fix15.hpp"
+
+#include <epoxy/gl.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace boids::render {
+
+namespace {
+
+const char* arrow_vertex_shader = R"(#version 330 core
+layout(location = 0) in vec2 corner;   // arrow outline, unit length, pointing along +x
+layout(location = 1) in vec4 agent;    // x, y, vx, vy in world units
+uniform float scale;                   // world -> pixels
+uniform vec2 offset;                   // pixels
+uniform vec2 viewport;                 // pixels
+uniform float size_world;              // arrow length in world units
+uniform float min_pixels;              // ... but never smaller than this on screen
+uniform int by_heading;                // 1: hue from the heading; 0: fixed colour
+uniform vec3 colour;
+out vec3 shade;
+
+vec3 hsv_to_rgb(float h, float s, float v) {
+    vec3 k = clamp(abs(mod(h * 6.0 + vec3(0.0, 4.0, 2.0), 6.0) - 3.0) - 1.0, 0.0, 1.0);
+    return v * mix(vec3(1.0), k, s);
+}
+
+void main() {
+    vec2 v = agent.zw;
+    float speed = length(v);
+    vec2 dir = speed > 0.0 ? v / speed : vec2(1.0, 0.0);
+    float size = max(size_world * scale, min_pixels);
+    vec2 c = corner * size;
+    vec2 turned = vec2(c.x * dir.x - c.y * dir.y, c.x * dir.y + c.y * dir.x);
+    vec2 pixel = agent.xy * scale + offset + turned;
+    gl_Position = vec4(pixel.x / viewport.x * 2.0 - 1.0, 1.0 - pixel.y / viewport.y * 2.0, 0.0, 1.0);
+    shade = by_heading == 1 ? hsv_to_rgb(atan(v.y, v.x) / 6.28318530718 + 0.5, 0.8, 1.0) : colour;
+}
+)";
+
+const char* line_vertex_shader = R"(#version 330 core
+layout(location = 0) in vec2 point;    // world units
+uniform float scale;
+uniform vec2 offset;
+uniform vec2 viewport;
+void main() {
+    vec2 pixel = point * scale + offset;
+    gl_Position = vec4(pixel.x / viewport.x * 2.0 - 1.0, 1.0 - pixel.y / viewport.y * 2.0, 0.0, 1.0);
+}
+)";
+
+const char* arrow_fragment_shader = R"(#version 330 core
+in vec3 shade;
+out vec4 colour_out;
+void main() { colour_out = vec4(shade, 1.0); }
+)";
+
+const char* line_fragment_shader = R"(#version 330 core
+uniform vec3 colour;
+out vec4 colour_out;
+void main() { colour_out = vec4(colour, 1.0); }
+)";
+
+// An arrow head: a narrow isosceles triangle pointing along +x, centred near the agent's position. Three
+// vertices rather than a notched dart: with software GL, vertex work dominates at a million agents.
+constexpr float arrow_outline[] = {0.6f, 0.0f, -0.4f, 0.35f, -0.4f, -0.35f};
+
+struct KindStyle {
+    float size_world; // arrow length in world units
+    float min_pixels;
+    int by_heading;
+    float rgb[3];
+};
+
+constexpr KindStyle styles[kind_count] = {
+    {8.0f, 3.0f, 1, {0, 0, 0}},           // boid: hue by heading
+    {10.0f, 4.0f, 0, {1.0f, 1.0f, 1.0f}}, // scout 1: white
+    {10.0f, 4.0f, 0, {0.5f, 0.5f, 0.5f}}, // scout 2: grey (boids take every hue, so scouts are unsaturated)
+    {20.0f, 9.0f, 0, {1.0f, 0.1f, 0.1f}}, // predator: red, larger
+};
+
+unsigned compile(unsigned type, const char* source) {
+    const unsigned shader = glCreateShader(type);
+    glShaderSource(shader, 1, &source, nullptr);
+    glCompileShader(shader);
+    GLint ok = 0;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024];
+        glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+        throw std::runtime_error(std::string("OpenGL shader compilation failed: ") + log);
+    }
+    return shader;
+}
+
+unsigned link(const char* vertex, const char* fragment) {
+    const unsigned vs = compile(GL_VERTEX_SHADER, vertex);
+    const unsigned fs = compile(GL_FRAGMENT_SHADER, fragment);
+    const unsigned program = glCreateProgram();
+    glAttachShader(program, vs);
+    glAttachShader(program, fs);
+    glLinkProgram(program);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024];
+        glGetProgramInfoLog(program, sizeof log, nullptr, log);
+        throw std::runtime_error(std::string("OpenGL program link failed: ") + log);
+    }
+    return program;
+}
+
+void set_view(unsigned program, const ViewTransform& view, int w, int h) {
+    glUniform1f(glGetUniformLocation(program, "scale"), static_cast<float>(view.scale));
+    glUniform2f(glGetUniformLocation(program, "offset"), static_cast<float>(view.offset_x),
+                static_cast<float>(view.offset_y));
+    glUniform2f(glGetUniformLocation(program, "viewport"), static_cast<float>(w), static_cast<float>(h));
+}
+
+} // namespace
+
+FlockRenderer::FlockRenderer() {
+    if (epoxy_gl_version() < 33) {
+        throw std::runtime_error("OpenGL 3.3 is required, the context offers " +
+                                 std::to_string(epoxy_gl_version() / 10) + "." +
+                                 std::to_string(epoxy_gl_version() % 10));
+    }
+    arrow_program_ = link(arrow_vertex_shader, arrow_fragment_shader);
+    line_program_ = link(line_vertex_shader, line_fragment_shader);
+
+    glGenBuffers(1, &arrow_vertices_);
+    glBindBuffer(GL_ARRAY_BUFFER, arrow_vertices_);
+    glBufferData(GL_ARRAY_BUFFER, sizeof arrow_outline, arrow_outline, GL_STATIC_DRAW);
+    glGenVertexArrays(kind_count, arrow_vaos_.data());
+    glGenBuffers(kind_count, instance_buffers_.data());
+    for (int k = 0; k < kind_count; ++k) {
+        glBindVertexArray(arrow_vaos_[k]);
+        glBindBuffer(GL_ARRAY_BUFFER, arrow_vertices_);
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+        glBindBuffer(GL_ARRAY_BUFFER, instance_buffers_[k]);
+        glEnableVertexAttribArray(1);
+        glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 4 * sizeof(float), nullptr);
+        glVertexAttribDivisor(1, 1);
+    }
+    glGenVertexArrays(1, &line_vao_);
+    glGenBuffers(1, &line_buffer_);
+    glBindVertexArray(line_vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, line_buffer_);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+    glBindVertexArray(0);
+}
+
+FlockRenderer::~FlockRenderer() {
+    glDeleteVertexArrays(kind_count, arrow_vaos_.data());
+    glDeleteBuffers(kind_count, instance_buffers_.data());
+    glDeleteBuffers(1, &arrow_vertices_);
+    glDeleteVertexArrays(1, &line_vao_);
+    glDeleteBuffers(1, &line_buffer_);
+    glDeleteProgram(arrow_program_);
+    glDeleteProgram(line_program_);
+}
+
+template <class Real>
+void FlockRenderer::upload(const World<Real>& world) {
+    const AgentCounts c = world.counts();
+    const long long per_kind[kind_count] = {c.boids, c.scouts1, c.scouts2, c.predators};
+    for (int k = 0; k < kind_count; ++k) {
+        staging_[k].resize(static_cast<std::size_t>(per_kind[k]) * 4);
+        counts_[k] = 0;
+    }
+    for (std::size_t i = 0; i < world.size(); ++i) {
+        const int k = static_cast<int>(world.kind[i]);
+        float* out = staging_[k].data() + counts_[k]++ * 4;
+        out[0] = static_cast<float>(static_cast<double>(world.x[i]));
+        out[1] = static_cast<float>(static_cast<double>(world.y[i]));
+        out[2] = static_cast<float>(static_cast<double>(world.vx[i]));
+        out[3] = static_cast<float>(static_cast<double>(world.vy[i]));
+    }
+    for (int k = 0; k < kind_count; ++k) {
+        glBindBuffer(GL_ARRAY_BUFFER, instance_buffers_[k]);
+        // Orphan the old storage so the driver need not wait for the previous frame's draw.
+        const auto bytes = static_cast<GLsizeiptr>(staging_[k].size() * sizeof(float));
+        glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
+        if (bytes > 0) {
+            glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, staging_[k].data());
+        }
+    }
+}
+
+void FlockRenderer::draw(const Params& params, const ViewTransform& view, int view_width, int view_height,
+                         int framebuffer_height) {
+    glViewport(0, framebuffer_height - view_height, view_width, view_height);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, framebuffer_height - view_height, view_width, view_height);
+    glClearColor(background_rgb[0] / 255.0f, background_rgb[1] / 255.0f, background_rgb[2] / 255.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_BLEND);
+
+    // Border, then margins (which only matter in margin mode).
+    const auto w = static_cast<float>(params.width);
+    const auto h = static_cast<float>(params.height);
+    const auto l = static_cast<float>(params.margin_left);
+    const auto r = static_cast<float>(params.width - params.margin_right);
+    const auto t = static_cast<float>(params.margin_top);
+    const auto b = static_cast<float>(params.height - params.margin_bottom);
+    const float lines[] = {0, 0, w, 0, w, h, 0, h, l, t, r, t, r, b, l, b};
+    glUseProgram(line_program_);
+    set_view(line_program_, view, view_width, view_height);
+    glBindVertexArray(line_vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, line_buffer_);
+    glBufferData(GL_ARRAY_BUFFER, sizeof lines, lines, GL_STREAM_DRAW);
+    glUniform3f(glGetUniformLocation(line_program_, "colour"), 0.55f, 0.58f, 0.65f);
+    glDrawArrays(GL_LINE_LOOP, 0, 4);
+    if (params.boundary == Boundary::Margin) {
+        glUniform3f(glGetUniformLocation(line_program_, "colour"), 0.25f, 0.27f, 0.33f);
+        glDrawArrays(GL_LINE_LOOP, 4, 4);
+    }
+
+    glUseProgram(arrow_program_);
+    set_view(arrow_program_, view, view_width, view_height);
+    const GLint size_loc = glGetUniformLocation(arrow_program_, "size_world");
+    const GLint min_loc = glGetUniformLocation(arrow_program_, "min_pixels");
+    const GLint heading_loc = glGetUniformLocation(arrow_program_, "by_heading");
+    const GLint colour_loc = glGetUniformLocation(arrow_program_, "colour");
+    for (int k = 0; k < kind_count; ++k) { // predators last, on top
+        if (counts_[k] == 0) {
+            continue;
+        }
+        const KindStyle& s = styles[k];
+        glUniform1f(size_loc, s.size_world);
+        glUniform1f(min_loc, s.min_pixels);
+        glUniform1i(heading_loc, s.by_heading);
+        glUniform3f(colour_loc, s.rgb[0], s.rgb[1], s.rgb[2]);
+        glBindVertexArray(arrow_vaos_[k]);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 3, static_cast<GLsizei>(counts_[k]));
+    }
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+RgbImage read_framebuffer(int width, int height) {
+    RgbImage image;
+    image.width = width;
+    image.height = height;
+    std::vector<std::uint8_t> bottom_up(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) *
+                                        3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, bottom_up.data());
+    image.rgb.resize(bottom_up.size());
+    const std::size_t row = static_cast<std::size_t>(width) * 3;
+    for (int y = 0; y < height; ++y) {
+        std::copy_n(bottom_up.data() + static_cast<std::size_t>(height - 1 - y) * row, row,
+                    image.rgb.data() + static_cast<std::size_t>(y) * row);
+    }
+    return image;
+}
+
+template void FlockRenderer::upload(const World<float>&);
+template void FlockRenderer::upload(const World<double>&);
+template void FlockRenderer::upload(const World<Fix15>&);
+
+} // namespace boids::render

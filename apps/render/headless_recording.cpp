@@ -1,0 +1,57 @@
+#include "headless_recording.hpp"
+#include "boids/fix15.hpp"
+
+#include "boids/error.hpp"
+
+namespace boids::render {
+
+bool is_png_path(const std::string& path) {
+    return path.size() >= 4 && path.compare(path.size() - 4, 4, ".png") == 0;
+}
+
+namespace {
+/// Validates the target before any GL work, so a bad name is reported without touching EGL.
+const std::string& checked(const std::string& path) {
+    if (!is_png_path(path)) {
+        check_video_target("--record", path);
+    }
+    return path;
+}
+} // namespace
+
+HeadlessRecording::HeadlessRecording(const std::string& path, int width, int height, int fps)
+    : path_(checked(path)), context_(width, height) {
+    if (!is_png_path(path)) {
+        video_ = std::make_unique<VideoRecorder>(path, width, height, fps);
+    }
+}
+
+HeadlessRecording::~HeadlessRecording() = default;
+
+template <class Real>
+void HeadlessRecording::add_frame(const World<Real>& world, const Params& params) {
+    const Camera camera;
+    const ViewTransform view =
+        camera.transform(params.width, params.height, context_.width(), context_.height());
+    renderer_.upload(world);
+    renderer_.draw(params, view, context_.width(), context_.height(), context_.height());
+    last_ = context_.read();
+    if (video_) {
+        video_->add_frame(last_);
+    }
+    ++frames_;
+}
+
+void HeadlessRecording::finish() {
+    if (video_) {
+        video_->finish();
+    } else if (frames_ > 0) {
+        write_png(path_, last_);
+    }
+}
+
+template void HeadlessRecording::add_frame(const World<float>&, const Params&);
+template void HeadlessRecording::add_frame(const World<double>&, const Params&);
+template void HeadlessRecording::add_frame(const World<Fix15>&, const Params&);
+
+} // namespace boids::render

@@ -1,0 +1,147 @@
+#include "video_recorder.hpp"
+
+#include "boids/error.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <spawn.h>
+#include <stdexcept>
+#include <string_view>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+namespace boids::render {
+
+namespace {
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+} // namespace
+
+bool ffmpeg_available() {
+    const char* path = std::getenv("PATH");
+    std::string_view dirs = path ? path : "/usr/bin:/bin";
+    while (!dirs.empty()) {
+        const auto colon = dirs.find(':');
+        const std::string dir(dirs.substr(0, colon));
+        const std::string candidate = (dir.empty() ? "." : dir) + "/ffmpeg";
+        if (access(candidate.c_str(), X_OK) == 0) {
+            return true;
+        }
+        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
+    }
+    return false;
+}
+
+void check_video_target(const std::string& flag, const std::string& path) {
+    if (!ends_with(path, ".mp4") && !ends_with(path, ".gif")) {
+        throw InputError(
+            invalid_value_message(flag, "'" + path + "'", "expected a file name ending in .mp4 or .gif"));
+    }
+    if (!ffmpeg_available()) {
+        throw InputError(flag + ": ffmpeg is not installed (not found on PATH); install the Debian package "
+                                "ffmpeg (scripts/install-deps.sh does) to record videos");
+    }
+}
+
+VideoRecorder::VideoRecorder(const std::string& path, int width, int height, int fps)
+    : path_(path), width_(width), height_(height) {
+    check_video_target("--record", path);
+    const std::string size = std::to_string(width) + "x" + std::to_string(height);
+    const std::string rate = std::to_string(fps);
+    std::vector<std::string> args{"ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
+                                  "-f",     "rawvideo",     "-pix_fmt",  "rgb24", "-s",
+                                  size,     "-r",           rate,        "-i",    "-"};
+    if (ends_with(path, ".mp4")) {
+        // H.264 in yuv420p (what every player reads) needs even sizes.
+        for (const char* a : {"-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libx264", "-preset",
+                              "veryfast", "-pix_fmt", "yuv420p"}) {
+            args.emplace_back(a);
+        }
+    }
+    args.push_back(path);
+    std::vector<char*> argv;
+    for (auto& a : args) {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+
+    int fds[2];
+    if (pipe(fds) != 0) {
+        throw std::runtime_error(std::string("--record: pipe failed: ") + std::strerror(errno));
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
+    posix_spawn_file_actions_addclose(&actions, fds[1]);
+    posix_spawn_file_actions_addclose(&actions, fds[0]);
+    const int rc = posix_spawnp(&pid_, "ffmpeg", &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[0]);
+    if (rc != 0) {
+        close(fds[1]);
+        throw InputError(std::string("--record: cannot start ffmpeg: ") + std::strerror(rc));
+    }
+    pipe_fd_ = fds[1];
+    // A dying ffmpeg must turn into an error message, not kill us with SIGPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
+}
+
+VideoRecorder::~VideoRecorder() {
+    if (pipe_fd_ >= 0 || pid_ > 0) {
+        try {
+            finish();
+        } catch (const std::exception&) {
+            // Destructors must not throw; finish() is called explicitly where the error matters.
+        }
+    }
+}
+
+void VideoRecorder::add_frame(const RgbImage& frame) {
+    if (pipe_fd_ < 0) {
+        throw std::logic_error("VideoRecorder::add_frame after finish");
+    }
+    static constexpr std::uint8_t black[3] = {0, 0, 0};
+    const RgbImage sized = (frame.width == width_ && frame.height == height_)
+                               ? RgbImage{}
+                               : fit_image(frame, width_, height_, black);
+    const std::vector<std::uint8_t>& bytes = sized.rgb.empty() ? frame.rgb : sized.rgb;
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = write(pipe_fd_, bytes.data() + written, bytes.size() - written);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw std::runtime_error("--record: ffmpeg stopped accepting frames for '" + path_ + "' (" +
+                                     std::strerror(errno) + ")");
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    ++frames_;
+}
+
+void VideoRecorder::finish() {
+    if (pipe_fd_ >= 0) {
+        close(pipe_fd_);
+        pipe_fd_ = -1;
+    }
+    if (pid_ > 0) {
+        int status = 0;
+        while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+        }
+        pid_ = -1;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            throw std::runtime_error("--record: ffmpeg failed writing '" + path_ + "'");
+        }
+    }
+}
+
+} // namespace boids::render

@@ -1,0 +1,46 @@
+#pragma once
+// Video files made by piping raw frames to Debian's ffmpeg (MP4 with H.264, or GIF).
+
+#include "image.hpp"
+
+#include <string>
+#include <sys/types.h>
+
+namespace boids::render {
+
+/// True when `ffmpeg` is an executable on PATH.
+[[nodiscard]] bool ffmpeg_available();
+
+/// Checks that `path` ends in .mp4 or .gif and that ffmpeg exists. Throws InputError naming `flag`.
+void check_video_target(const std::string& flag, const std::string& path);
+
+/// One ffmpeg process receiving RGB frames of a fixed size on its standard input.
+class VideoRecorder {
+public:
+    /// Starts ffmpeg writing `path` (.mp4 or .gif) at `fps` frames per second. Throws InputError if the
+    /// extension is unsupported or ffmpeg is missing.
+    VideoRecorder(const std::string& path, int width, int height, int fps);
+    ~VideoRecorder();
+    VideoRecorder(const VideoRecorder&) = delete;
+    VideoRecorder& operator=(const VideoRecorder&) = delete;
+
+    /// Appends one frame; a frame of another size is cropped or padded to the video's size.
+    void add_frame(const RgbImage& frame);
+
+    /// Closes the pipe and waits for ffmpeg. Throws std::runtime_error if ffmpeg failed.
+    void finish();
+
+    [[nodiscard]] long long frames() const { return frames_; }
+    [[nodiscard]] int width() const { return width_; }
+    [[nodiscard]] int height() const { return height_; }
+
+private:
+    std::string path_;
+    int width_;
+    int height_;
+    int pipe_fd_ = -1;
+    pid_t pid_ = -1;
+    long long frames_ = 0;
+};
+
+} // namespace boids::render

@@ -1,0 +1,231 @@
+#include "panel.hpp"
+
+#include "panel_mapping.hpp"
+
+#include "boids/scenario.hpp"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace boids::viewer {
+
+namespace {
+
+constexpr const char* count_keys[4] = {"boids", "scouts1", "scouts2", "predators"};
+
+void error_line(ViewerState& state, const std::optional<std::string>& error) {
+    if (error) {
+        state.last_error = *error;
+    }
+}
+
+void simulation_section(ViewerState& state, PanelUi& ui) {
+    if (ImGui::Button(state.paused ? "Resume (space)" : "Pause (space)")) {
+        state.paused = !state.paused;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Step (.)")) {
+        state.paused = true;
+        ++state.single_steps;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Reset (r)")) {
+        state.reset = true;
+    }
+    ImGui::TextUnformatted("Steps per second:");
+    int rate = static_cast<int>(state.rate);
+    ImGui::SameLine();
+    ImGui::RadioButton("30", &rate, static_cast<int>(SimRate::Steps30));
+    ImGui::SameLine();
+    ImGui::RadioButton("60", &rate, static_cast<int>(SimRate::Steps60));
+    ImGui::SameLine();
+    ImGui::RadioButton("max", &rate, static_cast<int>(SimRate::Unlimited));
+    state.rate = static_cast<SimRate>(rate);
+    ImGui::Checkbox("Grow until the rate drops", &state.grow);
+
+    const std::vector<std::string> names = preset_names();
+    const char* current = ui.preset_index >= 0 ? names[static_cast<std::size_t>(ui.preset_index)].c_str()
+                                               : state.scene_name.c_str();
+    if (ImGui::BeginCombo("preset", current)) {
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            if (ImGui::Selectable(names[i].c_str(), static_cast<int>(i) == ui.preset_index)) {
+                const Scenario s = load_preset(names[i]);
+                ui.preset_index = static_cast<int>(i);
+                state.params = s.params;
+                state.counts = s.agents;
+                state.seed = s.seed;
+                state.scene_name = s.name;
+                state.reset = true;
+                ui.seed_synced = false;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    if (!ui.seed_synced) {
+        ui.seed_edit = state.seed;
+        ui.seed_synced = true;
+    }
+    ImGui::InputScalar("seed", ImGuiDataType_U64, &ui.seed_edit);
+    ImGui::SameLine();
+    if (ImGui::Button("Reset with seed")) {
+        state.seed = ui.seed_edit;
+        state.reset = true;
+    }
+}
+
+void agents_section(ViewerState& state, PanelUi& ui) {
+    const auto sliders = count_sliders();
+    for (std::size_t i = 0; i < sliders.size(); ++i) {
+        const SliderSpec& s = sliders[i];
+        if (!ui.count_active[i]) {
+            ui.count_edit[i] = count_value(state.counts, s.key);
+        }
+        const auto lo = static_cast<long long>(s.min);
+        const auto hi = static_cast<long long>(s.max);
+        ImGui::SliderScalar(std::string(s.label).c_str(), ImGuiDataType_S64, &ui.count_edit[i], &lo, &hi,
+                            "%lld", s.logarithmic ? ImGuiSliderFlags_Logarithmic : 0);
+        ui.count_active[i] = ImGui::IsItemActive();
+        // Agents are spawned or removed when the slider is released, not at every pixel of a drag.
+        if (ImGui::IsItemDeactivatedAfterEdit()) {
+            error_line(state, apply_count_edit(state.counts, count_keys[i], ui.count_edit[i]));
+        }
+    }
+}
+
+void parameter_slider(ViewerState& state, const SliderSpec& s) {
+    double value = slider_value(state.params, s.key);
+    if (ImGui::SliderScalar(std::string(s.label).c_str(), ImGuiDataType_Double, &value, &s.min, &s.max,
+                            "%.6g", s.logarithmic ? ImGuiSliderFlags_Logarithmic : 0)) {
+        error_line(state, apply_param_edit(state.params, s.key, value));
+    }
+    if (ImGui::IsItemHovered()) {
+        for (const ParamInfo& info : param_table()) {
+            if (info.key == s.key) {
+                ImGui::SetTooltip("%s (%s)", std::string(info.help).c_str(), std::string(s.key).c_str());
+            }
+        }
+    }
+}
+
+void parameters_section(ViewerState& state) {
+    std::string_view group;
+    bool open = false;
+    for (const SliderSpec& s : parameter_sliders()) {
+        if (s.group != group) {
+            group = s.group;
+            open = ImGui::CollapsingHeader(std::string(group).c_str(), ImGuiTreeNodeFlags_DefaultOpen);
+            if (open && group == "Edges") {
+                int wrap = state.params.boundary == Boundary::Wrap ? 1 : 0;
+                ImGui::TextUnformatted("boundary:");
+                ImGui::SameLine();
+                bool changed = ImGui::RadioButton("margin", &wrap, 0);
+                ImGui::SameLine();
+                changed |= ImGui::RadioButton("wrap (torus)", &wrap, 1);
+                if (changed) {
+                    error_line(state, apply_param_edit(state.params, "boundary",
+                                                       std::string_view(wrap ? "wrap" : "margin")));
+                }
+            }
+            if (open && group == "Scouts") {
+                bool dynamic = state.params.dynamic_bias;
+                if (ImGui::Checkbox("dynamic bias", &dynamic)) {
+                    error_line(state, apply_param_edit(state.params, "dynamic_bias",
+                                                       std::string_view(dynamic ? "true" : "false")));
+                }
+            }
+        }
+        if (open) {
+            parameter_slider(state, s);
+        }
+    }
+}
+
+} // namespace
+
+const char* help_text() {
+    return "Keys\n"
+           "  space   pause / resume\n"
+           "  .       single step (pauses)\n"
+           "  r       reset (respawn from counts and seed)\n"
+           "  f       full screen on / off\n"
+           "  h       hide / show this panel\n"
+           "  s       screenshot (boids-screenshot-N.png)\n"
+           "  q, Esc  quit\n"
+           "Mouse\n"
+           "  left click    add a predator at the cursor\n"
+           "  right click   add 50 boids at the cursor\n"
+           "  left or middle drag   pan\n"
+           "  wheel         zoom about the cursor\n"
+           "Panel\n"
+           "  sliders act on the next step; ctrl+click a\n"
+           "  slider to type a value; agent counts apply\n"
+           "  when the slider is released. A rejected value\n"
+           "  is shown in red and nothing changes.";
+}
+
+void draw_panel(ViewerState& state, PanelUi& ui, float width, float height) {
+    ImGui::SetNextWindowPos(ImVec2(width - panel_width, 0));
+    ImGui::SetNextWindowSize(ImVec2(panel_width, height));
+    ImGui::Begin("Boids", nullptr,
+                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+    ImGui::PushItemWidth(-170.0f);
+    ImGui::Text("%s", state.scene_name.c_str());
+    simulation_section(state, ui);
+    if (!state.last_error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.35f, 1.0f));
+        ImGui::TextWrapped("%s", state.last_error.c_str());
+        ImGui::PopStyleColor();
+        if (ImGui::SmallButton("dismiss")) {
+            state.last_error.clear();
+        }
+    }
+    if (ImGui::CollapsingHeader("Agents", ImGuiTreeNodeFlags_DefaultOpen)) {
+        agents_section(state, ui);
+    }
+    parameters_section(state);
+    if (ImGui::CollapsingHeader("Help: keys and mouse")) {
+        ImGui::TextUnformatted(help_text());
+    }
+    ImGui::PopItemWidth();
+    ImGui::End();
+}
+
+void draw_hud(const ViewerState& state, const char* precision) {
+    const ViewerStats& s = state.stats;
+    ImGui::SetNextWindowPos(ImVec2(8, 8));
+    ImGui::SetNextWindowBgAlpha(0.65f);
+    ImGui::Begin("HUD", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+    ImGui::Text("boids %lld   scouts %lld + %lld   predators %lld", s.agents.boids, s.agents.scouts1,
+                s.agents.scouts2, s.agents.predators);
+    if (state.rate == SimRate::Unlimited) {
+        ImGui::Text("sim %.1f steps/s (as fast as possible, %s)", s.sim_steps_per_s, precision);
+    } else {
+        ImGui::Text("sim %.1f steps/s (target %s, %s)", s.sim_steps_per_s,
+                    std::string(sim_rate_name(state.rate)).c_str(), precision);
+    }
+    ImGui::Text("render %.1f fps (%.2f ms/frame)", s.render_fps, s.render_ms);
+    const StepProfile& p = s.last_profile;
+    ImGui::Text("step %.2f ms: grid %.2f  neighbours %.2f  integrate %.2f", p.total_ms, p.grid_build_ms,
+                p.neighbours_ms, p.integrate_ms);
+    ImGui::Text("elapsed %.1f s   %lld steps", s.elapsed_s, s.steps_taken);
+    if (state.paused) {
+        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "paused (space resumes, . steps)");
+    }
+    if (s.falling_behind) {
+        ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "falling behind: the step cannot keep %s steps/s",
+                           std::string(sim_rate_name(state.rate)).c_str());
+    }
+    if (state.growth.active) {
+        ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.6f, 1.0f), "grow: largest flock holding the rate %lld%s",
+                           state.growth.largest_held, state.growth.finished ? " (done)" : " (searching)");
+    }
+    ImGui::End();
+}
+
+} // namespace boids::viewer

@@ -1,0 +1,33 @@
+#pragma once
+// The ImGui control panel and the HUD drawn over the flock.
+
+#include "viewer_state.hpp"
+
+#include <array>
+
+namespace boids::viewer {
+
+/// Panel state that is not the simulation's: which preset is selected, counts being edited.
+struct PanelUi {
+    int preset_index = -1;
+    std::array<long long, 4> count_edit{}; ///< boids, scouts1, scouts2, predators while a slider is held
+    std::array<bool, 4> count_active{};
+    unsigned long long seed_edit = 0;
+    bool seed_synced = false;
+    bool hidden = false;
+    bool fullscreen = false;
+};
+
+/// Width of the panel in pixels.
+inline constexpr float panel_width = 400.0f;
+
+/// Draws the panel docked at the right of a `width` x `height` window; edits go into `state`.
+void draw_panel(ViewerState& state, PanelUi& ui, float width, float height);
+
+/// Draws the HUD at the top left: counts, rates, step time per phase, elapsed time, warnings.
+void draw_hud(const ViewerState& state, const char* precision);
+
+/// The help text: every key and mouse control.
+[[nodiscard]] const char* help_text();
+
+} // namespace boids::viewer

@@ -1,0 +1,508 @@
+#include "viewer.hpp"
+
+#include "boids/precision.hpp"
+
+#include "apply_requests.hpp"
+#include "grow_controller.hpp"
+#include "panel.hpp"
+#include "panel_mapping.hpp"
+#include "step_clock.hpp"
+
+#include "camera.hpp"
+#include "flock_renderer.hpp"
+#include "image.hpp"
+#include "video_recorder.hpp"
+
+#include "boids/state_io.hpp"
+
+#include <SDL.h>
+#include <epoxy/gl.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_impl_sdl.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+
+namespace boids::viewer {
+
+namespace {
+
+using render::FlockRenderer;
+using render::read_framebuffer;
+using render::RgbImage;
+using render::write_png;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+constexpr double grow_window_s = 1.5;        // one measurement of the achieved rate
+constexpr double grow_settle_s = 0.5;        // let a resized flock settle before measuring
+constexpr double stats_window_s = 0.5;       // HUD rates are averaged over this
+constexpr double unlimited_budget_s = 0.012; // "as fast as possible" steps this long per frame, at least once
+constexpr long long boids_per_right_click = 50;
+constexpr double drag_threshold_px = 4.0;
+
+/// The SDL window and its GL context; destroyed in the right order.
+struct Window {
+    SDL_Window* window = nullptr;
+    SDL_GLContext gl = nullptr;
+    ~Window() {
+        if (gl != nullptr) {
+            SDL_GL_DeleteContext(gl);
+        }
+        if (window != nullptr) {
+            SDL_DestroyWindow(window);
+        }
+        SDL_Quit();
+    }
+};
+
+/// Opens the window, or says why not.
+std::unique_ptr<Window> open_window(const ViewerOptions& o, std::string& why) {
+    why = display_problem();
+    if (!why.empty()) {
+        return nullptr;
+    }
+    auto w = std::make_unique<Window>();
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    w->window = SDL_CreateWindow("boids", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, o.window_width,
+                                 o.window_height,
+                                 SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (w->window == nullptr) {
+        why = std::string("SDL cannot open a window: ") + SDL_GetError();
+        return nullptr;
+    }
+    w->gl = SDL_GL_CreateContext(w->window);
+    if (w->gl == nullptr) {
+        why = std::string("SDL cannot create an OpenGL 3.3 core context: ") + SDL_GetError();
+        return nullptr;
+    }
+    SDL_GL_MakeCurrent(w->window, w->gl);
+    // Under a real display, vsync paces the frames; the simulation has its own clock either way.
+    SDL_GL_SetSwapInterval(std::getenv("BOIDS_NO_VSYNC") ? 0 : 1);
+    return w;
+}
+
+/// ImGui's context and backends for one window.
+struct Gui {
+    Gui(SDL_Window* window, SDL_GLContext gl) {
+        IMGUI_CHECKVERSION();
+        ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr; // no imgui.ini in the user's directory
+        ImGui::StyleColorsDark();
+        ImGui_ImplSDL2_InitForOpenGL(window, gl);
+        ImGui_ImplOpenGL3_Init("#version 330 core");
+    }
+    ~Gui() {
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplSDL2_Shutdown();
+        ImGui::DestroyContext();
+    }
+};
+
+/// Mouse gestures on the flock: click vs drag.
+struct Pointer {
+    bool left_down = false;
+    bool dragging = false;
+    double press_x = 0, press_y = 0;
+    bool middle_down = false;
+};
+
+template <class Real>
+class Flyer {
+public:
+    Flyer(const ViewerOptions& o, Window& w) : options_(o), window_(w) {
+        const Scenario& sc = o.scenario;
+        state_.params = sc.params;
+        state_.counts = sc.agents;
+        state_.seed = sc.seed;
+        state_.scene_name = sc.name;
+        state_.rate = o.rate;
+        state_.grow = o.grow;
+        state_.paused = o.paused;
+        ui_.hidden = o.hide_panel;
+        if (o.init_file) {
+            World<Real> world = read_state_csv<Real>(*o.init_file, sc.params);
+            state_.counts = world.counts();
+            flight_.sim = std::make_unique<Simulation<Real>>(sc.params, std::move(world));
+            flight_.sim->set_threads(o.threads);
+            flight_.spawner = Spawner(sc.seed ^ 0x5bd1e995ULL);
+            flight_.threads = o.threads;
+        } else {
+            flight_ = start_flight<Real>(state_, o.threads);
+        }
+    }
+
+    void run() {
+        FlockRenderer renderer;
+        Gui gui(window_.window, window_.gl);
+        std::unique_ptr<render::VideoRecorder> video;
+        auto last = Clock::now();
+        auto stats_start = last;
+        long long stats_steps = 0, stats_frames = 0;
+        double stats_render_s = 0.0;
+        double behind_until = -1.0;
+        const auto started = last;
+        SimRate last_rate = state_.rate;
+
+        while (!state_.quit) {
+            handle_events();
+            if (options_.hook) {
+                options_.hook(state_);
+            }
+            apply_requests(state_, flight_);
+            Simulation<Real>& sim = *flight_.sim;
+            if (state_.rate != last_rate) {
+                clock_.reset();
+                last_rate = state_.rate;
+            }
+            update_grow_mode();
+
+            // --- simulation: fixed rate, decoupled from the frame rate ---
+            const auto now = Clock::now();
+            const double dt = std::chrono::duration<double>(now - last).count();
+            last = now;
+            long long taken = 0;
+            if (state_.paused) {
+                clock_.reset();
+                for (; state_.single_steps > 0; --state_.single_steps, ++taken) {
+                    sim.step(1);
+                }
+            } else {
+                state_.stats.elapsed_s += dt;
+                if (state_.rate == SimRate::Unlimited) {
+                    const auto frame_start = Clock::now();
+                    do {
+                        sim.step(1);
+                        ++taken;
+                    } while (seconds_since(frame_start) < unlimited_budget_s);
+                } else {
+                    const StepBudget budget = clock_.advance(dt, steps_per_second(state_.rate));
+                    if (budget.dropped) {
+                        behind_until = seconds_since(started) + 1.0;
+                    }
+                    for (long long i = 0; i < budget.steps; ++i) {
+                        sim.step(1);
+                    }
+                    taken = budget.steps;
+                }
+            }
+            stats_steps += taken;
+            grow_steps_ += taken;
+            observe_grow();
+
+            // --- drawing ---
+            const auto render_start = Clock::now();
+            int fb_w = 0, fb_h = 0, win_w = 0, win_h = 0;
+            SDL_GL_GetDrawableSize(window_.window, &fb_w, &fb_h);
+            SDL_GetWindowSize(window_.window, &win_w, &win_h);
+            pixel_ratio_ = win_w > 0 ? static_cast<double>(fb_w) / win_w : 1.0;
+            view_w_ = std::max(1, fb_w - (ui_.hidden ? 0 : static_cast<int>(panel_width * pixel_ratio_)));
+            view_h_ = std::max(1, fb_h);
+            glViewport(0, 0, fb_w, fb_h);
+            glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
+            glClear(GL_COLOR_BUFFER_BIT);
+            renderer.upload(sim.world());
+            renderer.draw(sim.params(), view(), view_w_, view_h_, fb_h);
+
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplSDL2_NewFrame();
+            ImGui::NewFrame();
+            draw_hud(state_, std::string(precision_name(options_.precision)).c_str());
+            if (!ui_.hidden) {
+                draw_panel(state_, ui_, static_cast<float>(win_w), static_cast<float>(win_h));
+            }
+            ImGui::Render();
+            glViewport(0, 0, fb_w, fb_h);
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+            ++state_.stats.frames;
+            const bool last_frame = options_.frames > 0 && state_.stats.frames >= options_.frames;
+            if (last_frame && !options_.screenshot_path.empty()) {
+                state_.screenshot_path = options_.screenshot_path;
+            }
+            if (!state_.screenshot_path.empty() || !options_.record_path.empty()) {
+                glReadBuffer(GL_BACK);
+                const RgbImage frame = read_framebuffer(fb_w, fb_h);
+                if (!state_.screenshot_path.empty()) {
+                    write_png(state_.screenshot_path, frame);
+                    std::printf("boids view: screenshot written to %s (%dx%d)\n",
+                                state_.screenshot_path.c_str(), fb_w, fb_h);
+                    state_.screenshot_path.clear();
+                }
+                if (!options_.record_path.empty()) {
+                    if (!video) {
+                        video = std::make_unique<render::VideoRecorder>(
+                            options_.record_path, fb_w, fb_h, state_.rate == SimRate::Steps60 ? 60 : 30);
+                    }
+                    video->add_frame(frame);
+                }
+            }
+            SDL_GL_SwapWindow(window_.window);
+            const double render_s = seconds_since(render_start);
+            stats_render_s += render_s;
+            ++stats_frames;
+            render_ms_sum_ += render_s * 1000.0;
+            ++render_frames_sum_;
+
+            // --- observations for the HUD and any controller ---
+            ViewerStats& st = state_.stats;
+            st.steps_taken = sim.steps_taken();
+            st.agents = sim.world().counts();
+            st.last_profile = sim.last_profile();
+            st.falling_behind = seconds_since(started) < behind_until;
+            const double window = seconds_since(stats_start);
+            if (window >= stats_window_s) {
+                st.sim_steps_per_s = static_cast<double>(stats_steps) / window;
+                st.render_fps = static_cast<double>(stats_frames) / window;
+                st.render_ms = 1000.0 * stats_render_s / static_cast<double>(std::max(1LL, stats_frames));
+                stats_start = Clock::now();
+                stats_steps = stats_frames = 0;
+                stats_render_s = 0.0;
+            }
+            if (last_frame) {
+                state_.quit = true;
+            }
+        }
+        if (video) {
+            video->finish();
+            std::printf("boids view: %lld frames recorded to %s\n", video->frames(),
+                        options_.record_path.c_str());
+        }
+        const ViewerStats& st = state_.stats;
+        std::printf("boids view: %lld frames, %lld steps, %lld agents, last second %.1f steps/s, %.1f fps, "
+                    "mean render %.2f ms/frame\n",
+                    st.frames, st.steps_taken, st.agents.total(), st.sim_steps_per_s, st.render_fps,
+                    render_frames_sum_ > 0 ? render_ms_sum_ / static_cast<double>(render_frames_sum_)
+                                           : st.render_ms);
+    }
+
+private:
+    [[nodiscard]] render::ViewTransform view() const {
+        const Params& p = flight_.sim->params();
+        return camera_.transform(p.width, p.height, view_w_, view_h_);
+    }
+
+    void handle_events() {
+        SDL_Event e;
+        const ImGuiIO& io = ImGui::GetIO();
+        while (SDL_PollEvent(&e)) {
+            ImGui_ImplSDL2_ProcessEvent(&e);
+            const Params& p = flight_.sim->params();
+            switch (e.type) {
+            case SDL_QUIT:
+                state_.quit = true;
+                break;
+            case SDL_KEYDOWN:
+                if (!io.WantCaptureKeyboard) {
+                    key(e.key.keysym.sym);
+                }
+                break;
+            case SDL_MOUSEWHEEL:
+                if (!io.WantCaptureMouse && e.wheel.y != 0) {
+                    int mx = 0, my = 0;
+                    SDL_GetMouseState(&mx, &my);
+                    camera_.zoom_at(std::pow(1.15, e.wheel.y), mx * pixel_ratio_, my * pixel_ratio_, p.width,
+                                    p.height, view_w_, view_h_);
+                }
+                break;
+            case SDL_MOUSEBUTTONDOWN:
+                if (!io.WantCaptureMouse) {
+                    if (e.button.button == SDL_BUTTON_LEFT) {
+                        pointer_ = {true, false, static_cast<double>(e.button.x),
+                                    static_cast<double>(e.button.y), pointer_.middle_down};
+                    } else if (e.button.button == SDL_BUTTON_MIDDLE) {
+                        pointer_.middle_down = true;
+                    }
+                }
+                break;
+            case SDL_MOUSEMOTION:
+                if (pointer_.left_down && !pointer_.dragging &&
+                    std::hypot(e.motion.x - pointer_.press_x, e.motion.y - pointer_.press_y) >
+                        drag_threshold_px) {
+                    pointer_.dragging = true;
+                }
+                if ((pointer_.left_down && pointer_.dragging) || pointer_.middle_down) {
+                    camera_.pan_pixels(e.motion.xrel * pixel_ratio_, e.motion.yrel * pixel_ratio_, p.width,
+                                       p.height, view_w_, view_h_);
+                }
+                break;
+            case SDL_MOUSEBUTTONUP:
+                if (e.button.button == SDL_BUTTON_LEFT && pointer_.left_down) {
+                    if (!pointer_.dragging) {
+                        place(Kind::Predator, 1, e.button.x, e.button.y);
+                    }
+                    pointer_.left_down = pointer_.dragging = false;
+                } else if (e.button.button == SDL_BUTTON_MIDDLE) {
+                    pointer_.middle_down = false;
+                } else if (e.button.button == SDL_BUTTON_RIGHT && !io.WantCaptureMouse) {
+                    place(Kind::Boid, boids_per_right_click, e.button.x, e.button.y);
+                }
+                break;
+            default:
+                break;
+            }
+        }
+    }
+
+    void place(Kind kind, long long count, int window_x, int window_y) {
+        const render::ViewTransform t = view();
+        state_.placements.push_back(
+            {kind, t.to_world_x(window_x * pixel_ratio_), t.to_world_y(window_y * pixel_ratio_), count});
+    }
+
+    void key(SDL_Keycode k) {
+        switch (k) {
+        case SDLK_SPACE:
+            state_.paused = !state_.paused;
+            break;
+        case SDLK_PERIOD:
+            state_.paused = true;
+            ++state_.single_steps;
+            break;
+        case SDLK_r:
+            state_.reset = true;
+            break;
+        case SDLK_f:
+            ui_.fullscreen = !ui_.fullscreen;
+            SDL_SetWindowFullscreen(window_.window, ui_.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+            break;
+        case SDLK_h:
+            ui_.hidden = !ui_.hidden;
+            break;
+        case SDLK_s: {
+            char name[64];
+            std::snprintf(name, sizeof name, "boids-screenshot-%d.png", ++screenshots_);
+            state_.screenshot_path = name;
+            break;
+        }
+        case SDLK_q:
+        case SDLK_ESCAPE:
+            state_.quit = true;
+            break;
+        default:
+            break;
+        }
+    }
+
+    /// Starts or stops the grow search when the mode is switched.
+    void update_grow_mode() {
+        if (state_.grow && !grow_) {
+            const double target = state_.rate == SimRate::Unlimited ? 30.0 : steps_per_second(state_.rate);
+            grow_.emplace(target, std::max(1000LL, state_.counts.total()));
+            state_.growth = {true, false, 0};
+            set_flock(grow_->next_flock());
+            start_grow_window();
+        } else if (!state_.grow && grow_) {
+            grow_.reset();
+            state_.growth.active = false;
+        }
+    }
+
+    void start_grow_window() {
+        grow_window_start_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                std::chrono::duration<double>(grow_settle_s));
+        grow_steps_ = 0;
+    }
+
+    /// Feeds the grow search one measurement per window and flies the size it asks for next.
+    void observe_grow() {
+        if (!grow_ || grow_->finished()) {
+            return;
+        }
+        if (state_.paused) {
+            start_grow_window(); // paused time is not a measurement
+            return;
+        }
+        if (Clock::now() < grow_window_start_) {
+            grow_steps_ = 0;
+            return;
+        }
+        const double window = seconds_since(grow_window_start_);
+        if (window < grow_window_s) {
+            return;
+        }
+        const double achieved = static_cast<double>(grow_steps_) / window;
+        const long long next = grow_->observe(
+            flight_.sim->world().size() > 0 ? static_cast<long long>(flight_.sim->world().size()) : 0,
+            achieved);
+        state_.growth.largest_held = grow_->largest_held();
+        if (grow_->finished()) {
+            state_.growth.finished = true;
+            std::printf("boids view: grow: the largest flock holding %.0f steps/s is %lld agents\n",
+                        grow_->target(), grow_->largest_held());
+            std::fflush(stdout);
+        }
+        set_flock(next);
+        start_grow_window();
+    }
+
+    /// Makes the whole flock `total` agents by changing the number of boids.
+    void set_flock(long long total) {
+        const AgentCounts& c = state_.counts;
+        const long long others = c.scouts1 + c.scouts2 + c.predators;
+        const long long boids = std::max(0LL, total - others);
+        if (auto error = apply_count_edit(state_.counts, "boids", boids)) {
+            state_.last_error = *error;
+        }
+    }
+
+    const ViewerOptions& options_;
+    Window& window_;
+    ViewerState state_;
+    PanelUi ui_;
+    Flight<Real> flight_;
+    render::Camera camera_;
+    StepClock clock_;
+    Pointer pointer_;
+    std::optional<GrowController> grow_;
+    Clock::time_point grow_window_start_;
+    long long grow_steps_ = 0;
+    double pixel_ratio_ = 1.0;
+    int view_w_ = 1;
+    int view_h_ = 1;
+    int screenshots_ = 0;
+    double render_ms_sum_ = 0.0;
+    long long render_frames_sum_ = 0;
+};
+
+} // namespace
+
+std::string display_problem() {
+    const char* x11 = std::getenv("DISPLAY");
+    const char* wayland = std::getenv("WAYLAND_DISPLAY");
+    if ((x11 == nullptr || *x11 == '\0') && (wayland == nullptr || *wayland == '\0')) {
+        return "no display (DISPLAY and WAYLAND_DISPLAY are unset)";
+    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        return std::string("SDL cannot open the display: ") + SDL_GetError();
+    }
+    return {};
+}
+
+bool run_viewer(const ViewerOptions& options, std::string& why) {
+    if (!options.record_path.empty()) {
+        render::check_video_target("--record", options.record_path);
+    }
+    std::unique_ptr<Window> window = open_window(options, why);
+    if (!window) {
+        return false;
+    }
+    with_precision(options.precision, [&]<class Real>() {
+        Flyer<Real> flyer(options, *window);
+        flyer.run();
+    });
+    return true;
+}
+
+} // namespace boids::viewer

@@ -1,0 +1,86 @@
+#pragma once
+// What the viewer shows and what has been asked of it, shared by the panel, the keys, the mouse and any
+// outside controller (the frame hook). No GL or SDL here, so it is unit tested without a window.
+
+#include "boids/kind.hpp"
+#include "boids/params.hpp"
+#include "boids/profile.hpp"
+#include "boids/world.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace boids::viewer {
+
+/// How fast the simulation steps, independently of the frame rate (lab: a constant 30 steps/s).
+enum class SimRate { Steps30, Steps60, Unlimited };
+
+/// Steps per second of a rate; 0 for Unlimited.
+[[nodiscard]] double steps_per_second(SimRate rate);
+
+/// The CLI name of a rate: "30", "60" or "max".
+[[nodiscard]] std::string_view sim_rate_name(SimRate rate);
+
+/// Parses "30", "60" or "max"; nullopt otherwise.
+[[nodiscard]] std::optional<SimRate> parse_sim_rate(std::string_view text);
+
+/// Agents to place at a point of the world (mouse clicks): `count` agents of `kind` around (x, y).
+struct Placement {
+    Kind kind = Kind::Boid;
+    double x = 0.0;
+    double y = 0.0;
+    long long count = 1;
+};
+
+/// Measurements the viewer writes once per frame, for the HUD and for outside controllers.
+struct ViewerStats {
+    long long steps_taken = 0;
+    AgentCounts agents;           ///< agents flying now, by kind
+    double sim_steps_per_s = 0.0; ///< steps per second achieved over the last second
+    double render_fps = 0.0;      ///< frames per second over the last second
+    double render_ms = 0.0; ///< mean time to draw one frame (upload, draw, panel, swap) over the last second
+    double elapsed_s = 0.0; ///< simulated time since the last reset, at the target rate's clock
+    StepProfile last_profile;    ///< per-phase time of the last step
+    bool falling_behind = false; ///< the step could not keep the target rate; backlog was dropped
+    long long frames = 0;
+};
+
+/// State of the "grow until the rate drops" mode (lab week 3).
+struct GrowStatus {
+    bool active = false;
+    bool finished = false;
+    long long largest_held = 0; ///< largest flock that kept the target rate so far
+};
+
+/// Requests and observations of one viewer. Requests are applied between two steps, before the next one:
+/// `params` (already validated by the panel; an outside controller should use apply_param_edit()), the
+/// agent counts, placements, reset, pause and single steps.
+struct ViewerState {
+    // --- requests ---
+    Params params;          ///< wanted parameters; applied with Simulation::set_params
+    AgentCounts counts;     ///< wanted agents by kind; agents are spawned or removed to match
+    std::uint64_t seed = 0; ///< seed of the next reset
+    std::string scene_name; ///< preset or file the scene came from
+    bool paused = false;
+    long long single_steps = 0; ///< steps to take while paused (the `.` key)
+    bool reset = false;         ///< respawn the world from params, counts and seed
+    SimRate rate = SimRate::Steps30;
+    bool grow = false; ///< grow the flock while the target rate holds
+    bool quit = false;
+    std::string screenshot_path; ///< non-empty: save the next frame here as PNG
+    std::vector<Placement> placements;
+    // --- observations, written by the viewer ---
+    ViewerStats stats;
+    GrowStatus growth;
+    std::string last_error; ///< the last rejected request, shown in the panel
+};
+
+/// Called once per frame, after input and before the requests are applied and the simulation steps.
+/// This is where an outside controller (e.g. a control server's command queue) changes the viewer.
+using FrameHook = std::function<void(ViewerState&)>;
+
+} // namespace boids::viewer

@@ -1,0 +1,110 @@
+// Recording without a display: `boids run --headless --record` renders offscreen through EGL (Mesa) and
+// pipes frames to ffmpeg; the file is checked with ffprobe.
+
+#include "../support/process.hpp"
+#include "flock_renderer.hpp"
+#include "image.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using boids::testing::run_in;
+
+fs::path tmp_dir() {
+    return fs::path(BOIDS_TEST_TMP) / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+}
+
+/// The boids executable with no display in its environment, as on a server.
+std::string headless_boids(const std::string& args) {
+    return std::string("env -u DISPLAY -u WAYLAND_DISPLAY ") + BOIDS_EXE + " " + args;
+}
+
+} // namespace
+
+TEST(HeadlessRecording, Mp4HasOneFramePerStepAndFfprobeAcceptsIt) {
+    const fs::path dir = tmp_dir();
+    const auto r =
+        run_in(dir, headless_boids("run --headless --steps 30 --boids 300 --size 320x240 --record x.mp4"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("recorded      30 frames (320x240) to x.mp4"), std::string::npos) << r.out;
+    const auto probe = run_in(dir, "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                                   "stream=codec_name,width,height,nb_read_frames -of csv=p=0 x.mp4");
+    ASSERT_EQ(probe.code, 0) << probe.err;
+    EXPECT_EQ(probe.out, "h264,320,240,30\n");
+}
+
+TEST(HeadlessRecording, GifAndFrameStride) {
+    const fs::path dir = tmp_dir();
+    const auto r = run_in(
+        dir, headless_boids("run --headless --steps 20 --record-every 5 --size 160x120 --record x.gif"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto probe = run_in(dir, "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                                   "stream=codec_name,nb_read_frames -of csv=p=0 x.gif");
+    ASSERT_EQ(probe.code, 0) << probe.err;
+    EXPECT_EQ(probe.out, "gif,4\n");
+}
+
+TEST(HeadlessRecording, PngShowsTheFinalFlock) {
+    const fs::path dir = tmp_dir();
+    const auto r =
+        run_in(dir, headless_boids("run --headless --steps 5 --boids 400 --predators 0 --size 640x480 "
+                                   "--record final.png"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const boids::render::RgbImage image = boids::render::read_png((dir / "final.png").string());
+    ASSERT_EQ(image.width, 640);
+    ASSERT_EQ(image.height, 480);
+    long long background = 0, saturated = 0;
+    for (int y = 0; y < image.height; ++y) {
+        for (int x = 0; x < image.width; ++x) {
+            const auto* p = image.pixel(x, y);
+            const auto* bg = boids::render::background_rgb;
+            background += p[0] == bg[0] && p[1] == bg[1] && p[2] == bg[2];
+            const int hi = std::max({p[0], p[1], p[2]}), lo = std::min({p[0], p[1], p[2]});
+            saturated += hi - lo > 100;
+        }
+    }
+    EXPECT_GT(background, image.width * image.height * 8 / 10);
+    EXPECT_GT(saturated, 400 * 10); // each boid is ~25 pixels at this scale; some overlap
+    EXPECT_LT(saturated, 400 * 60);
+}
+
+TEST(HeadlessRecording, BadTargetsAreRejectedWithExitCode2) {
+    const fs::path dir = tmp_dir();
+    auto r = run_in(dir, headless_boids("run --headless --steps 3 --record x.avi"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--record = 'x.avi' is invalid: expected a file name ending in .mp4 or .gif"),
+              std::string::npos)
+        << r.err;
+    r = run_in(dir, headless_boids("run --headless --steps 3 --size 10x10 --record x.mp4"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--size"), std::string::npos) << r.err;
+    // Without ffmpeg on PATH: a clear message, exit 2, no file.
+    r = run_in(dir, std::string("env -u DISPLAY PATH=/nonexistent ") + BOIDS_EXE +
+                        " run --headless --steps 3 --record y.mp4");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("ffmpeg is not installed"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "y.mp4"));
+}
+
+TEST(HeadlessRecording, NoArgumentsWithoutADisplaySaysSoAndRecordsTheMainJob) {
+    const fs::path dir = tmp_dir();
+    fs::remove(dir / "boids.mp4");
+    const auto r = run_in(dir, headless_boids(""));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(
+        r.out.rfind("boids: no display (DISPLAY and WAYLAND_DISPLAY are unset), so the default scene runs "
+                    "headless and is recorded to boids.mp4\n",
+                    0),
+        0u)
+        << r.out;
+    for (const char* part : {"vga-predator", "steps         1000", "500 boids", "2 predators", "steps/s",
+                             "mean speed", "polarization", "state hash"}) {
+        EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+    }
+    EXPECT_NE(r.out.find("recorded      250 frames (640x480) to boids.mp4"), std::string::npos) << r.out;
+    EXPECT_TRUE(fs::exists(dir / "boids.mp4"));
+}
