@@ -110,6 +110,27 @@ void parameter_slider(ViewerState& state, const SliderSpec& s) {
     }
 }
 
+/// A combo box for a choice key (model, predator_behavior, ...), its options from choice_list().
+void choice_combo(ViewerState& state, std::string_view key, const char* label) {
+    const std::string current = get_param(state.params, key);
+    if (ImGui::BeginCombo(label, current.c_str())) {
+        const std::string options = choice_list(key);
+        std::size_t start = 0;
+        while (start <= options.size()) {
+            const std::size_t bar = options.find(" | ", start);
+            const std::string option = options.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
+            if (ImGui::Selectable(option.c_str(), option == current)) {
+                error_line(state, apply_param_edit(state.params, key, std::string_view(option)));
+            }
+            if (bar == std::string::npos) {
+                break;
+            }
+            start = bar + 3;
+        }
+        ImGui::EndCombo();
+    }
+}
+
 void parameters_section(ViewerState& state) {
     std::string_view group;
     bool open = false;
@@ -128,6 +149,14 @@ void parameters_section(ViewerState& state) {
                     error_line(state, apply_param_edit(state.params, "boundary",
                                                        std::string_view(wrap ? "wrap" : "margin")));
                 }
+            }
+            if (open && group == "Models") {
+                choice_combo(state, "model", "model");
+                choice_combo(state, "update", "update");
+                choice_combo(state, "speed_estimate", "speed estimate");
+            }
+            if (open && group == "Predators") {
+                choice_combo(state, "predator_behavior", "predator behaviour");
             }
             if (open && group == "Scouts") {
                 bool dynamic = state.params.dynamic_bias;
