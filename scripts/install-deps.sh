@@ -7,6 +7,7 @@ packages=(
     build-essential cmake ninja-build pkg-config
     libcli11-dev libtomlplusplus-dev
     libgtest-dev libgmock-dev libbenchmark-dev
+    libhwy-dev
 )
 
 missing=()

@@ -2,9 +2,11 @@
 
 #include "boids/spawn.hpp"
 #include "classic_rules.hpp"
+#include "fast_classic_step.hpp"
 
 #include <chrono>
 #include <omp.h>
+#include <type_traits>
 
 namespace boids {
 
@@ -35,8 +37,16 @@ Simulation<Real>::Simulation(const Params& params, World<Real> world) : params_(
 template <class Real>
 void Simulation<Real>::set_params(const Params& params) {
     validate(params);
+    sync_world(true);
     apply_group_bias(world_, params_, params);
     params_ = params;
+}
+
+template <class Real>
+void Simulation<Real>::sync_world(bool release) {
+    if constexpr (std::is_floating_point_v<Real>) {
+        fast_.sync(world_, release, threads());
+    }
 }
 
 template <class Real>
@@ -53,6 +63,17 @@ void Simulation<Real>::step(long long steps) {
 
 template <class Real>
 void Simulation<Real>::step_once() {
+    // The SIMD path (fast_classic_step.cpp) when it applies; the code below is the readable reference.
+    last_step_fast_ = false;
+    if constexpr (std::is_floating_point_v<Real>) {
+        if (fast_path_ && fast_.get().try_step(world_, params_, threads(), last_profile_)) {
+            last_step_fast_ = true;
+            total_profile_ += last_profile_;
+            ++steps_taken_;
+            return;
+        }
+    }
+    sync_world(true);
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
     const classic::Constants<Real> c(params_);
