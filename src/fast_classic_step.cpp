@@ -114,12 +114,13 @@ void FastStepScratch<Real>::sync(World<Real>& world, bool release, int threads) 
 // FastClassicStep
 
 template <class Real>
-void SlotColumns<Real>::resize(std::size_t count, std::size_t padding) {
+void SlotColumns<Real>::resize(std::size_t count, std::size_t padding, bool scouts) {
     agent.resize(count);
-    kind.resize(count);
-    for (auto* column : {&x, &y, &vx, &vy, &bias}) {
+    for (auto* column : {&x, &y, &vx, &vy}) {
         column->resize(count + padding);
     }
+    kind.resize(scouts ? count : 0);
+    bias.resize(scouts ? count + padding : 0);
 }
 
 template <class Real>
@@ -133,7 +134,9 @@ void FastClassicStep<Real>::sync(World<Real>& world, bool release, int threads) 
             world.y[i] = cur_.y[s];
             world.vx[i] = cur_.vx[s];
             world.vy[i] = cur_.vy[s];
-            world.bias[i] = cur_.bias[s];
+            if (has_scouts_) {
+                world.bias[i] = cur_.bias[s];
+            }
         }
     }
     // Without `release` the slots stay the current state and the world a faithful copy of it; the next
@@ -161,7 +164,7 @@ void FastClassicStep<Real>::load(const World<Real>& world, const Params& params,
     }
     has_scouts_ = scouts > 0;
     const std::size_t m = n - predators_.size();
-    cur_.resize(m, simd_lanes<Real>());
+    cur_.resize(m, simd_lanes<Real>(), has_scouts_);
     // Compact the flocking agents in world order (sequential reads and writes).
     std::size_t s = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -169,12 +172,14 @@ void FastClassicStep<Real>::load(const World<Real>& world, const Params& params,
             continue;
         }
         cur_.agent[s] = static_cast<std::uint32_t>(i);
-        cur_.kind[s] = world.kind[i];
         cur_.x[s] = wrap ? classic::wrap_position(world.x[i], width) : world.x[i];
         cur_.y[s] = wrap ? classic::wrap_position(world.y[i], height) : world.y[i];
         cur_.vx[s] = world.vx[i];
         cur_.vy[s] = world.vy[i];
-        cur_.bias[s] = world.bias[i];
+        if (has_scouts_) {
+            cur_.kind[s] = world.kind[i];
+            cur_.bias[s] = world.bias[i];
+        }
         ++s;
     }
     (void)threads;
@@ -237,7 +242,7 @@ void FastClassicStep<Real>::sort_by_cell(int threads) {
     slot_cell_.resize(m);
     histograms_.resize(max_threads * cells);
     cell_start_.resize(cells + 1);
-    next_.resize(m, simd_lanes<Real>());
+    next_.resize(m, simd_lanes<Real>(), has_scouts_);
 
 #pragma omp parallel num_threads(threads)
     {
@@ -280,12 +285,17 @@ void FastClassicStep<Real>::sort_by_cell(int threads) {
         for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
             const std::uint32_t to = cursor[slot_cell_[s]]++;
             next_.agent[to] = cur_.agent[s];
-            next_.kind[to] = cur_.kind[s];
             next_.x[to] = cur_.x[s];
             next_.y[to] = cur_.y[s];
             next_.vx[to] = cur_.vx[s];
             next_.vy[to] = cur_.vy[s];
-            next_.bias[to] = cur_.bias[s];
+            slot_cell_[s] = to;
+        }
+        if (has_scouts_) { // kinds and biases travel along only when scouts make them vary
+            for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+                next_.kind[slot_cell_[s]] = cur_.kind[s];
+                next_.bias[slot_cell_[s]] = cur_.bias[s];
+            }
         }
 #pragma omp barrier
         // World order within each cell: agents that stayed keep their order, newcomers are inserted.
@@ -297,26 +307,30 @@ void FastClassicStep<Real>::sort_by_cell(int threads) {
                 if (next_.agent[k - 1] < agent) {
                     continue;
                 }
-                const Kind kind = next_.kind[k];
-                const Real x = next_.x[k], y = next_.y[k], vx = next_.vx[k], vy = next_.vy[k],
-                           bias = next_.bias[k];
+                const Real x = next_.x[k], y = next_.y[k], vx = next_.vx[k], vy = next_.vy[k];
+                const Kind kind = has_scouts_ ? next_.kind[k] : Kind::Boid;
+                const Real bias = has_scouts_ ? next_.bias[k] : Real(0);
                 std::uint32_t j = k;
                 for (; j > begin && next_.agent[j - 1] > agent; --j) {
                     next_.agent[j] = next_.agent[j - 1];
-                    next_.kind[j] = next_.kind[j - 1];
                     next_.x[j] = next_.x[j - 1];
                     next_.y[j] = next_.y[j - 1];
                     next_.vx[j] = next_.vx[j - 1];
                     next_.vy[j] = next_.vy[j - 1];
-                    next_.bias[j] = next_.bias[j - 1];
+                    if (has_scouts_) {
+                        next_.kind[j] = next_.kind[j - 1];
+                        next_.bias[j] = next_.bias[j - 1];
+                    }
                 }
                 next_.agent[j] = agent;
-                next_.kind[j] = kind;
                 next_.x[j] = x;
                 next_.y[j] = y;
                 next_.vx[j] = vx;
                 next_.vy[j] = vy;
-                next_.bias[j] = bias;
+                if (has_scouts_) {
+                    next_.kind[j] = kind;
+                    next_.bias[j] = bias;
+                }
             }
         }
     }
@@ -398,9 +412,6 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     // The new state is in slot order of next_: its agent and kind columns go with it.
     cur_.agent.swap(next_.agent);
     cur_.kind.swap(next_.kind);
-    if (!has_scouts_) {
-        cur_.bias.swap(next_.bias); // unchanged biases, now in the new slot order
-    }
     profile.neighbours_ms = ms_since(t_neighbours);
 
     // Phase 3: predators: edges and speed limits only, then move (SPEC §2).

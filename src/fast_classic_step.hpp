@@ -20,16 +20,18 @@ namespace boids::detail {
 /// path's predator grid; such worlds take the plain path.
 inline constexpr std::size_t fast_path_max_predators = 64;
 
-/// The flocking agents' state in slot order, one column per field (the agent's world index, kind and
-/// bias travel with it).
+/// The flocking agents' state in slot order, one column per field (the agent's world index travels
+/// with it, and its kind and bias when the world holds scouts; otherwise the world's bias column stays
+/// the authority and these two columns are empty).
 template <class Real>
 struct SlotColumns {
     std::vector<std::uint32_t> agent;
     std::vector<Kind> kind;
     std::vector<Real> x, y, vx, vy, bias;
 
-    /// Sizes every column for `count` slots plus `padding` (SIMD loads may read one vector past the end).
-    void resize(std::size_t count, std::size_t padding);
+    /// Sizes the columns for `count` slots plus `padding` (SIMD loads may read one vector past the end);
+    /// kind and bias only when `scouts`.
+    void resize(std::size_t count, std::size_t padding, bool scouts);
 };
 
 /// Buffers and phases of the fast step. One instance per Simulation (not thread-safe).
