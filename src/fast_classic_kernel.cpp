@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <type_traits>
 
 HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
@@ -340,6 +341,46 @@ void rows(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
     }
 }
 
+/// Cell indices, a vector of doubles at a time (the divisions dominate the scalar loop).
+template <class Real>
+void cells_impl(const Real* xs, const Real* ys, std::size_t count, const CellGeometry& g, std::uint32_t* out) {
+    const hn::ScalableTag<double> dd;
+    const hn::Rebind<Real, decltype(dd)> dr;
+    const hn::Rebind<std::int32_t, decltype(dd)> di;
+    const std::size_t lanes = hn::Lanes(dd);
+    const double last_col = g.nx - 1.0, last_row = g.ny - 1.0;
+    const auto load = [&](const Real* p) {
+        if constexpr (std::is_same_v<Real, double>) {
+            return hn::LoadU(dd, p);
+        } else {
+            return hn::PromoteTo(dd, hn::LoadU(dr, p));
+        }
+    };
+    const auto ox = hn::Set(dd, g.origin_x), oy = hn::Set(dd, g.origin_y);
+    const auto cw = hn::Set(dd, g.cell_w), ch = hn::Set(dd, g.cell_h);
+    const auto lc = hn::Set(dd, last_col), lr = hn::Set(dd, last_row), nx = hn::Set(dd, static_cast<double>(g.nx));
+    std::size_t i = 0;
+    for (; i + lanes <= count; i += lanes) {
+        // Positions are >= the origin, so the floor of the clamped quotient is SpatialGrid's line.
+        const auto col = hn::Floor(hn::Min(hn::Div(hn::Sub(load(xs + i), ox), cw), lc));
+        const auto row = hn::Floor(hn::Min(hn::Div(hn::Sub(load(ys + i), oy), ch), lr));
+        hn::StoreU(hn::DemoteTo(di, hn::Add(hn::Mul(row, nx), col)), di, reinterpret_cast<std::int32_t*>(out + i));
+    }
+    for (; i < count; ++i) {
+        const double col = std::min((static_cast<double>(xs[i]) - g.origin_x) / g.cell_w, last_col);
+        const double row = std::min((static_cast<double>(ys[i]) - g.origin_y) / g.cell_h, last_row);
+        out[i] = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * static_cast<std::size_t>(g.nx) +
+                                            static_cast<std::size_t>(col));
+    }
+}
+
+void CellsF32(const float* x, const float* y, std::size_t count, const CellGeometry& g, std::uint32_t* out) {
+    cells_impl(x, y, count, g, out);
+}
+void CellsF64(const double* x, const double* y, std::size_t count, const CellGeometry& g, std::uint32_t* out) {
+    cells_impl(x, y, count, g, out);
+}
+
 void NeighbourRowsF32(const FlockInCellOrder<float>& f, int row_begin, int row_end) {
     rows(f, row_begin, row_end);
 }
@@ -363,6 +404,8 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace boids::fast {
 
+HWY_EXPORT(CellsF32);
+HWY_EXPORT(CellsF64);
 HWY_EXPORT(NeighbourRowsF32);
 HWY_EXPORT(NeighbourRowsF64);
 HWY_EXPORT(LanesF32);
@@ -374,6 +417,12 @@ void neighbour_rows(const FlockInCellOrder<float>& flock, int row_begin, int row
 }
 void neighbour_rows(const FlockInCellOrder<double>& flock, int row_begin, int row_end) {
     HWY_DYNAMIC_DISPATCH(NeighbourRowsF64)(flock, row_begin, row_end);
+}
+void cells_of(const float* x, const float* y, std::size_t count, const CellGeometry& grid, std::uint32_t* cell) {
+    HWY_DYNAMIC_DISPATCH(CellsF32)(x, y, count, grid, cell);
+}
+void cells_of(const double* x, const double* y, std::size_t count, const CellGeometry& grid, std::uint32_t* cell) {
+    HWY_DYNAMIC_DISPATCH(CellsF64)(x, y, count, grid, cell);
 }
 std::size_t simd_lanes_f32() {
     return HWY_DYNAMIC_DISPATCH(LanesF32)();

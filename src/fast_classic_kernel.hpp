@@ -51,6 +51,17 @@ struct FlockInCellOrder {
 void neighbour_rows(const FlockInCellOrder<float>& flock, int row_begin, int row_end);
 void neighbour_rows(const FlockInCellOrder<double>& flock, int row_begin, int row_end);
 
+/// A grid's placement: cell (col, row) = (min((x - origin_x) / cell_w, nx - 1), same for y), truncated,
+/// for positions >= the origin. Computed in double exactly as SpatialGrid::build does.
+struct CellGeometry {
+    double origin_x, origin_y, cell_w, cell_h;
+    int nx, ny;
+};
+
+/// Row-major cell index of each of `count` positions.
+void cells_of(const float* x, const float* y, std::size_t count, const CellGeometry& grid, std::uint32_t* cell);
+void cells_of(const double* x, const double* y, std::size_t count, const CellGeometry& grid, std::uint32_t* cell);
+
 /// SIMD lanes of the dispatched kernel for this scalar (the padding the slot arrays need).
 std::size_t simd_lanes_f32();
 std::size_t simd_lanes_f64();

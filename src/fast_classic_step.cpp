@@ -252,19 +252,24 @@ void FastClassicStep<Real>::sort_by_cell(int threads) {
         std::uint32_t* cursor = histograms_.data() + t * cells;
         std::memset(cursor, 0, cells * sizeof(std::uint32_t));
 
-        // Bin this thread's slots. Positions are >= the grid origin (wrapped into the torus, or inside
-        // the bounding box), so truncation is SpatialGrid's floor; clamping in double first keeps the
-        // conversion in range.
-        const double last_col = nx_ - 1.0, last_row = ny_ - 1.0;
+        // Bin this thread's slots (positions are >= the grid origin: wrapped into the torus, or inside the
+        // bounding box).
+        const fast::CellGeometry grid{origin_x_, origin_y_, cell_w_, cell_h_, nx_, ny_};
+        fast::cells_of(cur_.x.data() + chunk.begin, cur_.y.data() + chunk.begin, chunk.end - chunk.begin, grid,
+                       slot_cell_.data() + chunk.begin);
+        std::uint32_t run_cell = 0, run_length = 0;
         for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
-            const double col = std::min((static_cast<double>(cur_.x[s]) - origin_x_) / cell_w_, last_col);
-            const double row = std::min((static_cast<double>(cur_.y[s]) - origin_y_) / cell_h_, last_row);
-            const auto cell =
-                static_cast<std::uint32_t>(static_cast<std::size_t>(row) * static_cast<std::size_t>(nx_) +
-                                           static_cast<std::size_t>(col));
-            slot_cell_[s] = cell;
-            ++cursor[cell];
+            const std::uint32_t cell = slot_cell_[s];
+            // The slots are nearly sorted, so consecutive agents mostly share a cell: count runs in a
+            // register instead of chaining increments through one memory word.
+            if (cell != run_cell) {
+                cursor[run_cell] += run_length;
+                run_cell = cell;
+                run_length = 0;
+            }
+            ++run_length;
         }
+        cursor[run_cell] += run_length;
 #pragma omp barrier
 #pragma omp single
         {
@@ -282,14 +287,21 @@ void FastClassicStep<Real>::sort_by_cell(int threads) {
             cell_start_[cells] = total;
         }
         // Scatter (the implicit barrier after `single` published the cursors).
+        std::uint32_t scatter_cell = std::numeric_limits<std::uint32_t>::max(), to = 0;
         for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
-            const std::uint32_t to = cursor[slot_cell_[s]]++;
+            if (slot_cell_[s] != scatter_cell) { // the cursor stays in a register along a run, as above
+                if (scatter_cell != std::numeric_limits<std::uint32_t>::max()) {
+                    cursor[scatter_cell] = to;
+                }
+                scatter_cell = slot_cell_[s];
+                to = cursor[scatter_cell];
+            }
             next_.agent[to] = cur_.agent[s];
             next_.x[to] = cur_.x[s];
             next_.y[to] = cur_.y[s];
             next_.vx[to] = cur_.vx[s];
             next_.vy[to] = cur_.vy[s];
-            slot_cell_[s] = to;
+            slot_cell_[s] = to++;
         }
         if (has_scouts_) { // kinds and biases travel along only when scouts make them vary
             for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
