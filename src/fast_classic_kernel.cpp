@@ -343,7 +343,8 @@ void rows(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
 
 /// Cell indices, a vector of doubles at a time (the divisions dominate the scalar loop).
 template <class Real>
-void cells_impl(const Real* xs, const Real* ys, std::size_t count, const CellGeometry& g, std::uint32_t* out) {
+void cells_impl(const Real* xs, const Real* ys, std::size_t count, const CellGeometry& g,
+                std::uint32_t* out) {
     const hn::ScalableTag<double> dd;
     const hn::Rebind<Real, decltype(dd)> dr;
     const hn::Rebind<std::int32_t, decltype(dd)> di;
@@ -358,13 +359,15 @@ void cells_impl(const Real* xs, const Real* ys, std::size_t count, const CellGeo
     };
     const auto ox = hn::Set(dd, g.origin_x), oy = hn::Set(dd, g.origin_y);
     const auto cw = hn::Set(dd, g.cell_w), ch = hn::Set(dd, g.cell_h);
-    const auto lc = hn::Set(dd, last_col), lr = hn::Set(dd, last_row), nx = hn::Set(dd, static_cast<double>(g.nx));
+    const auto lc = hn::Set(dd, last_col), lr = hn::Set(dd, last_row),
+               nx = hn::Set(dd, static_cast<double>(g.nx));
     std::size_t i = 0;
     for (; i + lanes <= count; i += lanes) {
         // Positions are >= the origin, so the floor of the clamped quotient is SpatialGrid's line.
         const auto col = hn::Floor(hn::Min(hn::Div(hn::Sub(load(xs + i), ox), cw), lc));
         const auto row = hn::Floor(hn::Min(hn::Div(hn::Sub(load(ys + i), oy), ch), lr));
-        hn::StoreU(hn::DemoteTo(di, hn::Add(hn::Mul(row, nx), col)), di, reinterpret_cast<std::int32_t*>(out + i));
+        hn::StoreU(hn::DemoteTo(di, hn::Add(hn::Mul(row, nx), col)), di,
+                   reinterpret_cast<std::int32_t*>(out + i));
     }
     for (; i < count; ++i) {
         const double col = std::min((static_cast<double>(xs[i]) - g.origin_x) / g.cell_w, last_col);
@@ -377,7 +380,8 @@ void cells_impl(const Real* xs, const Real* ys, std::size_t count, const CellGeo
 void CellsF32(const float* x, const float* y, std::size_t count, const CellGeometry& g, std::uint32_t* out) {
     cells_impl(x, y, count, g, out);
 }
-void CellsF64(const double* x, const double* y, std::size_t count, const CellGeometry& g, std::uint32_t* out) {
+void CellsF64(const double* x, const double* y, std::size_t count, const CellGeometry& g,
+              std::uint32_t* out) {
     cells_impl(x, y, count, g, out);
 }
 
@@ -418,10 +422,12 @@ void neighbour_rows(const FlockInCellOrder<float>& flock, int row_begin, int row
 void neighbour_rows(const FlockInCellOrder<double>& flock, int row_begin, int row_end) {
     HWY_DYNAMIC_DISPATCH(NeighbourRowsF64)(flock, row_begin, row_end);
 }
-void cells_of(const float* x, const float* y, std::size_t count, const CellGeometry& grid, std::uint32_t* cell) {
+void cells_of(const float* x, const float* y, std::size_t count, const CellGeometry& grid,
+              std::uint32_t* cell) {
     HWY_DYNAMIC_DISPATCH(CellsF32)(x, y, count, grid, cell);
 }
-void cells_of(const double* x, const double* y, std::size_t count, const CellGeometry& grid, std::uint32_t* cell) {
+void cells_of(const double* x, const double* y, std::size_t count, const CellGeometry& grid,
+              std::uint32_t* cell) {
     HWY_DYNAMIC_DISPATCH(CellsF64)(x, y, count, grid, cell);
 }
 std::size_t simd_lanes_f32() {

@@ -59,8 +59,10 @@ struct CellGeometry {
 };
 
 /// Row-major cell index of each of `count` positions.
-void cells_of(const float* x, const float* y, std::size_t count, const CellGeometry& grid, std::uint32_t* cell);
-void cells_of(const double* x, const double* y, std::size_t count, const CellGeometry& grid, std::uint32_t* cell);
+void cells_of(const float* x, const float* y, std::size_t count, const CellGeometry& grid,
+              std::uint32_t* cell);
+void cells_of(const double* x, const double* y, std::size_t count, const CellGeometry& grid,
+              std::uint32_t* cell);
 
 /// SIMD lanes of the dispatched kernel for this scalar (the padding the slot arrays need).
 std::size_t simd_lanes_f32();

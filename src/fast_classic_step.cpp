@@ -255,8 +255,8 @@ void FastClassicStep<Real>::sort_by_cell(int threads) {
         // Bin this thread's slots (positions are >= the grid origin: wrapped into the torus, or inside the
         // bounding box).
         const fast::CellGeometry grid{origin_x_, origin_y_, cell_w_, cell_h_, nx_, ny_};
-        fast::cells_of(cur_.x.data() + chunk.begin, cur_.y.data() + chunk.begin, chunk.end - chunk.begin, grid,
-                       slot_cell_.data() + chunk.begin);
+        fast::cells_of(cur_.x.data() + chunk.begin, cur_.y.data() + chunk.begin, chunk.end - chunk.begin,
+                       grid, slot_cell_.data() + chunk.begin);
         std::uint32_t run_cell = 0, run_length = 0;
         for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
             const std::uint32_t cell = slot_cell_[s];
