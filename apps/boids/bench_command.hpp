@@ -8,8 +8,9 @@ namespace boids::cli {
 /// What the user asked for on the command line, before validation.
 struct BenchOptions {
     std::string sizes = "10000,100000,1000000"; ///< W20 flock sizes, comma-separated
-    std::string seconds = "2";                  ///< timed wall time per size (after warm-up)
-    std::string warmup = "20";                  ///< warm-up steps per size
+    std::string seconds = "2";                  ///< timed wall time per size (rounds repeat until reached)
+    std::string warmup = "20";                  ///< warm-up steps per round
+    std::string steps = "20";                   ///< timed steps per round (W20 table)
     std::string threads = "0";
     std::string precision = "f32";
     bool plain = false;     ///< force the plain grid path (the reference) instead of the fast SIMD path

@@ -40,8 +40,9 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
 
 void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
     cmd.add_option("--sizes", o.sizes, "W20 flock sizes, comma-separated (default 10000,100000,1000000)");
-    cmd.add_option("--seconds", o.seconds, "Timed wall time per size, after warm-up (default 2)");
-    cmd.add_option("--warmup", o.warmup, "Warm-up steps per size (default 20)");
+    cmd.add_option("--seconds", o.seconds, "Timed wall time per size; rounds repeat until reached (default 2)");
+    cmd.add_option("--warmup", o.warmup, "Warm-up steps per round, after a fresh spawn (default 20)");
+    cmd.add_option("--steps", o.steps, "Timed steps per round (default 20)");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
     cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
     cmd.add_flag("--plain", o.plain,

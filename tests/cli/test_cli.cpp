@@ -175,7 +175,7 @@ TEST(Cli, BadScenarioFiles) {
 }
 
 TEST(Cli, BenchPrintsTheW20TableWithPhasesIsaAndMemory) {
-    const Result r = boids("bench --sizes 2000,4000 --seconds 0.01 --warmup 2 --threads 2");
+    const Result r = boids("bench --sizes 2000,4000 --seconds 0.01 --warmup 2 --steps 3 --threads 2");
     EXPECT_EQ(r.code, 0) << r.err;
     for (const char* column : {"steps/s", "ns/boid", "grid ms", "neighbour ms", "integr ms", "peak RSS"}) {
         EXPECT_NE(r.out.find(column), std::string::npos) << column << " in:\n" << r.out;
@@ -183,7 +183,7 @@ TEST(Cli, BenchPrintsTheW20TableWithPhasesIsaAndMemory) {
     EXPECT_NE(r.out.find("threads 2, f32, fast path (SIMD "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("      2000 "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("      4000 "), std::string::npos) << r.out;
-    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 8) << r.out; // 3 header lines, 2 rows, 2 notes
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 9) << r.out; // 4 header lines, 2 rows, 2 notes
     const Result plain = boids("bench --sizes 1000 --seconds 0.01 --warmup 0 --plain --precision f64");
     EXPECT_EQ(plain.code, 0) << plain.err;
     EXPECT_NE(plain.out.find("f64, plain path"), std::string::npos) << plain.out;
