@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <cstdio>
 #include <string>
 
 namespace boids {
@@ -133,6 +134,11 @@ TEST(FastClassicStep, BitIdenticalOnEverySimdTargetOfThisCpu) {
     }
     hwy::SetSupportedTargetsForTest(0);
     EXPECT_GE(seen.size(), 1u);
+    std::string names;
+    for (const std::string& name : seen) {
+        names += " " + name;
+    }
+    std::printf("[ SIMD targets checked:%s ]\n", names.c_str());
 }
 
 TEST(FastClassicStep, DeterministicForOneTwoAndFourThreads) {
