@@ -46,6 +46,9 @@ namespace detail {
 
 namespace {
 
+/// Worlds smaller than this are stepped on one thread.
+constexpr std::size_t serial_below = 4096;
+
 /// The same margin and line count as SpatialGrid::build (see spatial_grid.cpp).
 constexpr double cell_margin = 1.0 + 1e-6;
 
@@ -353,6 +356,11 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
                                      StepProfile& profile) {
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
+    // A small flock is stepped faster by one thread than the threads can be woken and joined (the result
+    // is the same for any thread count).
+    if (world.size() < serial_below) {
+        threads = 1;
+    }
     if (!(params.visual_range > 0.0)) {
         return false;
     }

@@ -6,6 +6,7 @@
 #include "boids/spawn.hpp"
 #include "boids/workloads.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -106,28 +107,30 @@ double cpu_seconds() {
     return sec(usage.ru_utime) + sec(usage.ru_stime);
 }
 
-/// Steps a simulation for about `seconds` of wall time (at least 3 steps); per-step averages.
+/// Steps a simulation for about `seconds` of wall time (at least 3 steps).
 struct Timing {
     long long steps = 0;
     double seconds = 0.0;
-    StepProfile per_step;
+    double median_step_s = 0.0; ///< robust to steps stalled by other processes on a busy machine
     bool fast = false;
 };
 
 template <class Real>
 Timing time_steps(Simulation<Real>& sim, double seconds) {
     Timing t;
-    StepProfile total;
+    std::vector<double> step_s;
     const auto start = Clock::now();
     while (t.steps < 3 || t.seconds < seconds) {
+        const auto before = Clock::now();
         sim.step();
-        total += sim.last_profile();
+        const auto after = Clock::now();
+        step_s.push_back(std::chrono::duration<double>(after - before).count());
         ++t.steps;
-        t.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        t.seconds = std::chrono::duration<double>(after - start).count();
     }
-    const double inv = 1.0 / static_cast<double>(t.steps);
-    t.per_step = {total.grid_build_ms * inv, total.neighbours_ms * inv, total.integrate_ms * inv,
-                  total.total_ms * inv};
+    std::nth_element(step_s.begin(), step_s.begin() + static_cast<std::ptrdiff_t>(step_s.size() / 2),
+                     step_s.end());
+    t.median_step_s = step_s[step_s.size() / 2];
     t.fast = sim.last_step_fast();
     return t;
 }
@@ -196,14 +199,14 @@ void w20_table(const BenchPlan& plan) {
         "--sizes N\n");
 }
 
-/// Steps per second a vga-predator flock of `n` boids holds after warm-up.
+/// Steps per second a vga-predator flock of `n` boids holds after warm-up: the inverse of the median
+/// step time, so that a step stalled by another process does not decide the answer.
 template <class Real>
 double flock_rate(long long n, const BenchPlan& plan, double seconds) {
     const Scenario s = vga_predator_at_density(n);
     Simulation<Real> sim = make_sim<Real>(s, plan);
     sim.step(std::min<long long>(plan.warmup, 10));
-    const Timing t = time_steps(sim, seconds);
-    return static_cast<double>(t.steps) / t.seconds;
+    return 1.0 / time_steps(sim, seconds).median_step_s;
 }
 
 template <class Real>
@@ -211,7 +214,7 @@ void max_flock(const BenchPlan& plan) {
     const int threads = resolved_threads(plan);
     std::printf(
         "boids bench --max-flock: largest vga-predator flock (2 predators, margins, the preset's density:\n"
-        "500 boids per 440 x 280 px inside the margins) holding %g steps/s.\n",
+        "500 boids per 440 x 280 px inside the margins) holding %g steps/s (median step time).\n",
         plan.rate);
     print_header<Real>(plan, threads);
     // Each probe times about a second; doubling finds a bracket, bisection narrows it to 2%.
