@@ -27,7 +27,8 @@ public:
     void step(long long steps = 1);
 
     /// The current state. (The fast path keeps the flock in cell order between steps and writes it back
-    /// here first; the const_cast is sound because a Simulation that has stepped is not a const object.)
+    /// here first; the const_cast is sound because a Simulation that has stepped is not a const object.
+    /// Like step(), it must not run concurrently with other calls on the same Simulation.)
     [[nodiscard]] const World<Real>& world() const {
         const_cast<Simulation*>(this)->sync_world(false);
         return world_;
