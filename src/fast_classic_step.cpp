@@ -241,9 +241,7 @@ template <class Real>
 void FastClassicStep<Real>::sort_by_cell(int threads) {
     const std::size_t m = cur_.agent.size();
     const std::size_t cells = static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_);
-    const auto max_threads = static_cast<std::size_t>(std::max(threads, 1));
     slot_cell_.resize(m);
-    histograms_.resize(max_threads * cells);
     cell_start_.resize(cells + 1);
     next_.resize(m, simd_lanes<Real>(), has_scouts_);
 
@@ -252,6 +250,8 @@ void FastClassicStep<Real>::sort_by_cell(int threads) {
         const auto t = static_cast<std::size_t>(omp_get_thread_num());
         const auto nt = static_cast<std::size_t>(omp_get_num_threads());
         const Chunk chunk = chunk_of(m);
+#pragma omp single
+        histograms_.resize(nt * cells); // one histogram per thread the team really has
         std::uint32_t* cursor = histograms_.data() + t * cells;
         std::memset(cursor, 0, cells * sizeof(std::uint32_t));
 
