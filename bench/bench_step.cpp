@@ -2,6 +2,7 @@
 //
 //   ./build/release/boids_bench                        # all cases
 //   ./build/release/boids_bench --benchmark_filter=Step/1000000
+//   ./build/release/boids_bench --benchmark_filter='Fast(GridBuild|NeighbourPass)'   # phases alone
 //
 // ns_per_boid_step is wall time per boid per step (all threads). Reported, never asserted.
 
@@ -24,15 +25,15 @@ Simulation<float> make_w20(long long n) {
 
 void report(benchmark::State& state, long long n, const StepProfile& total) {
     const double steps = static_cast<double>(state.iterations());
-    state.counters["ns_per_boid_step"] =
-        benchmark::Counter(static_cast<double>(n) * steps, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["ns_per_boid_step"] = benchmark::Counter(
+        static_cast<double>(n) * steps, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
     state.counters["steps_per_s"] = benchmark::Counter(steps, benchmark::Counter::kIsRate);
     state.counters["grid_ms"] = total.grid_build_ms / steps;
     state.counters["neighbours_ms"] = total.neighbours_ms / steps;
     state.counters["integrate_ms"] = total.integrate_ms / steps;
 }
 
-/// The whole step: grid build, neighbour pass, integrate.
+/// The whole step: grid build, neighbour pass, integrate (the fast SIMD path, the default).
 void Step(benchmark::State& state) {
     const long long n = state.range(0);
     Simulation<float> sim = make_w20(n);
@@ -45,14 +46,65 @@ void Step(benchmark::State& state) {
 }
 BENCHMARK(Step)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-/// The grid build alone.
+/// The whole step on the plain grid path (the readable reference), for comparison.
+void PlainStep(benchmark::State& state) {
+    const long long n = state.range(0);
+    Simulation<float> sim = make_w20(n);
+    sim.set_fast_path(false);
+    StepProfile total;
+    for (auto _ : state) {
+        sim.step();
+        total += sim.last_profile();
+    }
+    report(state, n, total);
+}
+BENCHMARK(PlainStep)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// One phase of the fast step alone, timed by the step's own profile (manual time), in its real
+/// context: the flock kept in cell order and moving between iterations.
+template <double StepProfile::*Phase>
+void FastPhase(benchmark::State& state) {
+    const long long n = state.range(0);
+    Simulation<float> sim = make_w20(n);
+    for (auto _ : state) {
+        sim.step();
+        state.SetIterationTime(sim.last_profile().*Phase / 1000.0);
+    }
+    state.counters["ns_per_boid"] =
+        benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["fast_path"] = sim.last_step_fast() ? 1 : 0;
+}
+/// The fast grid build alone: parallel counting sort of the cell-ordered flock.
+void FastGridBuild(benchmark::State& state) {
+    FastPhase<&StepProfile::grid_build_ms>(state);
+}
+/// The fast neighbour pass alone: the SIMD kernel (SPEC §2 steps 1-9 for every boid).
+void FastNeighbourPass(benchmark::State& state) {
+    FastPhase<&StepProfile::neighbours_ms>(state);
+}
+BENCHMARK(FastGridBuild)
+    ->Arg(10'000)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime();
+BENCHMARK(FastNeighbourPass)
+    ->Arg(10'000)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime();
+
+/// The plain path's grid build alone (SpatialGrid from world order).
 void GridBuild(benchmark::State& state) {
     const long long n = state.range(0);
     Simulation<float> sim = make_w20(n);
     SpatialGrid<float> grid;
     const Params& p = sim.params();
     for (auto _ : state) {
-        grid.build(sim.world(), GridMembers::Flocking, p.visual_range, true, p.width, p.height, sim.threads());
+        grid.build(sim.world(), GridMembers::Flocking, p.visual_range, true, p.width, p.height,
+                   sim.threads());
         benchmark::DoNotOptimize(grid.size());
     }
     state.counters["ns_per_boid"] =

@@ -10,6 +10,7 @@ packages=(
     pybind11-dev python3-dev python3-numpy python3-pytest python3-tk python3-matplotlib
     libsdl2-dev libimgui-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev
     ffmpeg xvfb xauth
+    libhwy-dev
 )
 
 missing=()

@@ -6,11 +6,13 @@
 #include "neighbour_pass.hpp"
 #include "topological_policy.hpp"
 #include "weighted_policy.hpp"
+#include "fast_classic_step.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <type_traits>
 #include <omp.h>
+#include <type_traits>
 
 namespace boids {
 
@@ -72,16 +74,48 @@ void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, Real& x, Real
     }
 }
 
+/// The fast path implements SPEC §2 as it stands: the classic model, synchronous, exact speed, and none of
+/// the extensions. Everything else takes the policy path.
+bool fast_path_applies(const Params& p) {
+    return p.model == Model::Classic && p.update == UpdateOrder::Synchronous &&
+           p.speed_estimate == SpeedEstimate::Exact && p.fov_angle >= 360.0 &&
+           p.predator_behavior == PredatorBehavior::Edge && p.predator_speed == 0.0 && p.gravity == 0.0 &&
+           p.max_dive_speed == 0.0 && p.line_of_sight_factor == 0.0 && p.perch_rest_max == 0.0 &&
+           p.obstacles.empty() && p.food.empty();
+}
+
+/// Locks and rest timers mean nothing once pursuit or perching is off: clear them, so that a world without
+/// extensions never carries extension state (which the fast path does not move).
+template <class Real>
+void clear_unused_extension_state(World<Real>& world, const Params& p) {
+    if (p.predator_behavior != PredatorBehavior::Pursue) {
+        std::fill(world.target.begin(), world.target.end(), -1);
+    }
+    if (p.perch_rest_max == 0.0) {
+        std::fill(world.rest.begin(), world.rest.end(), 0);
+    }
+}
+
 template <class Real>
 Simulation<Real>::Simulation(const Params& params, World<Real> world) : params_(params), world_(std::move(world)) {
     validate_for<Real>(params_);
+    clear_unused_extension_state(world_, params_);
 }
 
 template <class Real>
 void Simulation<Real>::set_params(const Params& params) {
     validate_for<Real>(params);
+    sync_world(true);
     apply_group_bias(world_, params_, params);
+    clear_unused_extension_state(world_, params);
     params_ = params;
+}
+
+template <class Real>
+void Simulation<Real>::sync_world(bool release) {
+    if constexpr (std::is_floating_point_v<Real>) {
+        fast_.sync(world_, release, threads());
+    }
 }
 
 template <class Real>
@@ -98,6 +132,17 @@ void Simulation<Real>::step(long long steps) {
 
 template <class Real>
 void Simulation<Real>::step_once() {
+    // The SIMD path (fast_classic_step.cpp) when it applies; the code below is the readable reference.
+    last_step_fast_ = false;
+    if constexpr (std::is_floating_point_v<Real>) {
+        if (fast_path_ && fast_path_applies(params_) && fast_.get().try_step(world_, params_, threads(), last_profile_)) {
+            last_step_fast_ = true;
+            total_profile_ += last_profile_;
+            ++steps_taken_;
+            return;
+        }
+    }
+    sync_world(true);
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
     if (params_.update == UpdateOrder::Sequential) {

@@ -18,4 +18,18 @@ Scenario w20_scenario(long long boids) {
     return s;
 }
 
+Scenario vga_predator_at_density(long long boids) {
+    Scenario s = load_preset("vga-predator");
+    const Params& p0 = s.params;
+    const double inner_w = p0.width - p0.margin_left - p0.margin_right;
+    const double inner_h = p0.height - p0.margin_top - p0.margin_bottom;
+    const double scale = std::sqrt(static_cast<double>(boids) / static_cast<double>(s.agents.boids));
+    s.name = "vga-predator at its density";
+    s.description = "vga-predator grown to N boids, inner area per boid kept";
+    s.params.width = inner_w * scale + p0.margin_left + p0.margin_right;
+    s.params.height = inner_h * scale + p0.margin_top + p0.margin_bottom;
+    s.agents.boids = boids;
+    return s;
+}
+
 } // namespace boids

@@ -3,6 +3,7 @@
 #include "boids/error.hpp"
 #include "boids/params.hpp"
 #include "boids/scenario.hpp"
+#include "bench_command.hpp"
 #include "run_command.hpp"
 #include "viewer.hpp"
 
@@ -121,6 +122,21 @@ boids::viewer::ViewerOptions make_viewer_options(const boids::cli::RunOptions& o
     return vo;
 }
 
+void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
+    cmd.add_option("--sizes", o.sizes, "W20 flock sizes, comma-separated (default 10000,100000,1000000)");
+    cmd.add_option("--seconds", o.seconds, "Timed wall time per size; rounds repeat until reached (default 2)");
+    cmd.add_option("--warmup", o.warmup, "Warm-up steps per round, after a fresh spawn (default 20)");
+    cmd.add_option("--steps", o.steps, "Timed steps per round (default 20)");
+    cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
+    cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
+    cmd.add_flag("--plain", o.plain,
+                 "Force the plain grid path (the readable reference) instead of the SIMD path");
+    cmd.add_flag("--max-flock", o.max_flock,
+                 "Find by bisection the largest vga-predator flock (at its density) holding --rate steps/s");
+    cmd.add_option("--rate", o.rate, "Steps per second --max-flock must hold (default 30)");
+    cmd.add_option("--limit", o.limit, "Largest flock --max-flock tries (default 10000000)");
+}
+
 void print_presets() {
     for (const auto& name : boids::preset_names()) {
         const boids::Scenario s = boids::load_preset(name);
@@ -177,6 +193,10 @@ int main(int argc, char** argv) {
     add_view_options(*view, view_scene, view_options);
     CLI::App* presets = app.add_subcommand("presets", "List the built-in scenes");
     CLI::App* params = app.add_subcommand("params", "List every parameter key with its default and range");
+    boids::cli::BenchOptions bench_options;
+    CLI::App* bench =
+        app.add_subcommand("bench", "Benchmark: the W20 table, or --max-flock (docs/PERFORMANCE.md)");
+    add_bench_options(*bench, bench_options);
 
     for (int i = 0; i < argc; ++i) {
         run_options.command_line += (i == 0 ? "boids" : std::string(" ") + argv[i]);
@@ -204,6 +224,10 @@ int main(int argc, char** argv) {
         }
         if (params->parsed()) {
             print_params();
+            return 0;
+        }
+        if (bench->parsed()) {
+            boids::cli::run_bench(bench_options);
             return 0;
         }
         if (view->parsed()) {

@@ -2,6 +2,7 @@
 /// The classic model of SPEC §2 stepped on a spatial grid, multithreaded and deterministic.
 
 #include "boids/fix15.hpp"
+#include "boids/detail/fast_step_scratch.hpp"
 #include "boids/params.hpp"
 #include "boids/profile.hpp"
 #include "boids/spatial_grid.hpp"
@@ -26,9 +27,18 @@ public:
     /// Advances `steps` synchronous steps.
     void step(long long steps = 1);
 
-    [[nodiscard]] const World<Real>& world() const { return world_; }
+    /// The current state. (The fast path keeps the flock in cell order between steps and writes it back
+    /// here first; the const_cast is sound because a Simulation that has stepped is not a const object.
+    /// Like step(), it must not run concurrently with other calls on the same Simulation.)
+    [[nodiscard]] const World<Real>& world() const {
+        const_cast<Simulation*>(this)->sync_world(false);
+        return world_;
+    }
     /// Mutable access for adding or removing agents between steps.
-    [[nodiscard]] World<Real>& world() { return world_; }
+    [[nodiscard]] World<Real>& world() {
+        sync_world(true);
+        return world_;
+    }
 
     [[nodiscard]] const Params& params() const { return params_; }
     /// Replaces the parameters (validated first; on error nothing changes). Scouts take the new group
@@ -46,8 +56,19 @@ public:
 
     [[nodiscard]] long long steps_taken() const { return steps_taken_; }
 
+    /// Allows (default) or forbids the fast SIMD path; false forces the plain grid path, the readable
+    /// reference (docs/PERFORMANCE.md). Both give the same result for any thread count.
+    void set_fast_path(bool enabled) { fast_path_ = enabled; }
+    [[nodiscard]] bool fast_path() const { return fast_path_; }
+    /// True when the last step ran on the fast path (it applies to the classic 2D model in float or
+    /// double with a visual range > 0 and at most 64 predators; otherwise the plain path runs).
+    [[nodiscard]] bool last_step_fast() const { return last_step_fast_; }
+
 private:
     void step_once();
+    /// Writes the fast path's flock state back into world_ (see detail::FastClassicStep::sync); with
+    /// `release`, world_ becomes the only copy. Code that reads or writes world_ directly must call it.
+    void sync_world(bool release);
 
     Params params_;
     World<Real> world_;
@@ -70,6 +91,10 @@ private:
         }
     };
     Next next_; ///< the neighbour pass's output, swapped into the world by the integrate phase
+
+    bool fast_path_ = true;
+    bool last_step_fast_ = false;
+    detail::FastStepScratch<Real> fast_;
 };
 
 extern template class Simulation<float>;

@@ -184,4 +184,42 @@ TEST(Cli, BadScenarioFiles) {
     EXPECT_NE(ok.out.find("30 boids"), std::string::npos);
 }
 
+TEST(Cli, BenchPrintsTheW20TableWithPhasesIsaAndMemory) {
+    const Result r = boids("bench --sizes 2000,4000 --seconds 0.01 --warmup 2 --steps 3 --threads 2");
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* column : {"steps/s", "ns/boid", "grid ms", "neighbour ms", "integr ms", "peak RSS"}) {
+        EXPECT_NE(r.out.find(column), std::string::npos) << column << " in:\n" << r.out;
+    }
+    EXPECT_NE(r.out.find("threads 2, f32, fast path (SIMD "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("      2000 "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("      4000 "), std::string::npos) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 9) << r.out; // 4 header lines, 2 rows, 2 notes
+    const Result plain = boids("bench --sizes 1000 --seconds 0.01 --warmup 0 --plain --precision f64");
+    EXPECT_EQ(plain.code, 0) << plain.err;
+    EXPECT_NE(plain.out.find("f64, plain path"), std::string::npos) << plain.out;
+}
+
+TEST(Cli, BenchMaxFlockBisects) {
+    // A rate every flock up to the limit holds: doubling stops at the limit.
+    const Result r = boids("bench --max-flock --rate 0.5 --limit 3000 --seconds 0.01 --warmup 1");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("1000 boids"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("2000 boids"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("largest flock: >= 3000 boids at 0.5 steps/s"), std::string::npos) << r.out;
+    // A rate no flock holds: bisection walks down to nothing.
+    const Result none = boids("bench --max-flock --rate 100000 --limit 1000 --seconds 0.01 --warmup 0 --threads 1");
+    EXPECT_EQ(none.code, 0) << none.err;
+    EXPECT_NE(none.out.find("largest flock:"), std::string::npos) << none.out;
+}
+
+TEST(Cli, BenchBadInput) {
+    expect_rejected("bench --sizes 0", {"--sizes", "'0'", "[1, 100000000]"});
+    expect_rejected("bench --sizes 1000,,2000", {"--sizes", "''"});
+    expect_rejected("bench --sizes 10k", {"--sizes", "'10k'"});
+    expect_rejected("bench --seconds -1", {"--seconds", "'-1'"});
+    expect_rejected("bench --rate 0", {"--rate", "'0'"});
+    expect_rejected("bench --precision f16", {"--precision", "'f16'", "f32 | f64"});
+    expect_rejected("bench --threads many", {"--threads", "'many'"});
+}
+
 } // namespace

@@ -47,12 +47,20 @@ TEST_P(GridMatchesOracle, EveryStepOfAThousandAgentFlock) {
     for (int step = 0; step < 100; ++step) {
         World<double> expected = world;
         reference_step(expected, p);
+        // The fast SIMD path (the default) and the plain grid path alike.
+        Simulation<double> plain(p, world);
+        plain.set_fast_path(false);
+        plain.set_threads(2);
+        plain.step();
         Simulation<double> sim(p, world);
         sim.set_threads(2);
         sim.step();
+        ASSERT_TRUE(sim.last_step_fast());
         const World<double>& got = sim.world();
         ASSERT_EQ(got.size(), expected.size());
         for (std::size_t i = 0; i < got.size(); ++i) {
+            ASSERT_NEAR(plain.world().x[i], expected.x[i], 1e-9) << "plain path, agent " << i << " step " << step;
+            ASSERT_NEAR(plain.world().vx[i], expected.vx[i], 1e-9) << "plain path, agent " << i << " step " << step;
             ASSERT_EQ(got.kind[i], expected.kind[i]);
             const double tol = 1e-9;
             ASSERT_NEAR(got.x[i], expected.x[i], tol) << "agent " << i << " step " << step;

@@ -1,0 +1,25 @@
+#pragma once
+// `boids bench`: the W20 benchmark table and the lab's "largest flock at a frame rate" challenge.
+
+#include <string>
+
+namespace boids::cli {
+
+/// What the user asked for on the command line, before validation.
+struct BenchOptions {
+    std::string sizes = "10000,100000,1000000"; ///< W20 flock sizes, comma-separated
+    std::string seconds = "2";                  ///< timed wall time per size (rounds repeat until reached)
+    std::string warmup = "20";                  ///< warm-up steps per round
+    std::string steps = "20";                   ///< timed steps per round (W20 table)
+    std::string threads = "0";
+    std::string precision = "f32";
+    bool plain = false;     ///< force the plain grid path (the reference) instead of the fast SIMD path
+    bool max_flock = false; ///< find the largest vga-predator flock holding --rate steps/s
+    std::string rate = "30";
+    std::string limit = "10000000"; ///< largest flock --max-flock may try
+};
+
+/// Validates the options and runs the benchmark, printing to stdout. Throws InputError for bad options.
+void run_bench(const BenchOptions& options);
+
+} // namespace boids::cli

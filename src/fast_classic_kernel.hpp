@@ -1,0 +1,74 @@
+#pragma once
+// The SIMD neighbour pass of the fast classic step (internal). The flocking agents are given in cell
+// order; the kernel puts the agents of a tile of cells in SIMD lanes and broadcasts every candidate
+// neighbour to them. Compiled once per instruction set by Highway; the best one the CPU supports is
+// chosen at run time.
+
+#include "boids/kind.hpp"
+#include "classic_rules.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace boids::fast {
+
+/// Everything the neighbour pass reads and writes, for one step. Arrays in "slot" order are the
+/// flocking agents sorted by cell (counting sort, world order within a cell); they are padded with
+/// at least one vector of zeros so that a full-width load past the last slot is safe.
+template <class Real>
+struct FlockInCellOrder {
+    classic::Constants<Real> c;
+
+    // Grid: nx x ny cells, row-major, slots of cell k are [cell_start[k], cell_start[k + 1]).
+    int nx = 1, ny = 1;
+    const std::uint32_t* cell_start = nullptr;
+
+    // Old state of the flocking agents, slot order (read only).
+    const Real* x = nullptr;
+    const Real* y = nullptr;
+    const Real* vx = nullptr;
+    const Real* vy = nullptr;
+
+    // Predators' old positions (read only), in world order.
+    const Real* predator_x = nullptr;
+    const Real* predator_y = nullptr;
+    std::size_t predators = 0;
+
+    // Kinds and biases in slot order, read only when the world holds scouts.
+    const Kind* kind = nullptr;
+    const Real* bias = nullptr;
+    bool has_scouts = false;
+
+    // New state, slot order (written; positions wrapped in wrap mode, bias only when has_scouts).
+    Real* new_x = nullptr;
+    Real* new_y = nullptr;
+    Real* new_vx = nullptr;
+    Real* new_vy = nullptr;
+    Real* new_bias = nullptr;
+};
+
+/// Neighbour pass (SPEC §2 steps 1-9) for the flocking agents of grid rows [row_begin, row_end).
+void neighbour_rows(const FlockInCellOrder<float>& flock, int row_begin, int row_end);
+void neighbour_rows(const FlockInCellOrder<double>& flock, int row_begin, int row_end);
+
+/// A grid's placement: cell (col, row) = (min((x - origin_x) / cell_w, nx - 1), same for y), truncated,
+/// for positions >= the origin. Computed in double exactly as SpatialGrid::build does.
+struct CellGeometry {
+    double origin_x, origin_y, cell_w, cell_h;
+    int nx, ny;
+};
+
+/// Row-major cell index of each of `count` positions.
+void cells_of(const float* x, const float* y, std::size_t count, const CellGeometry& grid,
+              std::uint32_t* cell);
+void cells_of(const double* x, const double* y, std::size_t count, const CellGeometry& grid,
+              std::uint32_t* cell);
+
+/// SIMD lanes of the dispatched kernel for this scalar (the padding the slot arrays need).
+std::size_t simd_lanes_f32();
+std::size_t simd_lanes_f64();
+
+/// Name of the instruction set the dispatcher chose on this CPU ("AVX3" is AVX-512, "AVX2", "SSE4"...).
+const char* simd_target_name();
+
+} // namespace boids::fast

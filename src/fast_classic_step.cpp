@@ -1,0 +1,468 @@
+// The fast classic step: the flock kept in cell order between steps, and the phases around the SIMD
+// kernel of fast_classic_kernel.cpp.
+//
+// 1. Grid build. A parallel counting sort of the slots by cell: each thread bins a contiguous chunk of
+//    slots into its own histogram; a prefix sum over (cell, thread) gives every thread its cursors, so the
+//    scatter needs no atomics. Agents move less than a cell per step, so the scatter writes almost
+//    sequentially. Within a cell the agents are then put back in world order (an insertion sort over ~6
+//    nearly sorted agents): the order is (cell, world index) whatever the history or thread count, which
+//    is the order SpatialGrid gives the plain path.
+// 2. Neighbour pass (kernel), rows of cells spread over the threads, from the sorted slots into new slot
+//    columns (the update is synchronous), positions moved and wrapped.
+// 3. Predators: edges, speed limits, move (they ignore the flock), directly in the world.
+//
+// The world's flocking rows are written back only by sync(), which Simulation calls when the world is
+// looked at; repeated steps never permute the flock back to world order.
+//
+// Bits: the geometry is SpatialGrid::build's and the kernel sums in the plain path's order, so the
+// result is the plain path's to the bit, except that a boid sums the predators in range in world order
+// rather than predator-grid order (only the sign of that sum is used, and with two or fewer predators in
+// range the sums are equal since addition commutes).
+
+#include "fast_classic_step.hpp"
+
+#include "boids/fast_path.hpp"
+#include "classic_rules.hpp"
+#include "fast_classic_kernel.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <omp.h>
+
+namespace boids {
+
+const char* fast_path_isa() {
+    return fast::simd_target_name();
+}
+
+std::size_t fast_path_lanes(bool double_precision) {
+    return double_precision ? fast::simd_lanes_f64() : fast::simd_lanes_f32();
+}
+
+namespace detail {
+
+namespace {
+
+/// Worlds smaller than this are stepped on one thread.
+constexpr std::size_t serial_below = 4096;
+
+/// The same margin and line count as SpatialGrid::build (see spatial_grid.cpp).
+constexpr double cell_margin = 1.0 + 1e-6;
+
+int cells_along(double extent, double cell) {
+    const double n = std::floor(extent / cell);
+    return static_cast<int>(std::clamp(n, 1.0, static_cast<double>(std::numeric_limits<int>::max() / 4)));
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+template <class Real>
+std::size_t simd_lanes() {
+    return fast_path_lanes(sizeof(Real) == sizeof(double));
+}
+
+/// [begin, end) of thread t's contiguous share of n items.
+struct Chunk {
+    std::size_t begin, end;
+};
+Chunk chunk_of(std::size_t n) {
+    const auto t = static_cast<std::size_t>(omp_get_thread_num());
+    const auto nt = static_cast<std::size_t>(omp_get_num_threads());
+    return {n * t / nt, n * (t + 1) / nt};
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+// FastStepScratch
+
+template <class Real>
+FastStepScratch<Real>::FastStepScratch() = default;
+template <class Real>
+FastStepScratch<Real>::FastStepScratch(const FastStepScratch& other)
+    : impl_(other.impl_ ? std::make_unique<FastClassicStep<Real>>(*other.impl_) : nullptr) {}
+template <class Real>
+FastStepScratch<Real>& FastStepScratch<Real>::operator=(const FastStepScratch& other) {
+    if (this != &other) {
+        impl_ = other.impl_ ? std::make_unique<FastClassicStep<Real>>(*other.impl_) : nullptr;
+    }
+    return *this;
+}
+template <class Real>
+FastStepScratch<Real>::FastStepScratch(FastStepScratch&&) noexcept = default;
+template <class Real>
+FastStepScratch<Real>& FastStepScratch<Real>::operator=(FastStepScratch&&) noexcept = default;
+template <class Real>
+FastStepScratch<Real>::~FastStepScratch() = default;
+template <class Real>
+FastClassicStep<Real>& FastStepScratch<Real>::get() {
+    if (!impl_) {
+        impl_ = std::make_unique<FastClassicStep<Real>>();
+    }
+    return *impl_;
+}
+template <class Real>
+void FastStepScratch<Real>::sync(World<Real>& world, bool release, int threads) {
+    if (impl_) {
+        impl_->sync(world, release, threads);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// FastClassicStep
+
+template <class Real>
+void SlotColumns<Real>::resize(std::size_t count, std::size_t padding, bool scouts) {
+    agent.resize(count);
+    for (auto* column : {&x, &y, &vx, &vy}) {
+        column->resize(count + padding);
+    }
+    kind.resize(scouts ? count : 0);
+    bias.resize(scouts ? count + padding : 0);
+}
+
+template <class Real>
+void FastClassicStep<Real>::sync(World<Real>& world, bool release, int threads) {
+    if (loaded_) {
+        const std::size_t m = cur_.agent.size();
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (std::size_t s = 0; s < m; ++s) {
+            const std::uint32_t i = cur_.agent[s];
+            world.x[i] = cur_.x[s];
+            world.y[i] = cur_.y[s];
+            world.vx[i] = cur_.vx[s];
+            world.vy[i] = cur_.vy[s];
+            if (has_scouts_) {
+                world.bias[i] = cur_.bias[s];
+            }
+        }
+    }
+    // Without `release` the slots stay the current state and the world a faithful copy of it; the next
+    // step continues from the slots.
+    if (release) {
+        loaded_ = false;
+    }
+}
+
+template <class Real>
+void FastClassicStep<Real>::load(const World<Real>& world, const Params& params, int threads) {
+    const bool wrap = params.boundary == Boundary::Wrap;
+    const Real width = ScalarTraits<Real>::from_double(params.width);
+    const Real height = ScalarTraits<Real>::from_double(params.height);
+    const std::size_t n = world.size();
+    world_size_ = n;
+    predators_.clear();
+    std::size_t scouts = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Kind k = world.kind[i];
+        if (k == Kind::Predator) {
+            predators_.push_back(static_cast<std::uint32_t>(i));
+        }
+        scouts += k == Kind::Scout1 || k == Kind::Scout2;
+    }
+    has_scouts_ = scouts > 0;
+    const std::size_t m = n - predators_.size();
+    cur_.resize(m, simd_lanes<Real>(), has_scouts_);
+    // Compact the flocking agents in world order (sequential reads and writes).
+    std::size_t s = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (world.kind[i] == Kind::Predator) {
+            continue;
+        }
+        cur_.agent[s] = static_cast<std::uint32_t>(i);
+        cur_.x[s] = wrap ? classic::wrap_position(world.x[i], width) : world.x[i];
+        cur_.y[s] = wrap ? classic::wrap_position(world.y[i], height) : world.y[i];
+        cur_.vx[s] = world.vx[i];
+        cur_.vy[s] = world.vy[i];
+        if (has_scouts_) {
+            cur_.kind[s] = world.kind[i];
+            cur_.bias[s] = world.bias[i];
+        }
+        ++s;
+    }
+    (void)threads;
+    loaded_ = true;
+}
+
+template <class Real>
+bool FastClassicStep<Real>::compute_geometry(const Params& params, int threads) {
+    const bool wrap = params.boundary == Boundary::Wrap;
+    const std::size_t m = cur_.agent.size();
+    const double max_cells = std::max(16.0, 2.0 * static_cast<double>(m));
+    double cell = std::max(params.visual_range * cell_margin, std::numeric_limits<double>::min());
+    if (wrap) {
+        origin_x_ = origin_y_ = 0.0;
+        nx_ = cells_along(params.width, cell);
+        ny_ = cells_along(params.height, cell);
+        if (static_cast<double>(nx_) * ny_ > max_cells) {
+            const double shrink = std::sqrt(static_cast<double>(nx_) * ny_ / max_cells);
+            nx_ = std::max(1, static_cast<int>(nx_ / shrink));
+            ny_ = std::max(1, static_cast<int>(ny_ / shrink));
+        }
+        cell_w_ = params.width / nx_;
+        cell_h_ = params.height / ny_;
+        return nx_ >= 3 && ny_ >= 3;
+    }
+    // Margin mode: the flock's bounding box (min and max are exact, so the reduction order is free).
+    double min_x = 0.0, max_x = 0.0, min_y = 0.0, max_y = 0.0;
+    if (m > 0) {
+        min_x = max_x = static_cast<double>(cur_.x[0]);
+        min_y = max_y = static_cast<double>(cur_.y[0]);
+    }
+#pragma omp parallel num_threads(threads) reduction(min : min_x, min_y) reduction(max : max_x, max_y)
+    {
+        const Chunk c = chunk_of(m);
+        for (std::size_t s = c.begin; s < c.end; ++s) {
+            min_x = std::min(min_x, static_cast<double>(cur_.x[s]));
+            max_x = std::max(max_x, static_cast<double>(cur_.x[s]));
+            min_y = std::min(min_y, static_cast<double>(cur_.y[s]));
+            max_y = std::max(max_y, static_cast<double>(cur_.y[s]));
+        }
+    }
+    const double span_x = max_x - min_x, span_y = max_y - min_y;
+    const double area_cells = (span_x / cell + 1.0) * (span_y / cell + 1.0);
+    if (area_cells > max_cells) {
+        cell *= std::sqrt(area_cells / max_cells);
+    }
+    origin_x_ = min_x;
+    origin_y_ = min_y;
+    nx_ = static_cast<int>(std::floor(span_x / cell)) + 1;
+    ny_ = static_cast<int>(std::floor(span_y / cell)) + 1;
+    cell_w_ = cell_h_ = cell;
+    return true;
+}
+
+template <class Real>
+void FastClassicStep<Real>::sort_by_cell(int threads) {
+    const std::size_t m = cur_.agent.size();
+    const std::size_t cells = static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_);
+    slot_cell_.resize(m);
+    cell_start_.resize(cells + 1);
+    next_.resize(m, simd_lanes<Real>(), has_scouts_);
+
+#pragma omp parallel num_threads(threads)
+    {
+        const auto t = static_cast<std::size_t>(omp_get_thread_num());
+        const auto nt = static_cast<std::size_t>(omp_get_num_threads());
+        const Chunk chunk = chunk_of(m);
+#pragma omp single
+        histograms_.resize(nt * cells); // one histogram per thread the team really has
+        std::uint32_t* cursor = histograms_.data() + t * cells;
+        std::memset(cursor, 0, cells * sizeof(std::uint32_t));
+
+        // Bin this thread's slots (positions are >= the grid origin: wrapped into the torus, or inside the
+        // bounding box).
+        const fast::CellGeometry grid{origin_x_, origin_y_, cell_w_, cell_h_, nx_, ny_};
+        fast::cells_of(cur_.x.data() + chunk.begin, cur_.y.data() + chunk.begin, chunk.end - chunk.begin,
+                       grid, slot_cell_.data() + chunk.begin);
+        std::uint32_t run_cell = 0, run_length = 0;
+        for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+            const std::uint32_t cell = slot_cell_[s];
+            // The slots are nearly sorted, so consecutive agents mostly share a cell: count runs in a
+            // register instead of chaining increments through one memory word.
+            if (cell != run_cell) {
+                cursor[run_cell] += run_length;
+                run_cell = cell;
+                run_length = 0;
+            }
+            ++run_length;
+        }
+        cursor[run_cell] += run_length;
+#pragma omp barrier
+#pragma omp single
+        {
+            // Exclusive prefix sum in (cell, thread) order.
+            std::uint32_t total = 0;
+            for (std::size_t cell = 0; cell < cells; ++cell) {
+                cell_start_[cell] = total;
+                for (std::size_t u = 0; u < nt; ++u) {
+                    std::uint32_t& h = histograms_[u * cells + cell];
+                    const std::uint32_t count = h;
+                    h = total;
+                    total += count;
+                }
+            }
+            cell_start_[cells] = total;
+        }
+        // Scatter (the implicit barrier after `single` published the cursors).
+        std::uint32_t scatter_cell = std::numeric_limits<std::uint32_t>::max(), to = 0;
+        for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+            if (slot_cell_[s] != scatter_cell) { // the cursor stays in a register along a run, as above
+                if (scatter_cell != std::numeric_limits<std::uint32_t>::max()) {
+                    cursor[scatter_cell] = to;
+                }
+                scatter_cell = slot_cell_[s];
+                to = cursor[scatter_cell];
+            }
+            next_.agent[to] = cur_.agent[s];
+            next_.x[to] = cur_.x[s];
+            next_.y[to] = cur_.y[s];
+            next_.vx[to] = cur_.vx[s];
+            next_.vy[to] = cur_.vy[s];
+            slot_cell_[s] = to++;
+        }
+        if (has_scouts_) { // kinds and biases travel along only when scouts make them vary
+            for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+                next_.kind[slot_cell_[s]] = cur_.kind[s];
+                next_.bias[slot_cell_[s]] = cur_.bias[s];
+            }
+        }
+#pragma omp barrier
+        // World order within each cell: agents that stayed keep their order, newcomers are inserted.
+#pragma omp for schedule(static)
+        for (std::size_t cell = 0; cell < cells; ++cell) {
+            const std::uint32_t begin = cell_start_[cell], end = cell_start_[cell + 1];
+            for (std::uint32_t k = begin + 1; k < end; ++k) {
+                const std::uint32_t agent = next_.agent[k];
+                if (next_.agent[k - 1] < agent) {
+                    continue;
+                }
+                const Real x = next_.x[k], y = next_.y[k], vx = next_.vx[k], vy = next_.vy[k];
+                const Kind kind = has_scouts_ ? next_.kind[k] : Kind::Boid;
+                const Real bias = has_scouts_ ? next_.bias[k] : Real(0);
+                std::uint32_t j = k;
+                for (; j > begin && next_.agent[j - 1] > agent; --j) {
+                    next_.agent[j] = next_.agent[j - 1];
+                    next_.x[j] = next_.x[j - 1];
+                    next_.y[j] = next_.y[j - 1];
+                    next_.vx[j] = next_.vx[j - 1];
+                    next_.vy[j] = next_.vy[j - 1];
+                    if (has_scouts_) {
+                        next_.kind[j] = next_.kind[j - 1];
+                        next_.bias[j] = next_.bias[j - 1];
+                    }
+                }
+                next_.agent[j] = agent;
+                next_.x[j] = x;
+                next_.y[j] = y;
+                next_.vx[j] = vx;
+                next_.vy[j] = vy;
+                if (has_scouts_) {
+                    next_.kind[j] = kind;
+                    next_.bias[j] = bias;
+                }
+            }
+        }
+    }
+}
+
+template <class Real>
+bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, int threads,
+                                     StepProfile& profile) {
+    using clock = std::chrono::steady_clock;
+    const auto t_start = clock::now();
+    // A small flock is stepped faster by one thread than the threads can be woken and joined (the result
+    // is the same for any thread count).
+    if (world.size() < serial_below) {
+        threads = 1;
+    }
+    if (!(params.visual_range > 0.0)) {
+        return false;
+    }
+    if (loaded_ && world.size() != world_size_) {
+        loaded_ = false; // the world changed shape behind our back: it is the only copy
+    }
+    if (!loaded_) {
+        std::size_t predators = 0;
+        for (const Kind k : world.kind) {
+            predators += k == Kind::Predator;
+        }
+        if (predators > fast_path_max_predators) {
+            return false;
+        }
+        load(world, params, threads);
+    } else if (predators_.size() > fast_path_max_predators) {
+        return false;
+    }
+    if (!compute_geometry(params, threads)) {
+        sync(world, true, threads); // give the world back to the plain path
+        return false;
+    }
+
+    // Phase 1: sort the flock into cell order; wrap and note the predators' old positions.
+    const bool wrap = params.boundary == Boundary::Wrap;
+    const classic::Constants<Real> c(params);
+    sort_by_cell(threads);
+    predator_x_.resize(predators_.size());
+    predator_y_.resize(predators_.size());
+    for (std::size_t p = 0; p < predators_.size(); ++p) {
+        const std::uint32_t i = predators_[p];
+        if (wrap) {
+            world.x[i] = classic::wrap_position(world.x[i], c.width);
+            world.y[i] = classic::wrap_position(world.y[i], c.height);
+        }
+        predator_x_[p] = world.x[i];
+        predator_y_[p] = world.y[i];
+    }
+    profile.grid_build_ms = ms_since(t_start);
+
+    // Phase 2: neighbour pass, a row of cells at a time, from next_ (sorted, old) into cur_ (new).
+    const auto t_neighbours = clock::now();
+    const std::size_t m = next_.agent.size();
+    fast::FlockInCellOrder<Real> flock{c};
+    flock.nx = nx_;
+    flock.ny = ny_;
+    flock.cell_start = cell_start_.data();
+    flock.x = next_.x.data();
+    flock.y = next_.y.data();
+    flock.vx = next_.vx.data();
+    flock.vy = next_.vy.data();
+    flock.predator_x = predator_x_.data();
+    flock.predator_y = predator_y_.data();
+    flock.predators = predators_.size();
+    flock.kind = next_.kind.data();
+    flock.bias = next_.bias.data();
+    flock.has_scouts = has_scouts_;
+    flock.new_x = cur_.x.data();
+    flock.new_y = cur_.y.data();
+    flock.new_vx = cur_.vx.data();
+    flock.new_vy = cur_.vy.data();
+    flock.new_bias = cur_.bias.data();
+    if (m > 0) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+        for (int row = 0; row < ny_; ++row) {
+            fast::neighbour_rows(flock, row, row + 1);
+        }
+    }
+    // The new state is in slot order of next_: its agent and kind columns go with it.
+    cur_.agent.swap(next_.agent);
+    cur_.kind.swap(next_.kind);
+    profile.neighbours_ms = ms_since(t_neighbours);
+
+    // Phase 3: predators: edges and speed limits only, then move (SPEC §2).
+    const auto t_integrate = clock::now();
+    for (const std::uint32_t i : predators_) {
+        Real vx = world.vx[i], vy = world.vy[i];
+        if (!c.wrap) {
+            classic::turn_at_edges(c, world.x[i], world.y[i], vx, vy);
+        }
+        classic::limit_speed(c, vx, vy);
+        Real x = world.x[i] + vx, y = world.y[i] + vy;
+        if (c.wrap) {
+            x = classic::wrap_position(x, c.width);
+            y = classic::wrap_position(y, c.height);
+        }
+        world.x[i] = x;
+        world.y[i] = y;
+        world.vx[i] = vx;
+        world.vy[i] = vy;
+    }
+    profile.integrate_ms = ms_since(t_integrate);
+    profile.total_ms = ms_since(t_start);
+    return true;
+}
+
+template struct SlotColumns<float>;
+template struct SlotColumns<double>;
+template class FastStepScratch<float>;
+template class FastStepScratch<double>;
+template class FastClassicStep<float>;
+template class FastClassicStep<double>;
+
+} // namespace detail
+} // namespace boids

@@ -1,0 +1,75 @@
+#pragma once
+// The fast classic step (internal). The flocking agents live in cell order between steps ("slots");
+// each step re-sorts them by a parallel counting sort (cheap: agents move less than a cell per step, so
+// the permutation is nearly the identity) and runs the SIMD neighbour pass of fast_classic_kernel.cpp.
+// The world's flocking rows are written back only when someone looks at the world (sync()).
+// Simulation::step uses it whenever try_step() accepts; the plain grid step in simulation.cpp stays the
+// readable reference.
+
+#include "boids/detail/fast_step_scratch.hpp"
+#include "boids/params.hpp"
+#include "boids/profile.hpp"
+#include "boids/world.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace boids::detail {
+
+/// Predators beyond this count make the fast path's per-vector predator scan costlier than the plain
+/// path's predator grid; such worlds take the plain path.
+inline constexpr std::size_t fast_path_max_predators = 64;
+
+/// The flocking agents' state in slot order, one column per field (the agent's world index travels
+/// with it, and its kind and bias when the world holds scouts; otherwise the world's bias column stays
+/// the authority and these two columns are empty).
+template <class Real>
+struct SlotColumns {
+    std::vector<std::uint32_t> agent;
+    std::vector<Kind> kind;
+    std::vector<Real> x, y, vx, vy, bias;
+
+    /// Sizes the columns for `count` slots plus `padding` (SIMD loads may read one vector past the end);
+    /// kind and bias only when `scouts`.
+    void resize(std::size_t count, std::size_t padding, bool scouts);
+};
+
+/// Buffers and phases of the fast step. One instance per Simulation (not thread-safe).
+template <class Real>
+class FastClassicStep {
+public:
+    /// One synchronous step of SPEC §2 on `threads` threads, writing the phases' timing to `profile`.
+    /// Returns false, having changed nothing, when the fast path does not apply: a visual range of 0,
+    /// more than fast_path_max_predators predators, or in wrap mode a torus less than 3 cells wide or
+    /// high (where the plain path's 3 x 3 block would visit a cell twice).
+    bool try_step(World<Real>& world, const Params& params, int threads, StepProfile& profile);
+
+    /// Writes the flock's state back into the world's rows if the world is stale; with `release`, the
+    /// world becomes the only copy again (the caller may change it) and the next step reloads it.
+    void sync(World<Real>& world, bool release, int threads);
+
+private:
+    /// Copies the flocking agents out of the world in world order (which is the cell order's tie-break),
+    /// wrapping positions into the torus in wrap mode.
+    void load(const World<Real>& world, const Params& params, int threads);
+    /// Counting sort of the slots by cell into next_, then world order within each cell.
+    void sort_by_cell(int threads);
+    bool compute_geometry(const Params& params, int threads);
+
+    bool loaded_ = false; ///< cur_ holds the flock; the world's flocking rows are stale
+    std::size_t world_size_ = 0;
+    bool has_scouts_ = false;
+    std::vector<std::uint32_t> predators_; ///< world indices of the predators, in world order
+
+    // Grid geometry (as SpatialGrid::build computes it, so the neighbour order is the plain path's).
+    int nx_ = 1, ny_ = 1;
+    double origin_x_ = 0.0, origin_y_ = 0.0, cell_w_ = 1.0, cell_h_ = 1.0;
+
+    SlotColumns<Real> cur_, next_;              ///< the flock in slot order; sort and kernel alternate them
+    std::vector<std::uint32_t> slot_cell_;      ///< cell of each slot of cur_
+    std::vector<std::uint32_t> histograms_;     ///< per thread, per cell: counts, then scatter cursors
+    std::vector<std::uint32_t> cell_start_;     ///< nx * ny + 1 slot offsets
+    std::vector<Real> predator_x_, predator_y_; ///< the predators' old positions
+};
+
+} // namespace boids::detail

@@ -1,0 +1,253 @@
+// The fast classic step (src/fast_classic_step.cpp, src/fast_classic_kernel.cpp) against the plain grid
+// step, its reference. The kernel sums every neighbour in the plain path's order with the same
+// operations, so without predators the two agree to the bit, on every SIMD instruction set the CPU
+// offers, in both precisions and boundary modes; the f64 comparison with the brute-force oracle is in
+// test_reference_oracle.cpp.
+
+#include "boids/fast_path.hpp"
+#include "boids/hash.hpp"
+#include "boids/simulation.hpp"
+#include "boids/spawn.hpp"
+#include "boids/workloads.hpp"
+
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <cstdio>
+#include <string>
+
+namespace boids {
+namespace {
+
+/// A flock that exercises every rule: dynamic-bias scouts, agents far outside the world in margin mode,
+/// a pair of agents at the same spot, and (optionally) predators.
+Params busy_params(Boundary boundary) {
+    Params p;
+    p.boundary = boundary;
+    p.dynamic_bias = true;
+    p.width = 900;
+    p.height = 700;
+    p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 80;
+    p.turn_factor = 0.05;
+    p.max_speed = 9;
+    p.min_speed = 2;
+    p.bias_increment = 0.0004;
+    return p;
+}
+
+template <class Real>
+World<Real> busy_world(const Params& p, long long predators) {
+    World<Real> w = spawn_world<Real>(p, AgentCounts{1200, 40, 40, predators}, 5);
+    w.add(Kind::Boid, Real(-3000), Real(200), Real(1), Real(0), Real(0));
+    w.add(Kind::Boid, Real(-2990), Real(205), Real(1), Real(0), Real(0));
+    w.add(Kind::Scout2, Real(5000), Real(-4000), Real(0), Real(2), Real(p.scout2_bias));
+    w.add(Kind::Boid, Real(300), Real(300), Real(2), Real(1), Real(0));
+    w.add(Kind::Boid, Real(300), Real(300), Real(-1), Real(2), Real(0)); // same spot as the previous one
+    return w;
+}
+
+template <class Real>
+Simulation<Real> make_sim(const Params& p, const World<Real>& w, bool fast, int threads) {
+    Simulation<Real> sim(p, w);
+    sim.set_fast_path(fast);
+    sim.set_threads(threads);
+    return sim;
+}
+
+/// Steps both paths side by side; the fast one without looking at its world in between (its flock
+/// stays in cell order), then compares the final states bit for bit.
+template <class Real>
+void expect_fast_equals_plain(const Params& p, const World<Real>& start, int steps) {
+    Simulation<Real> fast = make_sim(p, start, true, 2);
+    Simulation<Real> plain = make_sim(p, start, false, 2);
+    for (int s = 0; s < steps; ++s) {
+        fast.step();
+        plain.step();
+        ASSERT_TRUE(fast.last_step_fast()) << "step " << s;
+        ASSERT_FALSE(plain.last_step_fast());
+    }
+    const World<Real>& a = fast.world();
+    const World<Real>& b = plain.world();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        ASSERT_EQ(a.x[i], b.x[i]) << "agent " << i;
+        ASSERT_EQ(a.y[i], b.y[i]) << "agent " << i;
+        ASSERT_EQ(a.vx[i], b.vx[i]) << "agent " << i;
+        ASSERT_EQ(a.vy[i], b.vy[i]) << "agent " << i;
+        ASSERT_EQ(a.bias[i], b.bias[i]) << "agent " << i;
+    }
+    EXPECT_EQ(state_hash(a), state_hash(b));
+}
+
+TEST(FastClassicStep, BitIdenticalToPlainPathF32Margin) {
+    const Params p = busy_params(Boundary::Margin);
+    expect_fast_equals_plain(p, busy_world<float>(p, 0), 40);
+}
+
+TEST(FastClassicStep, BitIdenticalToPlainPathF32Wrap) {
+    const Params p = busy_params(Boundary::Wrap);
+    expect_fast_equals_plain(p, busy_world<float>(p, 0), 40);
+}
+
+TEST(FastClassicStep, BitIdenticalToPlainPathF64Margin) {
+    const Params p = busy_params(Boundary::Margin);
+    expect_fast_equals_plain(p, busy_world<double>(p, 0), 40);
+}
+
+TEST(FastClassicStep, BitIdenticalToPlainPathF64Wrap) {
+    const Params p = busy_params(Boundary::Wrap);
+    expect_fast_equals_plain(p, busy_world<double>(p, 0), 40);
+}
+
+TEST(FastClassicStep, TwoPredatorsGiveThePlainPathsBits) {
+    // With at most two predators in range of a boid the predator sums commute, so the bits still agree.
+    const Params p = busy_params(Boundary::Margin);
+    expect_fast_equals_plain(p, busy_world<float>(p, 2), 40);
+    expect_fast_equals_plain(p, busy_world<double>(p, 2), 40);
+}
+
+TEST(FastClassicStep, ProtectedRangeZeroOrAboveVisualRange) {
+    // The kernel's general candidate test: the agent itself excluded explicitly, and the |dx|, |dy| box.
+    Params p = busy_params(Boundary::Wrap);
+    p.protected_range = 0;
+    expect_fast_equals_plain(p, busy_world<float>(p, 0), 20);
+    p.protected_range = 50;
+    p.boundary = Boundary::Margin;
+    expect_fast_equals_plain(p, busy_world<double>(p, 0), 20);
+}
+
+TEST(FastClassicStep, BitIdenticalOnEverySimdTargetOfThisCpu) {
+    const Params p = busy_params(Boundary::Wrap);
+    const World<float> start = busy_world<float>(p, 0);
+    Simulation<float> plain = make_sim(p, start, false, 2);
+    plain.step(15);
+    const std::uint64_t expected = state_hash(plain.world());
+    std::vector<std::string> seen;
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        seen.emplace_back(fast_path_isa());
+        EXPECT_EQ(seen.back(), hwy::TargetName(target));
+        Simulation<float> fast = make_sim(p, start, true, 2);
+        fast.step(15);
+        EXPECT_TRUE(fast.last_step_fast());
+        EXPECT_EQ(state_hash(fast.world()), expected) << "SIMD target " << seen.back();
+    }
+    hwy::SetSupportedTargetsForTest(0);
+    EXPECT_GE(seen.size(), 1u);
+    std::string names;
+    for (const std::string& name : seen) {
+        names += " " + name;
+    }
+    std::printf("[ SIMD targets checked:%s ]\n", names.c_str());
+}
+
+TEST(FastClassicStep, DeterministicForOneTwoAndFourThreads) {
+    const Scenario s = w20_scenario(20'000);
+    const World<float> start = spawn_world<float>(s.params, s.agents, s.seed);
+    std::uint64_t one = 0;
+    for (const int threads : {1, 2, 4}) {
+        Simulation<float> sim = make_sim(s.params, start, true, threads);
+        sim.step(25);
+        EXPECT_TRUE(sim.last_step_fast());
+        const std::uint64_t h = state_hash(sim.world());
+        if (threads == 1) {
+            one = h;
+        }
+        EXPECT_EQ(h, one) << threads << " threads";
+    }
+    Params margin = busy_params(Boundary::Margin);
+    const World<double> busy = busy_world<double>(margin, 3);
+    std::uint64_t first = 0;
+    for (const int threads : {1, 2, 4}) {
+        Simulation<double> sim = make_sim(margin, busy, true, threads);
+        sim.step(25);
+        const std::uint64_t h = state_hash(sim.world());
+        first = threads == 1 ? h : first;
+        EXPECT_EQ(h, first) << threads << " threads";
+    }
+}
+
+TEST(FastClassicStep, LookingAtTheWorldBetweenStepsChangesNothing) {
+    // Reading world() writes the cell-ordered flock back; editing it makes the next step reload it.
+    const Params p = busy_params(Boundary::Wrap);
+    const World<float> start = busy_world<float>(p, 2);
+    Simulation<float> untouched = make_sim(p, start, true, 2);
+    untouched.step(30);
+    Simulation<float> watched = make_sim(p, start, true, 2);
+    const Simulation<float>& read_only = watched;
+    for (int s = 0; s < 30; ++s) {
+        watched.step();
+        if (s % 3 == 0) {
+            (void)state_hash(read_only.world()); // const access: the flock stays in cell order
+        } else if (s % 3 == 1) {
+            (void)watched.world(); // mutable access: the world becomes the only copy again
+        }
+    }
+    EXPECT_EQ(state_hash(watched.world()), state_hash(untouched.world()));
+    Simulation<float> copy = watched; // a copy carries the state on
+    copy.step(5);
+    watched.step(5);
+    EXPECT_EQ(state_hash(copy.world()), state_hash(watched.world()));
+}
+
+TEST(FastClassicStep, EditingTheWorldBetweenStepsIsSeen) {
+    const Params p = busy_params(Boundary::Margin);
+    Simulation<float> fast = make_sim(p, busy_world<float>(p, 1), true, 2);
+    Simulation<float> plain = make_sim(p, busy_world<float>(p, 1), false, 2);
+    fast.step(5);
+    plain.step(5);
+    for (Simulation<float>* sim : {&fast, &plain}) {
+        sim->world().add(Kind::Scout1, 450.0f, 350.0f, 1.0f, 1.0f, 0.001f);
+        sim->world().erase(7);
+        sim->world().vx[3] = 0.0f;
+        sim->world().vy[3] = 0.0f;
+    }
+    fast.step(5);
+    plain.step(5);
+    EXPECT_TRUE(fast.last_step_fast());
+    EXPECT_EQ(state_hash(fast.world()), state_hash(plain.world()));
+}
+
+TEST(FastClassicStep, FallsBackToThePlainPathWhereItDoesNotApply) {
+    Params p = busy_params(Boundary::Margin);
+    // More predators than the fast path scans per vector.
+    Simulation<float> many = make_sim(p, busy_world<float>(p, 65), true, 2);
+    many.step();
+    EXPECT_FALSE(many.last_step_fast());
+    // A torus under 3 cells across.
+    Params narrow = p;
+    narrow.boundary = Boundary::Wrap;
+    narrow.width = 100;
+    narrow.margin_left = narrow.margin_right = 10;
+    Simulation<float> small = make_sim(narrow, spawn_world<float>(narrow, {50, 0, 0, 0}, 1), true, 2);
+    small.step();
+    EXPECT_FALSE(small.last_step_fast());
+    // A visual range of zero; switching it on again mid-run picks the fast path up.
+    Params blind = p;
+    blind.visual_range = 0;
+    Simulation<float> sim = make_sim(blind, busy_world<float>(p, 0), true, 2);
+    sim.step();
+    EXPECT_FALSE(sim.last_step_fast());
+    sim.set_params(p);
+    sim.step();
+    EXPECT_TRUE(sim.last_step_fast());
+    Simulation<float> forced = make_sim(p, busy_world<float>(p, 0), false, 2);
+    forced.step();
+    EXPECT_FALSE(forced.last_step_fast());
+}
+
+TEST(FastClassicStep, ProfileIsFilled) {
+    const Scenario s = w20_scenario(5000);
+    Simulation<float> sim(s.params, spawn_world<float>(s.params, s.agents, s.seed));
+    sim.step(3);
+    const StepProfile& last = sim.last_profile();
+    EXPECT_GT(last.grid_build_ms, 0.0);
+    EXPECT_GT(last.neighbours_ms, 0.0);
+    EXPECT_GE(last.total_ms, last.grid_build_ms + last.neighbours_ms);
+    EXPECT_GE(sim.total_profile().total_ms, last.total_ms);
+    EXPECT_GT(fast_path_lanes(false), 0u);
+    EXPECT_GE(fast_path_lanes(false), fast_path_lanes(true));
+}
+
+} // namespace
+} // namespace boids
