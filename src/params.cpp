@@ -15,6 +15,9 @@ constexpr double world_max = 1e7; // pixels; keeps float positions meaningful to
 constexpr double range_max = 1e5;
 constexpr double speed_max = 1e5;
 constexpr double turn_max = 1e3;
+constexpr double pi = 3.14159265358979323846;
+constexpr double two_pi = 2 * pi;
+constexpr double seed_max = 9007199254740992.0; // 2^53: every integer up to it is exact in a double
 
 /// How a numeric key maps onto the struct, with its allowed range.
 struct NumberKey {
@@ -23,7 +26,7 @@ struct NumberKey {
 };
 
 // clang-format off
-constexpr std::array<NumberKey, 20> number_keys{{
+constexpr std::array<NumberKey, 28> number_keys{{
     {{"width", "number", 1, world_max, "world width in pixels"}, &Params::width},
     {{"height", "number", 1, world_max, "world height in pixels (y grows downward)"}, &Params::height},
     {{"margin_left", "number", 0, world_max, "left margin: boids with x below it turn right"}, &Params::margin_left},
@@ -44,23 +47,41 @@ constexpr std::array<NumberKey, 20> number_keys{{
     {{"bias_increment", "number", 0, 1, "dynamic bias step per step, also its lower bound"}, &Params::bias_increment},
     {{"scout1_bias", "number", 0, 1, "bias of scout group 1 toward +x (initial value if dynamic)"}, &Params::scout1_bias},
     {{"scout2_bias", "number", 0, 1, "bias of scout group 2 toward -x (initial value if dynamic)"}, &Params::scout2_bias},
+    {{"speed", "number", 0, speed_max, "vicsek, couzin: constant speed per step"}, &Params::speed},
+    {{"interaction_radius", "number", 0, range_max, "vicsek: neighbours closer than this (self included) are averaged"}, &Params::interaction_radius},
+    {{"noise", "number", 0, two_pi, "vicsek: width eta of the uniform angle noise; couzin: std dev of the angle noise (rad)"}, &Params::noise},
+    {{"repulsion_radius", "number", 0, range_max, "couzin: zone of repulsion alpha (<= attraction_radius)"}, &Params::repulsion_radius},
+    {{"attraction_radius", "number", 0, range_max, "couzin: zone of orientation and attraction rho"}, &Params::attraction_radius},
+    {{"turn_rate", "number", 0, pi, "couzin: largest heading change per step (rad)"}, &Params::turn_rate},
+    {{"informed_weight", "number", 0, 1000, "couzin: omega, weight of an informed agent's preferred direction"}, &Params::informed_weight},
+    {{"noise_seed", "number", 0, seed_max, "vicsek, couzin: integer seed of the noise (the CLI sets it from --seed)"}, &Params::noise_seed},
 }};
 
 constexpr ParamInfo dynamic_bias_info{"dynamic_bias", "bool", 0, 1, "scouts' bias grows while they move their way: true | false"};
 constexpr ParamInfo boundary_info{"boundary", "choice", 0, 1, "edges: margin (turn back) | wrap (torus)"};
+constexpr ParamInfo model_info{"model", "choice", 0, 1, "update rule: classic | vicsek | couzin"};
 // clang-format on
 
 /// The full table in display order: numbers, then the switches.
 constexpr auto make_table() {
-    std::array<ParamInfo, number_keys.size() + 2> table{};
+    std::array<ParamInfo, number_keys.size() + 3> table{};
     for (std::size_t i = 0; i < number_keys.size(); ++i) {
         table[i] = number_keys[i].info;
     }
     table[number_keys.size()] = dynamic_bias_info;
     table[number_keys.size() + 1] = boundary_info;
+    table[number_keys.size() + 2] = model_info;
     return table;
 }
 constexpr auto all_params = make_table();
+
+std::string model_choices() {
+    std::string names;
+    for (const auto& m : model_names) {
+        names += (names.empty() ? "" : " | ") + std::string(m.name);
+    }
+    return names;
+}
 
 std::string range_text(double lo, double hi) {
     return "allowed range is [" + text::readable(lo) + ", " + text::readable(hi) + "]";
@@ -99,6 +120,13 @@ void require_in_range(std::string_view key, double value, double lo, double hi) 
 void validate(const Params& p) {
     for (const auto& k : number_keys) {
         require_in_range(k.info.key, p.*(k.field), k.info.min, k.info.max);
+    }
+    if (p.noise_seed != static_cast<double>(static_cast<long long>(p.noise_seed))) {
+        throw InputError(invalid_value_message("noise_seed", shortest(p.noise_seed), "must be a whole number"));
+    }
+    if (p.repulsion_radius > p.attraction_radius) {
+        throw InputError(invalid_value_message("repulsion_radius", shortest(p.repulsion_radius),
+                                               "must not exceed attraction_radius = " + shortest(p.attraction_radius)));
     }
     if (p.min_speed > p.max_speed) {
         throw InputError(invalid_value_message("min_speed", shortest(p.min_speed),
@@ -149,6 +177,16 @@ void set_param(Params& params, std::string_view key, std::string_view value) {
         }
         return;
     }
+    if (key == "model") {
+        for (const auto& m : model_names) {
+            if (v == m.name) {
+                params.model = m.model;
+                return;
+            }
+        }
+        throw InputError(invalid_value_message("model", "'" + std::string(value) + "'",
+                                               "allowed values are " + model_choices()));
+    }
     throw InputError("unknown parameter '" + std::string(key) + "'; known parameters: margin (sets all four), " +
                      [] {
                          std::string keys;
@@ -169,7 +207,19 @@ std::string get_param(const Params& params, std::string_view key) {
     if (key == "boundary") {
         return params.boundary == Boundary::Wrap ? "wrap" : "margin";
     }
+    if (key == "model") {
+        return std::string(model_name(params.model));
+    }
     throw InputError("unknown parameter '" + std::string(key) + "'");
+}
+
+std::string_view model_name(Model model) {
+    for (const auto& m : model_names) {
+        if (m.model == model) {
+            return m.name;
+        }
+    }
+    return "unknown";
 }
 
 std::span<const ParamInfo> param_table() { return all_params; }

@@ -2,6 +2,8 @@
 
 #include "boids/spawn.hpp"
 #include "classic_rules.hpp"
+#include "couzin_model.hpp"
+#include "vicsek_model.hpp"
 
 #include <chrono>
 #include <omp.h>
@@ -53,6 +55,25 @@ void Simulation<Real>::step(long long steps) {
 
 template <class Real>
 void Simulation<Real>::step_once() {
+    // The other models (src/<name>_model.cpp) share the grid and scratch buffers; the classic model follows.
+    if (params_.model != Model::Classic) {
+        StepProfile other;
+        const heading::StepContext<Real> context{flock_grid_, next_vx_, next_vy_, steps_taken_, threads()};
+        switch (params_.model) {
+        case Model::Vicsek:
+            vicsek::step(world_, params_, context, other);
+            break;
+        case Model::Couzin:
+            couzin::step(world_, params_, context, other);
+            break;
+        case Model::Classic:
+            break;
+        }
+        last_profile_ = other;
+        total_profile_ += other;
+        ++steps_taken_;
+        return;
+    }
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
     const classic::Constants<Real> c(params_);

@@ -35,6 +35,10 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--dump", o.dump_file, "Write the final state CSV here");
     cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
+    cmd.add_option("--metrics", o.metrics_file, "Write order parameters to this CSV (step 0 and every K steps)");
+    cmd.add_option("--metrics-every", o.metrics_every, "K for --metrics (default 1)");
+    cmd.add_option("--trajectory", o.trajectory_file, "Write positions and velocities to this .csv or .npy");
+    cmd.add_option("--trajectory-every", o.trajectory_every, "K for --trajectory (default 1)");
 }
 
 void print_presets() {
@@ -56,6 +60,8 @@ void print_params() {
             allowed = std::string("[") + lo + ", " + hi + "]";
         } else if (info.kind == std::string_view("bool")) {
             allowed = "true | false";
+        } else if (info.key == std::string_view("model")) {
+            allowed = "classic | vicsek | couzin";
         } else {
             allowed = "margin | wrap";
         }

@@ -23,6 +23,10 @@ struct RunOptions {
     std::string dump_file;
     std::string precision = "f32";
     std::string threads = "0";
+    std::string metrics_file;           ///< metrics CSV (--metrics)
+    std::string metrics_every = "1";    ///< steps between metrics rows
+    std::string trajectory_file;        ///< .csv or .npy (--trajectory)
+    std::string trajectory_every = "1"; ///< steps between trajectory frames
 };
 
 /// A validated run: everything resolved into engine types.
@@ -33,7 +37,18 @@ struct RunPlan {
     std::optional<std::string> dump_file;
     Precision precision = Precision::F32;
     int threads = 0;
+    std::optional<std::string> metrics_file;
+    long long metrics_every = 1;
+    std::optional<std::string> trajectory_file;
+    long long trajectory_every = 1;
 };
+
+/// Parses a whole-string integer option in [lo, hi]; the message names the flag, the value and the range.
+[[nodiscard]] long long parse_integer(std::string_view flag, const std::string& value, long long lo,
+                                      long long hi);
+
+/// Applies key=value settings (--set) to a scenario's parameters. Throws InputError.
+void apply_settings(Scenario& scenario, const std::vector<std::string>& settings);
 
 /// Resolves the options (preset or file, then --set, counts and seed). Throws InputError.
 [[nodiscard]] RunPlan make_run_plan(const RunOptions& options);

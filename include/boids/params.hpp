@@ -13,6 +13,24 @@ enum class Boundary {
     Wrap,   ///< torus: positions wrap, distances use the minimum image, no edge turning
 };
 
+/// Which update rule the simulation applies to the flocking agents (see docs/ARCHITECTURE.md).
+enum class Model {
+    Classic, ///< Reynolds/Adams boids of SPEC §2 (default)
+    Vicsek,  ///< Vicsek et al. 1995: constant speed, align with neighbours in a radius, angular noise
+    Couzin,  ///< Couzin et al. 2005: repulsion, then alignment + attraction, turning limit, informed agents
+};
+
+/// Every model with its parameter-file name, in a stable order; new models add a row here.
+struct ModelName {
+    Model model;
+    std::string_view name;
+};
+inline constexpr ModelName model_names[] = {
+    {Model::Classic, "classic"},
+    {Model::Vicsek, "vicsek"},
+    {Model::Couzin, "couzin"},
+};
+
 /// Every tunable of the classic model. Units: pixels and pixels per step (time step 1).
 /// Defaults are the `vga-predator` preset (seed 004) with the scout values of seed 000.
 struct Params {
@@ -38,6 +56,18 @@ struct Params {
     double scout1_bias = 0.001;       ///< bias of scout group 1 (toward +x): initial if dynamic, else fixed
     double scout2_bias = 0.001;       ///< bias of scout group 2 (toward -x): initial if dynamic, else fixed
     Boundary boundary = Boundary::Margin; ///< margin or wrap
+    Model model = Model::Classic;     ///< update rule of the flocking agents
+
+    // Vicsek and Couzin models (units: world units and steps; headings in radians). With boundary = margin
+    // these models do not turn at the edges: the plane is open beyond the spawn box.
+    double speed = 0.03;              ///< constant speed per step (vicsek, couzin)
+    double interaction_radius = 1.0;  ///< vicsek: neighbours closer than this (self included) are averaged
+    double noise = 0.0;               ///< vicsek: width eta of the uniform angle noise; couzin: std dev (rad)
+    double repulsion_radius = 1.0;    ///< couzin: zone of repulsion, alpha
+    double attraction_radius = 6.0;   ///< couzin: zone of orientation and attraction, rho
+    double turn_rate = 0.2;           ///< couzin: largest heading change per step (rad)
+    double informed_weight = 0.5;     ///< couzin: omega, weight of an informed agent's preferred direction
+    double noise_seed = 0.0;          ///< seed of the models' noise (integer); the CLI sets it from --seed
 
     bool operator==(const Params&) const = default;
 };
@@ -61,6 +91,9 @@ struct ParamInfo {
     double max;            ///< inclusive upper bound (numbers)
     std::string_view help;
 };
+
+/// The name of a model ("classic", "vicsek", "couzin").
+[[nodiscard]] std::string_view model_name(Model model);
 
 /// Every readable parameter key, in a stable order (`margin` is write-only and not listed).
 [[nodiscard]] std::span<const ParamInfo> param_table();
