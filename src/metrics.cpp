@@ -63,9 +63,9 @@ double min_image(double d, double length) {
     return d;
 }
 
-const std::array<std::string_view, 9> names{"polarization", "milling",    "nnd_mean",
-                                            "groups",       "speed_mean", "speed_std",
-                                            "frac_right",   "frac_left",  "accuracy"};
+const std::array<std::string_view, 10> names{"polarization", "milling",   "nnd_mean",   "groups",
+                                             "speed_mean",   "speed_std", "frac_right", "frac_left",
+                                             "accuracy",     "side_right"};
 
 } // namespace
 
@@ -119,7 +119,8 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
 
     // O(N) sums, serial and in world order so that they are the same bits for any thread count.
     double cx = 0.0, cy = 0.0, ux = 0.0, uy = 0.0, speed_sum = 0.0, speed_sq = 0.0;
-    long long count = 0, boids = 0, right = 0, left = 0, any_right = 0, any_left = 0;
+    long long count = 0, boids = 0, right = 0, left = 0, any_right = 0, any_left = 0, side = 0, any_side = 0;
+    const double middle = 0.5 * params.width;
     for (std::size_t i = 0; i < world.size(); ++i) {
         if (!is_flocking(world.kind[i])) {
             continue;
@@ -136,8 +137,11 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
         }
         any_right += vx > 0.0 ? 1 : 0;
         any_left += vx < 0.0 ? 1 : 0;
+        const bool on_right = static_cast<double>(world.x[i]) > middle;
+        any_side += on_right ? 1 : 0;
         if (world.kind[i] == Kind::Boid) {
             ++boids;
+            side += on_right ? 1 : 0;
             right += vx > 0.0 ? 1 : 0;
             left += vx < 0.0 ? 1 : 0;
         }
@@ -156,6 +160,7 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
     const double deciders = static_cast<double>(boids > 0 ? boids : count);
     m.frac_right = static_cast<double>(boids > 0 ? right : any_right) / deciders;
     m.frac_left = static_cast<double>(boids > 0 ? left : any_left) / deciders;
+    m.side_right = static_cast<double>(boids > 0 ? side : any_side) / deciders;
     m.accuracy = (ux == 0.0 && uy == 0.0) ? 0.5 : 1.0 - std::abs(std::atan2(uy, ux)) / pi;
 
     // Milling: the mean angular momentum of unit vectors about the centroid.
@@ -276,6 +281,8 @@ double metric_value(const Metrics& m, std::string_view name) {
         return m.frac_left;
     if (name == "accuracy")
         return m.accuracy;
+    if (name == "side_right")
+        return m.side_right;
     std::string allowed;
     for (std::string_view n : names) {
         if (!allowed.empty()) {

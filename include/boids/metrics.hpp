@@ -33,6 +33,7 @@ struct Metrics {
     double frac_right = 0.0; ///< fraction of the plain boids (all flocking agents if none) with vx > 0
     double frac_left = 0.0;  ///< fraction of the plain boids (all flocking agents if none) with vx < 0
     double accuracy = 0.0;   ///< 1 - |angle(mean heading, +x)| / pi: Couzin's accuracy toward scout1's +x
+    double side_right = 0.0; ///< fraction of the same agents as frac_right in the right half (x > width / 2)
 };
 
 /// Computes every metric in O(N k) with the spatial grid, threaded over `threads` (0 = all); the result
