@@ -17,14 +17,13 @@ constexpr int exit_bad_input = 2;
 
 void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_flag("--headless", o.headless, "Run without a window and print a summary");
-    cmd.add_option(
-        "--preset", o.preset, "Built-in scene: " + [] {
-            std::string names;
-            for (const auto& n : boids::preset_names()) {
-                names += (names.empty() ? "" : ", ") + n;
-            }
-            return names + " (default " + std::string(boids::default_preset) + ")";
-        }());
+    cmd.add_option("--preset", o.preset, "Built-in scene: " + [] {
+        std::string names;
+        for (const auto& n : boids::preset_names()) {
+            names += (names.empty() ? "" : ", ") + n;
+        }
+        return names + " (default " + std::string(boids::default_preset) + ")";
+    }());
     cmd.add_option("--scenario", o.scenario_file, "Scene from a TOML scenario file");
     cmd.add_option("--set", o.settings, "Override a parameter: key=value (repeatable; see `boids params`)");
     cmd.add_option("--boids", o.boids, "Number of boids");
@@ -37,8 +36,7 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--dump", o.dump_file, "Write the final state CSV here");
     cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
-    cmd.add_option("--metrics", o.metrics_file,
-                   "Write order parameters to this CSV (step 0 and every K steps)");
+    cmd.add_option("--metrics", o.metrics_file, "Write order parameters to this CSV (step 0 and every K steps)");
     cmd.add_option("--metrics-every", o.metrics_every, "K for --metrics (default 1)");
     cmd.add_option("--trajectory", o.trajectory_file, "Write positions and velocities to this .csv or .npy");
     cmd.add_option("--trajectory-every", o.trajectory_every, "K for --trajectory (default 1)");
@@ -69,38 +67,30 @@ void print_params() {
             allowed = "margin | wrap";
         }
         std::printf("%-22s %-10s %-22s %s\n", std::string(info.key).c_str(),
-                    boids::get_param(defaults, info.key).c_str(), allowed.c_str(),
-                    std::string(info.help).c_str());
+                    boids::get_param(defaults, info.key).c_str(), allowed.c_str(), std::string(info.help).c_str());
     }
-    std::printf("%-22s %-10s %-22s %s\n", "margin", "", "[0, 10000000]",
-                "sets all four margins (write-only)");
+    std::printf("%-22s %-10s %-22s %s\n", "margin", "", "[0, 10000000]", "sets all four margins (write-only)");
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{
-        "boids: Craig Reynolds' flocking, as in Cornell ECE 4760 (classic rules, predators, scouts)"};
+    CLI::App app{"boids: Craig Reynolds' flocking, as in Cornell ECE 4760 (classic rules, predators, scouts)"};
     app.require_subcommand(0, 1);
     boids::cli::RunOptions run_options;
     CLI::App* run = app.add_subcommand("run", "Run a scene and print a summary");
     add_run_options(*run, run_options);
     boids::cli::SweepOptions sweep_options;
-    CLI::App* sweep =
-        app.add_subcommand("sweep", "Run every (value, seed) of one varied key; one CSV row each");
+    CLI::App* sweep = app.add_subcommand("sweep", "Run every (value, seed) of one varied key; one CSV row each");
     add_run_options(*sweep, sweep_options.scene);
     sweep->add_option("--vary", sweep_options.vary,
-                      "KEY=START:STOP:COUNT[:log] (a numeric parameter, an agent "
-                      "count, or scouts1_fraction)");
-    sweep->add_option("--seeds", sweep_options.seeds,
-                      "Runs per value, seeds --seed, --seed + 1, ... (default 1)");
+                      "KEY=START:STOP:COUNT[:log]: a numeric parameter, an agent count, or scouts1_fraction");
+    sweep->add_option("--seeds", sweep_options.seeds, "Runs per value, seeds --seed, --seed + 1, ... (default 1)");
     sweep->add_option("--burn-in", sweep_options.burn_in, "Steps before averaging starts (default 0)");
-    sweep->add_option("--every", sweep_options.every,
-                      "Steps between metric samples after the burn-in (default 1)");
+    sweep->add_option("--every", sweep_options.every, "Steps between metric samples after the burn-in (default 1)");
     sweep->add_option("--metric", sweep_options.metrics,
-                      "Metrics to average, comma-separated (default "
-                      "polarization): polarization, milling, nnd_mean, groups, "
-                      "speed_mean, speed_std, frac_right, frac_left, accuracy, side_right");
+                      "Metrics to average, comma-separated (default polarization): polarization, milling, "
+                      "nnd_mean, groups, speed_mean, speed_std, frac_right, frac_left, accuracy, side_right");
     sweep->add_option("--out", sweep_options.out, "CSV written row by row; re-running resumes it");
     CLI::App* presets = app.add_subcommand("presets", "List the built-in scenes");
     CLI::App* params = app.add_subcommand("params", "List every parameter key with its default and range");

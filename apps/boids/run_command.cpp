@@ -109,16 +109,14 @@ void run(const RunPlan& plan) {
     const double per_step = plan.steps > 0 ? 1.0 / static_cast<double>(plan.steps) : 0.0;
     std::printf("boids run: %s, %s, %d threads, %s\n", sc.name.c_str(),
                 plan.precision == Precision::F32 ? "f32" : "f64", sim.threads(),
-                plan.init_file ? ("state " + *plan.init_file).c_str()
-                               : ("seed " + std::to_string(sc.seed)).c_str());
+                plan.init_file ? ("state " + *plan.init_file).c_str() : ("seed " + std::to_string(sc.seed)).c_str());
     std::printf("  steps         %lld\n", plan.steps);
-    std::printf("  agents        %lld boids, %lld scout1, %lld scout2, %lld predators\n", counts.boids,
-                counts.scouts1, counts.scouts2, counts.predators);
+    std::printf("  agents        %lld boids, %lld scout1, %lld scout2, %lld predators\n", counts.boids, counts.scouts1,
+                counts.scouts2, counts.predators);
     std::printf("  wall time     %.3f s (%.1f steps/s)\n", seconds,
                 seconds > 0 ? static_cast<double>(plan.steps) / seconds : 0.0);
-    std::printf("  per step      %.3f ms: grid %.3f, neighbours %.3f, integrate %.3f\n",
-                total.total_ms * per_step, total.grid_build_ms * per_step, total.neighbours_ms * per_step,
-                total.integrate_ms * per_step);
+    std::printf("  per step      %.3f ms: grid %.3f, neighbours %.3f, integrate %.3f\n", total.total_ms * per_step,
+                total.grid_build_ms * per_step, total.neighbours_ms * per_step, total.integrate_ms * per_step);
     const Metrics metrics = compute_metrics(sim.world(), sim.params(), plan.threads);
     std::printf("  model         %s\n", std::string(model_name(sc.params.model)).c_str());
     std::printf("  mean speed    %.4f px/step (std %.4f)\n", metrics.speed_mean, metrics.speed_std);
@@ -176,11 +174,9 @@ RunPlan make_run_plan(const RunOptions& o) {
             continue;
         }
         if (!o.init_file.empty()) {
-            throw InputError(std::string("--") + key +
-                             " cannot be combined with --init (the state file gives the agents)");
+            throw InputError(std::string("--") + key + " cannot be combined with --init (the state file gives the agents)");
         }
-        set_agent_count(plan.scenario.agents, key,
-                        parse_integer(std::string("--") + key, *value, 0, 100'000'000));
+        set_agent_count(plan.scenario.agents, key, parse_integer(std::string("--") + key, *value, 0, 100'000'000));
     }
     if (!o.seed.empty()) {
         plan.scenario.seed = static_cast<std::uint64_t>(
@@ -212,8 +208,7 @@ RunPlan make_run_plan(const RunOptions& o) {
     } else if (o.precision == "f64") {
         plan.precision = Precision::F64;
     } else {
-        throw InputError(
-            invalid_value_message("--precision", "'" + o.precision + "'", "allowed values are f32 | f64"));
+        throw InputError(invalid_value_message("--precision", "'" + o.precision + "'", "allowed values are f32 | f64"));
     }
     return plan;
 }
