@@ -7,6 +7,7 @@ packages=(
     build-essential cmake ninja-build pkg-config
     libcli11-dev libtomlplusplus-dev
     libgtest-dev libgmock-dev libbenchmark-dev
+    python3-numpy python3-matplotlib
 )
 
 missing=()
