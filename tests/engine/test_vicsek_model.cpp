@@ -151,6 +151,7 @@ TEST(VicsekModel, ModelKeysAreValidated) {
     rejects("repulsion_radius", "7", "attraction_radius = 6");
     rejects("turn_rate", "4", "[0, 3.14");
     rejects("informed_weight", "-0.5", "[0, 1000]");
+    rejects("attraction_radius", "-1", "[0, 100000]");
 }
 
 } // namespace
