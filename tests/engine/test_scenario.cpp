@@ -7,7 +7,7 @@ namespace boids {
 namespace {
 
 TEST(Scenario, PresetsCarryTheSeedsParameterSets) {
-    EXPECT_EQ(preset_names(), (std::vector<std::string>{"ece4760", "vga-predator", "vga-scouts"}));
+    EXPECT_EQ(preset_names(), (std::vector<std::string>{"couzin", "ece4760", "vga-predator", "vga-scouts", "vicsek"}));
 
     const Scenario lab = load_preset("ece4760");
     EXPECT_EQ(lab.params.width, 320);

@@ -4,6 +4,7 @@
 #include "boids/error.hpp"
 #include "boids/hash.hpp"
 #include "boids/metrics.hpp"
+#include "boids/scenario.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
 
@@ -152,6 +153,27 @@ TEST(VicsekModel, ModelKeysAreValidated) {
     rejects("turn_rate", "4", "[0, 3.14");
     rejects("informed_weight", "-0.5", "[0, 1000]");
     rejects("attraction_radius", "-1", "[0, 100000]");
+}
+
+} // namespace
+} // namespace boids
+
+namespace boids {
+namespace {
+
+TEST(VicsekModel, PresetsCarryThePapersSettings) {
+    const Scenario v = load_preset("vicsek");
+    EXPECT_EQ(v.params.model, Model::Vicsek);
+    EXPECT_EQ(v.params.boundary, Boundary::Wrap);
+    EXPECT_EQ(v.params.speed, 0.03);
+    EXPECT_EQ(v.params.interaction_radius, 1);
+    EXPECT_EQ(static_cast<double>(v.agents.boids) / (v.params.width * v.params.height), 4.0) << "density 4";
+    const Scenario c = load_preset("couzin");
+    EXPECT_EQ(c.params.model, Model::Couzin);
+    EXPECT_EQ(c.params.repulsion_radius, 1);
+    EXPECT_EQ(c.params.attraction_radius, 6);
+    EXPECT_EQ(c.params.informed_weight, 0.5);
+    EXPECT_GT(c.agents.scouts1, 0);
 }
 
 } // namespace
