@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Plot `boids sweep` CSV files: the mean of a metric over seeds (error bars: standard deviation)
-against the varied key, one curve per file.
+"""Plot `boids sweep` CSV files: the mean of a metric over seeds (error bars: standard deviation over
+seeds, or with --error sem the standard error of the mean) against the varied key, one curve per file.
 
     /usr/bin/python3 examples/plot_sweep.py docs/figures/vicsek_N400.csv --metric polarization \
         --label "N = 400" --out vicsek.png
@@ -39,6 +39,8 @@ def main():
     parser.add_argument("--xlabel", help="x axis label (default: the varied key)")
     parser.add_argument("--ylabel", help="y axis label (default: the metric)")
     parser.add_argument("--title", default="")
+    parser.add_argument("--error", choices=("std", "sem"), default="std",
+                        help="error bars: standard deviation over seeds (default) or standard error of the mean")
     parser.add_argument("--logx", action="store_true", help="logarithmic x axis")
     parser.add_argument("--out", required=True, help="image file (.png, .svg, .pdf)")
     args = parser.parse_args()
@@ -60,7 +62,8 @@ def main():
             values = [row[column] for row in by_value[x]]
             mean = sum(values) / len(values)
             means.append(mean)
-            stds.append((sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5)
+            std = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
+            stds.append(std / len(values) ** 0.5 if args.error == "sem" else std)
         seeds = min(len(by_value[x]) for x in xs)
         ax.errorbar(xs, means, yerr=stds, marker="o", markersize=4, capsize=3, label=f"{label} ({seeds} seeds)")
     ax.set_xlabel(args.xlabel or key)
