@@ -15,6 +15,9 @@ constexpr double world_max = 1e7; // pixels; keeps float positions meaningful to
 constexpr double range_max = 1e5;
 constexpr double speed_max = 1e5;
 constexpr double turn_max = 1e3;
+constexpr double pi = 3.14159265358979323846;
+constexpr double two_pi = 2 * pi;
+constexpr double seed_max = 9007199254740992.0; // 2^53: every integer up to it is exact in a double
 
 /// How a numeric key maps onto the struct, with its allowed range.
 struct NumberKey {
@@ -23,7 +26,7 @@ struct NumberKey {
 };
 
 // clang-format off
-constexpr std::array<NumberKey, 55> number_keys{{
+constexpr std::array<NumberKey, 63> number_keys{{
     {{"width", "number", 1, world_max, "world width in pixels"}, &Params::width},
     {{"height", "number", 1, world_max, "world height in pixels (y grows downward)"}, &Params::height},
     {{"margin_left", "number", 0, world_max, "left margin: boids with x below it turn right"}, &Params::margin_left},
@@ -94,7 +97,9 @@ struct ChoiceKey {
 constexpr std::array<std::string_view, 2> boundary_names{"margin", "wrap"};
 constexpr std::array<std::string_view, 2> update_names{"synchronous", "sequential"};
 constexpr std::array<std::string_view, 2> speed_estimate_names{"exact", "alpha-max-beta-min"};
-constexpr std::array<std::string_view, 3> model_names{"classic", "topological", "weighted"};
+// Indexed by the Model enum.
+constexpr std::array<std::string_view, 5> model_choice_names{"classic", "topological", "weighted", "vicsek",
+                                                             "couzin"};
 
 constexpr std::array<std::string_view, 3> predator_behavior_names{"edge", "chase-centroid", "pursue"};
 
@@ -102,7 +107,7 @@ constexpr std::array<ChoiceKey, 5> choice_keys{{
     {{"predator_behavior", "choice", 0, 1, "predators: edge (turn at edges only) | chase-centroid | pursue"}, predator_behavior_names,
      [](const Params& p) { return static_cast<int>(p.predator_behavior); },
      [](Params& p, int v) { p.predator_behavior = static_cast<PredatorBehavior>(v); }},
-    {{"model", "choice", 0, 1, "flocking model: classic (Adams/Land) | topological (PyNBoids) | weighted (Downey, carrot)"}, model_names,
+    {{"model", "choice", 0, 1, "flocking model: classic (Adams/Land) | topological (PyNBoids) | weighted (Downey, carrot) | vicsek | couzin"}, model_choice_names,
      [](const Params& p) { return static_cast<int>(p.model); },
      [](Params& p, int v) { p.model = static_cast<Model>(v); }},
     {{"boundary", "choice", 0, 1, "edges: margin (turn back) | wrap (torus)"}, boundary_names,
@@ -115,6 +120,14 @@ constexpr std::array<ChoiceKey, 5> choice_keys{{
      [](const Params& p) { return static_cast<int>(p.speed_estimate); },
      [](Params& p, int v) { p.speed_estimate = static_cast<SpeedEstimate>(v); }},
 }};
+    {{"speed", "number", 0, speed_max, "vicsek, couzin: constant speed per step"}, &Params::speed},
+    {{"interaction_radius", "number", 0, range_max, "vicsek: neighbours closer than this (self included) are averaged"}, &Params::interaction_radius},
+    {{"noise", "number", 0, two_pi, "vicsek: width eta of the uniform angle noise; couzin: std dev of the angle noise (rad)"}, &Params::noise},
+    {{"repulsion_radius", "number", 0, range_max, "couzin: zone of repulsion alpha (<= attraction_radius)"}, &Params::repulsion_radius},
+    {{"attraction_radius", "number", 0, range_max, "couzin: zone of orientation and attraction rho"}, &Params::attraction_radius},
+    {{"turn_rate", "number", 0, pi, "couzin: largest heading change per step (rad)"}, &Params::turn_rate},
+    {{"informed_weight", "number", 0, 1000, "couzin: omega, weight of an informed agent's preferred direction"}, &Params::informed_weight},
+    {{"noise_seed", "number", 0, seed_max, "vicsek, couzin: integer seed of the noise (the CLI sets it from --seed)"}, &Params::noise_seed},
 // clang-format on
 
 /// The full table in display order: numbers, then the switches.
@@ -218,6 +231,12 @@ void validate(const Params& p) {
     }
     for (std::size_t i = 0; i < p.food.size(); ++i) {
         validate(p.food[i], "food source " + std::to_string(i + 1));
+    if (p.noise_seed != static_cast<double>(static_cast<long long>(p.noise_seed))) {
+        throw InputError(invalid_value_message("noise_seed", shortest(p.noise_seed), "must be a whole number"));
+    }
+    if (p.repulsion_radius > p.attraction_radius) {
+        throw InputError(invalid_value_message("repulsion_radius", shortest(p.repulsion_radius),
+                                               "must not exceed attraction_radius = " + shortest(p.attraction_radius)));
     }
     if (p.min_speed > p.max_speed) {
         throw InputError(invalid_value_message("min_speed", shortest(p.min_speed),
@@ -289,6 +308,8 @@ std::string get_param(const Params& params, std::string_view key) {
     }
     throw InputError("unknown parameter '" + std::string(key) + "'");
 }
+
+std::string_view model_name(Model model) { return model_choice_names[static_cast<std::size_t>(model)]; }
 
 std::span<const ParamInfo> param_table() { return all_params; }
 

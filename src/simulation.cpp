@@ -7,6 +7,8 @@
 #include "topological_policy.hpp"
 #include "weighted_policy.hpp"
 #include "fast_classic_step.hpp"
+#include "couzin_model.hpp"
+#include "vicsek_model.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -143,6 +145,25 @@ void Simulation<Real>::step_once() {
         }
     }
     sync_world(true);
+    // The other models (src/<name>_model.cpp) share the grid and scratch buffers; the classic model follows.
+    if (params_.model == Model::Vicsek || params_.model == Model::Couzin) {
+        StepProfile other;
+        const heading::StepContext<Real> context{flock_grid_, next_.vx, next_.vy, steps_taken_, threads()};
+        switch (params_.model) {
+        case Model::Vicsek:
+            vicsek::step(world_, params_, context, other);
+            break;
+        case Model::Couzin:
+            couzin::step(world_, params_, context, other);
+            break;
+        default:
+            break;
+        }
+        last_profile_ = other;
+        total_profile_ += other;
+        ++steps_taken_;
+        return;
+    }
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
     if (params_.update == UpdateOrder::Sequential) {
@@ -186,6 +207,9 @@ void Simulation<Real>::step_once() {
     const Geometry<Real> geo{c.wrap, c.width, c.height, c.half_width, c.half_height};
     const predators::Behavior<Real> hunter(params_, c);
     switch (params_.model) {
+    case Model::Vicsek:
+    case Model::Couzin: // stepped above
+        break;
     case Model::Topological:
         neighbour_pass(w, flock_grid_, predator_grid_, geo, topological::Policy<Real>(params_, c), hunter, next_,
                        nthreads);

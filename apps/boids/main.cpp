@@ -6,6 +6,7 @@
 #include "bench_command.hpp"
 #include "run_command.hpp"
 #include "viewer.hpp"
+#include "sweep_command.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -61,6 +62,10 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--size", o.frame_size, "Frame size of --record, WIDTHxHEIGHT (default 960x720)");
     cmd.add_option("--record-every", o.record_every,
                    "With a video --record: one frame every K steps (default 1)");
+    cmd.add_option("--metrics", o.metrics_file, "Write order parameters to this CSV (step 0 and every K steps)");
+    cmd.add_option("--metrics-every", o.metrics_every, "K for --metrics (default 1)");
+    cmd.add_option("--trajectory", o.trajectory_file, "Write positions and velocities to this .csv or .npy");
+    cmd.add_option("--trajectory-every", o.trajectory_every, "K for --trajectory (default 1)");
 }
 
 /// `boids view` options beyond the scene's.
@@ -191,6 +196,19 @@ int main(int argc, char** argv) {
     ViewCliOptions view_options;
     CLI::App* view = app.add_subcommand("view", "Open the interactive viewer (needs a display)");
     add_view_options(*view, view_scene, view_options);
+    boids::cli::SweepOptions sweep_options;
+    CLI::App* sweep = app.add_subcommand("sweep", "Run every (value, seed) of one varied key; one CSV row each");
+    add_scene_options(*sweep, sweep_options.scene);
+    sweep->add_option("--steps", sweep_options.scene.steps, "Steps per run (default 1000)");
+    sweep->add_option("--vary", sweep_options.vary,
+                      "KEY=START:STOP:COUNT[:log]: a numeric parameter, an agent count, or scouts1_fraction");
+    sweep->add_option("--seeds", sweep_options.seeds, "Runs per value, seeds --seed, --seed + 1, ... (default 1)");
+    sweep->add_option("--burn-in", sweep_options.burn_in, "Steps before averaging starts (default 0)");
+    sweep->add_option("--every", sweep_options.every, "Steps between metric samples after the burn-in (default 1)");
+    sweep->add_option("--metric", sweep_options.metrics,
+                      "Metrics to average, comma-separated (default polarization): polarization, milling, "
+                      "nnd_mean, groups, speed_mean, speed_std, frac_right, frac_left, accuracy, side_right");
+    sweep->add_option("--out", sweep_options.out, "CSV written row by row; re-running resumes it");
     CLI::App* presets = app.add_subcommand("presets", "List the built-in scenes");
     CLI::App* params = app.add_subcommand("params", "List every parameter key with its default and range");
     boids::cli::BenchOptions bench_options;
@@ -224,6 +242,10 @@ int main(int argc, char** argv) {
         }
         if (params->parsed()) {
             print_params();
+            return 0;
+        }
+        if (sweep->parsed()) {
+            boids::cli::run_sweep(sweep_options);
             return 0;
         }
         if (bench->parsed()) {

@@ -10,23 +10,24 @@
 #include "boids/simulation_controller.hpp"
 #include "boids/spawn.hpp"
 #include "boids/state_io.hpp"
+#include "boids/trajectory.hpp"
 
 #include "headless_recording.hpp"
 #include "video_recorder.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <tuple>
 
 namespace boids::cli {
-
-namespace {
 
 /// Parses a whole-string integer option in [lo, hi]; the message names the flag, the value and the range.
 long long parse_integer(std::string_view flag, const std::string& value, long long lo, long long hi) {
@@ -39,6 +40,38 @@ long long parse_integer(std::string_view flag, const std::string& value, long lo
                                                    std::to_string(hi) + "]"));
     }
     return parsed;
+}
+
+void apply_settings(Scenario& scenario, const std::vector<std::string>& settings) {
+    for (const std::string& setting : settings) {
+        const auto eq = setting.find('=');
+        if (eq == std::string::npos) {
+            throw InputError(invalid_value_message("--set", "'" + setting + "'", "expected key=value"));
+        }
+        set_param(scenario.params, setting.substr(0, eq), setting.substr(eq + 1));
+    }
+}
+
+namespace {
+
+/// Opens a metrics CSV and writes its header. Throws InputError when it cannot be created.
+std::FILE* open_metrics(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (f == nullptr) {
+        throw InputError("metrics file " + path + ": cannot create it (" + std::strerror(errno) + ")");
+    }
+    std::fprintf(f, "%s\n", metrics_csv_header().c_str());
+    return f;
+}
+
+/// True when --set gave `key`.
+bool has_setting(const std::vector<std::string>& settings, std::string_view key) {
+    for (const std::string& setting : settings) {
+        if (setting.substr(0, setting.find('=')) == key) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /// Prints the run summary: scene, steps, agents, timing, flock measures, state hash.
@@ -62,14 +95,27 @@ void print_summary(const RunPlan& plan, const Simulation<Real>& sim, long long s
     std::printf("  per step      %.3f ms: grid %.3f, neighbours %.3f, integrate %.3f\n",
                 total.total_ms * per_step, total.grid_build_ms * per_step, total.neighbours_ms * per_step,
                 total.integrate_ms * per_step);
-    std::printf("  mean speed    %.4f px/step\n", summary.mean_speed);
-    std::printf("  polarization  %.4f\n", summary.polarization);
+    const Metrics metrics = compute_metrics(sim.world(), sim.params(), plan.threads);
+    std::printf("  model         %s\n", std::string(model_name(sim.params().model)).c_str());
+    std::printf("  mean speed    %.4f px/step (std %.4f)\n", metrics.speed_mean, metrics.speed_std);
+    std::printf("  polarization  %.4f\n", metrics.polarization);
+    std::printf("  milling       %.4f\n", metrics.milling);
+    std::printf("  nnd mean      %.4f px\n", metrics.nnd_mean);
+    std::printf("  groups        %lld (link range %g)\n", metrics.groups, link_range(sim.params()));
+    std::printf("  moving right  %.4f, left %.4f\n", metrics.frac_right, metrics.frac_left);
     std::printf("  state hash    %016llx\n", static_cast<unsigned long long>(state_hash(sim.world())));
     if (plan.dump_file) {
         std::printf("  state written to %s\n", plan.dump_file->c_str());
     }
     if (plan.trace_file) {
         std::printf("  trace written to %s\n", plan.trace_file->c_str());
+    }
+    if (plan.metrics_file) {
+        std::printf("  metrics written to %s (every %lld steps)\n", plan.metrics_file->c_str(), plan.metrics_every);
+    }
+    if (plan.trajectory_file) {
+        std::printf("  trajectory written to %s (every %lld steps)\n", plan.trajectory_file->c_str(),
+                    plan.trajectory_every);
     }
     if (!summary.finite) {
         throw std::runtime_error("the state became non-finite; please report this with the command line");
@@ -109,19 +155,46 @@ void run(const RunPlan& plan) {
                                                                 plan.frame_height, 30);
     }
     const bool video = recording && !render::is_png_path(*plan.record_file);
+    // Metrics and trajectory frames are taken at step 0 and every K steps after.
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> metrics_out(
+        plan.metrics_file ? open_metrics(*plan.metrics_file) : nullptr, [](std::FILE* f) { return std::fclose(f); });
+    std::optional<TrajectoryWriter<Real>> trajectory;
+    if (plan.trajectory_file) {
+        trajectory.emplace(*plan.trajectory_file, sim.world().size());
+    }
+    const auto observe = [&](long long t) {
+        if (metrics_out && t % plan.metrics_every == 0) {
+            Metrics m = compute_metrics(sim.world(), sim.params(), plan.threads);
+            m.step = t;
+            std::fprintf(metrics_out.get(), "%s\n", metrics_csv_row(m).c_str());
+        }
+        if (trajectory && t % plan.trajectory_every == 0) {
+            trajectory->write_frame(sim.world(), t);
+        }
+        if (video && t > 0 && t % plan.record_every == 0) {
+            recording->add_frame(sim.world(), sim.params());
+        }
+        if (trace && t > 0 && t % plan.trace_every == 0) {
+            trace->record(t, sim.world());
+        }
+    };
+    const bool observing = video || trace || metrics_out != nullptr || trajectory.has_value();
     const auto start = std::chrono::steady_clock::now();
-    if (video || trace) {
+    if (observing) {
+        observe(0);
         for (long long i = 1; i <= plan.steps; ++i) {
             sim.step(1);
-            if (video && i % plan.record_every == 0) {
-                recording->add_frame(sim.world(), sim.params());
-            }
-            if (trace && i % plan.trace_every == 0) {
-                trace->record(i, sim.world());
-            }
+            observe(i);
         }
     } else {
         sim.step(plan.steps);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (trajectory) {
+        trajectory->close();
+    }
+    if (metrics_out && std::fflush(metrics_out.get()) != 0) {
+        throw InputError("metrics file " + *plan.metrics_file + ": cannot write it (" + std::strerror(errno) + ")");
     }
     if (trace) {
         trace->finish();
@@ -132,7 +205,6 @@ void run(const RunPlan& plan) {
     if (recording) {
         recording->finish();
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     if (plan.dump_file) {
         write_state_csv(*plan.dump_file, sim.world());
@@ -210,13 +282,7 @@ RunPlan make_run_plan(const RunOptions& o) {
     }
     plan.scenario = !o.scenario_file.empty() ? load_scenario_file(o.scenario_file)
                                              : load_preset(o.preset.empty() ? default_preset : o.preset);
-    for (const std::string& setting : o.settings) {
-        const auto eq = setting.find('=');
-        if (eq == std::string::npos) {
-            throw InputError(invalid_value_message("--set", "'" + setting + "'", "expected key=value"));
-        }
-        set_param(plan.scenario.params, setting.substr(0, eq), setting.substr(eq + 1));
-    }
+    apply_settings(plan.scenario, o.settings);
     for (const std::string& text : o.obstacles) {
         plan.scenario.params.obstacles.push_back(parse_obstacle(text));
     }
@@ -247,6 +313,22 @@ RunPlan make_run_plan(const RunOptions& o) {
     if (!o.seed.empty()) {
         plan.scenario.seed = static_cast<std::uint64_t>(
             parse_integer("--seed", o.seed, 0, std::numeric_limits<long long>::max()));
+    }
+    // One seed for the whole run: the models' noise follows --seed unless noise_seed was set explicitly.
+    if (!o.seed.empty() && !has_setting(o.settings, "noise_seed")) {
+        plan.scenario.params.noise_seed = static_cast<double>(plan.scenario.seed % (1ULL << 53));
+    }
+    if (!o.metrics_file.empty()) {
+        plan.metrics_file = o.metrics_file;
+    }
+    plan.metrics_every = parse_integer("--metrics-every", o.metrics_every, 1, 1'000'000'000'000LL);
+    if (!o.trajectory_file.empty()) {
+        (void)trajectory_format(o.trajectory_file); // reject a bad extension before running
+        plan.trajectory_file = o.trajectory_file;
+    }
+    plan.trajectory_every = parse_integer("--trajectory-every", o.trajectory_every, 1, 1'000'000'000'000LL);
+    if ((plan.metrics_file || plan.trajectory_file) && !o.control.empty()) {
+        throw InputError("--metrics and --trajectory cannot be combined with --control");
     }
     if (!o.init_file.empty()) {
         plan.init_file = o.init_file;

@@ -39,6 +39,10 @@ struct RunOptions {
     std::string record_file; ///< --record: a video (.mp4/.gif, one frame per step) or the last frame (.png)
     std::string frame_size = "960x720";
     std::string record_every = "1"; ///< --record-every: one video frame every K steps
+    std::string metrics_file;           ///< metrics CSV (--metrics)
+    std::string metrics_every = "1";    ///< steps between metrics rows
+    std::string trajectory_file;        ///< .csv or .npy (--trajectory)
+    std::string trajectory_every = "1"; ///< steps between trajectory frames
 };
 
 /// A validated run: everything resolved into engine types.
@@ -61,6 +65,10 @@ struct RunPlan {
     int frame_width = 960;
     int frame_height = 720;
     long long record_every = 1;
+    std::optional<std::string> metrics_file;
+    long long metrics_every = 1;
+    std::optional<std::string> trajectory_file;
+    long long trajectory_every = 1;
 };
 
 /// Parses a frame count in [0, 10^9]. Throws InputError naming `flag`.
@@ -68,6 +76,14 @@ struct RunPlan {
 
 /// Parses a frame size "WxH" (each in [16, 8192]). Throws InputError naming `flag`.
 [[nodiscard]] std::pair<int, int> parse_frame_size(const std::string& flag, const std::string& text);
+
+
+/// Parses a whole-string integer option in [lo, hi]; the message names the flag, the value and the range.
+[[nodiscard]] long long parse_integer(std::string_view flag, const std::string& value, long long lo,
+                                      long long hi);
+
+/// Applies key=value settings (--set) to a scenario's parameters. Throws InputError.
+void apply_settings(Scenario& scenario, const std::vector<std::string>& settings);
 
 /// Resolves the options (preset or file, then --set, counts and seed). Throws InputError.
 [[nodiscard]] RunPlan make_run_plan(const RunOptions& options);

@@ -1,7 +1,12 @@
 #pragma once
-/// Whole-flock measures printed in run summaries.
+/// Whole-flock measures: the run summary and the order parameters of collective behaviour.
 
+#include "boids/params.hpp"
 #include "boids/world.hpp"
+
+#include <span>
+#include <string>
+#include <string_view>
 
 namespace boids {
 
@@ -14,5 +19,44 @@ struct FlockSummary {
 
 template <class Real>
 [[nodiscard]] FlockSummary summarize(const World<Real>& world);
+
+/// Order parameters of the flocking agents (boids and scouts; predators excluded). All are 0 for an
+/// empty flock. See docs/ARCHITECTURE.md ("Metrics") for the exact definitions.
+struct Metrics {
+    long long step = 0;        ///< the simulation step they were taken at (set by the caller)
+    double polarization = 0.0; ///< |mean unit velocity|: 1 aligned, ~0 disordered (Vicsek's v_a)
+    double milling = 0.0; ///< |mean of r_hat x u_hat| about the centroid: 1 for a rotating ring, ~0 otherwise
+    double nnd_mean = 0.0;   ///< mean distance to the nearest other flocking agent (0 if fewer than 2)
+    long long groups = 0;    ///< connected components, linking agents closer than link_range(params)
+    double speed_mean = 0.0; ///< mean speed
+    double speed_std = 0.0;  ///< population standard deviation of the speed
+    double frac_right = 0.0; ///< fraction of the plain boids (all flocking agents if none) with vx > 0
+    double frac_left = 0.0;  ///< fraction of the plain boids (all flocking agents if none) with vx < 0
+    double accuracy = 0.0;   ///< 1 - |angle(mean heading, +x)| / pi: Couzin's accuracy toward scout1's +x
+    double side_right = 0.0; ///< fraction of the same agents as frac_right in the right half (x > width / 2)
+};
+
+/// Computes every metric in O(N k) with the spatial grid, threaded over `threads` (0 = all); the result
+/// does not depend on the thread count. Distances follow params.boundary (minimum image on a torus; the
+/// centroid for milling is the plain mean of positions).
+template <class Real>
+[[nodiscard]] Metrics compute_metrics(const World<Real>& world, const Params& params, int threads = 0);
+
+/// The distance under which two agents belong to the same group: the model's interaction range
+/// (classic: visual_range, vicsek: interaction_radius, couzin: attraction_radius).
+[[nodiscard]] double link_range(const Params& params);
+
+/// Names of the metrics a sweep can average and value() reads, in a stable order.
+[[nodiscard]] std::span<const std::string_view> metric_names();
+
+/// One metric by name. Throws InputError naming the allowed names when `name` is unknown.
+[[nodiscard]] double metric_value(const Metrics& metrics, std::string_view name);
+
+/// The stable header of a metrics CSV: `step,polarization,milling,nnd_mean,groups,speed_mean,speed_std,
+/// frac_right,frac_left` (no newline).
+[[nodiscard]] std::string metrics_csv_header();
+
+/// One metrics CSV row in the header's column order, numbers in shortest round-trip form (no newline).
+[[nodiscard]] std::string metrics_csv_row(const Metrics& metrics);
 
 } // namespace boids

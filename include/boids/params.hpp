@@ -22,6 +22,8 @@ enum class Model {
     Classic,     ///< Adams/Land's rules (SPEC §2)
     Topological, ///< PyNBoids (seed 002): heading steering from the k nearest neighbours
     Weighted,    ///< Downey (seed 003): weighted arbitration of center / avoid / align / love (the carrot)
+    Vicsek,      ///< Vicsek et al. 1995: constant speed, align with neighbours in a radius, angular noise
+    Couzin,      ///< Couzin et al. 2005: repulsion, then alignment + attraction, turning limit, informed agents
 };
 
 /// How predators hunt (seed 001's "smart predator" extension).
@@ -110,6 +112,17 @@ struct Params {
     UpdateOrder update = UpdateOrder::Synchronous;  ///< synchronous or the lab's sequential loop
     SpeedEstimate speed_estimate = SpeedEstimate::Exact; ///< exact or alpha-max-beta-min
 
+    // Vicsek and Couzin models (units: world units and steps; headings in radians). With boundary = margin
+    // these models do not turn at the edges: the plane is open beyond the spawn box.
+    double speed = 0.03;              ///< constant speed per step (vicsek, couzin)
+    double interaction_radius = 1.0;  ///< vicsek: neighbours closer than this (self included) are averaged
+    double noise = 0.0;               ///< vicsek: width eta of the uniform angle noise; couzin: std dev (rad)
+    double repulsion_radius = 1.0;    ///< couzin: zone of repulsion, alpha
+    double attraction_radius = 6.0;   ///< couzin: zone of orientation and attraction, rho
+    double turn_rate = 0.2;           ///< couzin: largest heading change per step (rad)
+    double informed_weight = 0.5;     ///< couzin: omega, weight of an informed agent's preferred direction
+    double noise_seed = 0.0;          ///< seed of the models' noise (integer); the CLI sets it from --seed
+
     bool operator==(const Params&) const = default;
 };
 
@@ -132,6 +145,9 @@ struct ParamInfo {
     double max;            ///< inclusive upper bound (numbers)
     std::string_view help;
 };
+
+/// The name of a model ("classic", "vicsek", "couzin").
+[[nodiscard]] std::string_view model_name(Model model);
 
 /// Every readable parameter key, in a stable order (`margin` is write-only and not listed).
 [[nodiscard]] std::span<const ParamInfo> param_table();

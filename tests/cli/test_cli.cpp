@@ -176,8 +176,8 @@ TEST(Cli, BadScenarioFiles) {
     expect_rejected("run --headless --scenario " + write_file("syntax.toml", "[params\n").string(), {"not valid TOML"});
     expect_rejected("run --headless --scenario " + write_file("range.toml", "[params]\nmatching_factor = 3\n").string(),
                     {"line 2", "matching_factor", "3"});
-    expect_rejected("run --headless --scenario " + write_file("key.toml", "[params]\nspeed = 3\n").string(),
-                    {"unknown parameter 'speed'"});
+    expect_rejected("run --headless --scenario " + write_file("key.toml", "[params]\nvelocity = 3\n").string(),
+                    {"unknown parameter 'velocity'"});
     const Result ok = boids("run --headless --steps 5 --scenario " +
                             write_file("good.toml", "seed = 5\n[agents]\nboids = 30\n[params]\nvisual_range = 25\n").string());
     EXPECT_EQ(ok.code, 0) << ok.err;

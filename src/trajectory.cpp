@@ -1,0 +1,150 @@
+#include "boids/trajectory.hpp"
+
+#include "boids/error.hpp"
+#include "text.hpp"
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+namespace boids {
+
+namespace {
+
+/// Bytes of the .npy preamble (magic, version, header length, header): a multiple of 64 as the format
+/// asks, with room for any frame count so that close() can rewrite it in place.
+constexpr std::size_t npy_preamble = 128;
+
+std::string io_error(const std::filesystem::path& path, const char* what) {
+    return "trajectory file " + path.string() + ": cannot " + what + " (" + std::strerror(errno) + ")";
+}
+
+} // namespace
+
+TrajectoryFormat trajectory_format(const std::filesystem::path& path) {
+    const std::string ext = path.extension().string();
+    if (ext == ".csv") {
+        return TrajectoryFormat::Csv;
+    }
+    if (ext == ".npy") {
+        return TrajectoryFormat::Npy;
+    }
+    throw InputError(invalid_value_message("--trajectory", "'" + path.string() + "'",
+                                           "the file name must end in .csv or .npy"));
+}
+
+template <class Real>
+TrajectoryWriter<Real>::TrajectoryWriter(const std::filesystem::path& path, std::size_t agents)
+    : path_(path), format_(trajectory_format(path)), agents_(agents) {
+    file_ = std::fopen(path.c_str(), "wb");
+    if (file_ == nullptr) {
+        throw InputError(io_error(path, "create it"));
+    }
+    if (format_ == TrajectoryFormat::Csv) {
+        std::fputs("step,agent,kind,x,y,vx,vy\n", file_);
+    } else {
+        write_npy_header();
+    }
+}
+
+template <class Real>
+TrajectoryWriter<Real>::~TrajectoryWriter() {
+    try {
+        close();
+    } catch (...) { // a destructor must not throw; callers who care call close() themselves
+    }
+}
+
+template <class Real>
+void TrajectoryWriter<Real>::write_npy_header() {
+    static_assert(std::is_same_v<Real, float> || std::is_same_v<Real, double>, ".npy needs an IEEE type");
+    const char endian = std::endian::native == std::endian::little ? '<' : '>';
+    const std::string descr = std::string(1, endian) + (sizeof(Real) == 4 ? "f4" : "f8");
+    std::string frames = std::to_string(frames_);
+    frames.insert(0, 20 - frames.size(), ' '); // fixed width: the header never changes length
+    std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + frames + ", " +
+                         std::to_string(agents_) + ", 4), }";
+    const std::size_t fixed = 10; // magic (6) + version (2) + header length (2)
+    header.append(npy_preamble - fixed - header.size() - 1, ' ');
+    header.push_back('\n');
+    const auto length = static_cast<std::uint16_t>(header.size());
+    const unsigned char preamble[fixed] = {0x93,
+                                           'N',
+                                           'U',
+                                           'M',
+                                           'P',
+                                           'Y',
+                                           1,
+                                           0,
+                                           static_cast<unsigned char>(length & 0xff),
+                                           static_cast<unsigned char>(length >> 8)};
+    if (std::fseek(file_, 0, SEEK_SET) != 0 || std::fwrite(preamble, 1, fixed, file_) != fixed ||
+        std::fwrite(header.data(), 1, header.size(), file_) != header.size() ||
+        std::fseek(file_, 0, SEEK_END) != 0) {
+        throw InputError(io_error(path_, "write the header"));
+    }
+}
+
+template <class Real>
+void TrajectoryWriter<Real>::write_frame(const World<Real>& world, long long step) {
+    if (file_ == nullptr) {
+        throw InputError("trajectory file " + path_.string() + ": already closed");
+    }
+    if (world.size() != agents_) {
+        throw InputError("trajectory file " + path_.string() + ": the number of agents changed from " +
+                         std::to_string(agents_) + " to " + std::to_string(world.size()) +
+                         "; a trajectory needs a fixed agent count");
+    }
+    if (format_ == TrajectoryFormat::Csv) {
+        std::string rows;
+        const std::string step_text = std::to_string(step);
+        for (std::size_t i = 0; i < agents_; ++i) {
+            rows += step_text + "," + std::to_string(i) + "," + std::string(kind_name(world.kind[i])) + "," +
+                    text::shortest(world.x[i]) + "," + text::shortest(world.y[i]) + "," +
+                    text::shortest(world.vx[i]) + "," + text::shortest(world.vy[i]) + "\n";
+        }
+        if (std::fwrite(rows.data(), 1, rows.size(), file_) != rows.size()) {
+            throw InputError(io_error(path_, "write"));
+        }
+    } else {
+        std::vector<Real> block(agents_ * 4);
+        for (std::size_t i = 0; i < agents_; ++i) {
+            block[4 * i + 0] = world.x[i];
+            block[4 * i + 1] = world.y[i];
+            block[4 * i + 2] = world.vx[i];
+            block[4 * i + 3] = world.vy[i];
+        }
+        if (std::fwrite(block.data(), sizeof(Real), block.size(), file_) != block.size()) {
+            throw InputError(io_error(path_, "write"));
+        }
+    }
+    ++frames_;
+}
+
+template <class Real>
+void TrajectoryWriter<Real>::close() {
+    if (file_ == nullptr) {
+        return;
+    }
+    std::FILE* f = file_;
+    bool ok = true;
+    if (format_ == TrajectoryFormat::Npy) {
+        try {
+            write_npy_header();
+        } catch (const InputError&) {
+            ok = false;
+        }
+    }
+    file_ = nullptr;
+    ok = std::fclose(f) == 0 && ok;
+    if (!ok) {
+        throw InputError(io_error(path_, "finish writing"));
+    }
+}
+
+template class TrajectoryWriter<float>;
+template class TrajectoryWriter<double>;
+
+} // namespace boids
