@@ -24,6 +24,10 @@ std::string exact_decimal(Fix15 value) {
 }
 
 void validate_fix15(const Params& params) {
+    if (params.model == Model::Vicsek || params.model == Model::Couzin) {
+        throw InputError(invalid_value_message("model", get_param(params, "model"),
+                                               "precision fix15 runs the seeds' models: classic | topological | weighted"));
+    }
     for (const ParamInfo& info : param_table()) {
         if (info.kind != std::string_view("number")) {
             continue;

@@ -77,6 +77,10 @@ double link_range(const Params& params) {
         return params.interaction_radius;
     case Model::Couzin:
         return params.attraction_radius;
+    case Model::Topological: // the distance within which a boid aligns with its neighbours
+        return params.body_length * 5 + params.coherence * 2;
+    case Model::Weighted: // the center request's radius
+        return params.center_radius;
     case Model::Classic:
         break;
     }
@@ -313,5 +317,6 @@ template FlockSummary summarize(const World<Fix15>&);
 
 template Metrics compute_metrics(const World<float>&, const Params&, int);
 template Metrics compute_metrics(const World<double>&, const Params&, int);
+template Metrics compute_metrics(const World<Fix15>&, const Params&, int);
 
 } // namespace boids

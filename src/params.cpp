@@ -82,6 +82,14 @@ constexpr std::array<NumberKey, 63> number_keys{{
     {{"ledge_x1", "number", -1, world_max, "ledge's right end; -1 = width - margin_right"}, &Params::ledge_x1},
     {{"obstacle_margin", "number", 0, range_max, "boids closer than this to an obstacle steer away"}, &Params::obstacle_margin},
     {{"obstacle_turn_factor", "number", 0, turn_max, "velocity change per step away from an obstacle"}, &Params::obstacle_turn_factor},
+    {{"speed", "number", 0, speed_max, "vicsek, couzin: constant speed per step"}, &Params::speed},
+    {{"interaction_radius", "number", 0, range_max, "vicsek: neighbours closer than this (self included) are averaged"}, &Params::interaction_radius},
+    {{"noise", "number", 0, two_pi, "vicsek: width eta of the uniform angle noise; couzin: std dev of the angle noise (rad)"}, &Params::noise},
+    {{"repulsion_radius", "number", 0, range_max, "couzin: zone of repulsion alpha (<= attraction_radius)"}, &Params::repulsion_radius},
+    {{"attraction_radius", "number", 0, range_max, "couzin: zone of orientation and attraction rho"}, &Params::attraction_radius},
+    {{"turn_rate", "number", 0, pi, "couzin: largest heading change per step (rad)"}, &Params::turn_rate},
+    {{"informed_weight", "number", 0, 1000, "couzin: omega, weight of an informed agent's preferred direction"}, &Params::informed_weight},
+    {{"noise_seed", "number", 0, seed_max, "vicsek, couzin: integer seed of the noise (the CLI sets it from --seed)"}, &Params::noise_seed},
 }};
 
 constexpr ParamInfo dynamic_bias_info{"dynamic_bias", "bool", 0, 1, "scouts' bias grows while they move their way: true | false"};
@@ -120,14 +128,6 @@ constexpr std::array<ChoiceKey, 5> choice_keys{{
      [](const Params& p) { return static_cast<int>(p.speed_estimate); },
      [](Params& p, int v) { p.speed_estimate = static_cast<SpeedEstimate>(v); }},
 }};
-    {{"speed", "number", 0, speed_max, "vicsek, couzin: constant speed per step"}, &Params::speed},
-    {{"interaction_radius", "number", 0, range_max, "vicsek: neighbours closer than this (self included) are averaged"}, &Params::interaction_radius},
-    {{"noise", "number", 0, two_pi, "vicsek: width eta of the uniform angle noise; couzin: std dev of the angle noise (rad)"}, &Params::noise},
-    {{"repulsion_radius", "number", 0, range_max, "couzin: zone of repulsion alpha (<= attraction_radius)"}, &Params::repulsion_radius},
-    {{"attraction_radius", "number", 0, range_max, "couzin: zone of orientation and attraction rho"}, &Params::attraction_radius},
-    {{"turn_rate", "number", 0, pi, "couzin: largest heading change per step (rad)"}, &Params::turn_rate},
-    {{"informed_weight", "number", 0, 1000, "couzin: omega, weight of an informed agent's preferred direction"}, &Params::informed_weight},
-    {{"noise_seed", "number", 0, seed_max, "vicsek, couzin: integer seed of the noise (the CLI sets it from --seed)"}, &Params::noise_seed},
 // clang-format on
 
 /// The full table in display order: numbers, then the switches.
@@ -231,6 +231,7 @@ void validate(const Params& p) {
     }
     for (std::size_t i = 0; i < p.food.size(); ++i) {
         validate(p.food[i], "food source " + std::to_string(i + 1));
+    }
     if (p.noise_seed != static_cast<double>(static_cast<long long>(p.noise_seed))) {
         throw InputError(invalid_value_message("noise_seed", shortest(p.noise_seed), "must be a whole number"));
     }

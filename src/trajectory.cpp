@@ -1,4 +1,6 @@
 #include "boids/trajectory.hpp"
+#include "boids/fix15.hpp"
+#include "boids/state_io.hpp"
 
 #include "boids/error.hpp"
 #include "text.hpp"
@@ -10,6 +12,12 @@
 #include <vector>
 
 namespace boids {
+
+namespace {
+/// What a .npy stores: the scalar itself when IEEE, else (fixed point) its exact value as a double.
+template <class Real>
+using NpyScalar = std::conditional_t<std::is_floating_point_v<Real>, Real, double>;
+} // namespace
 
 namespace {
 
@@ -59,9 +67,9 @@ TrajectoryWriter<Real>::~TrajectoryWriter() {
 
 template <class Real>
 void TrajectoryWriter<Real>::write_npy_header() {
-    static_assert(std::is_same_v<Real, float> || std::is_same_v<Real, double>, ".npy needs an IEEE type");
+    using Stored = NpyScalar<Real>;
     const char endian = std::endian::native == std::endian::little ? '<' : '>';
-    const std::string descr = std::string(1, endian) + (sizeof(Real) == 4 ? "f4" : "f8");
+    const std::string descr = std::string(1, endian) + (sizeof(Stored) == 4 ? "f4" : "f8");
     std::string frames = std::to_string(frames_);
     frames.insert(0, 20 - frames.size(), ' '); // fixed width: the header never changes length
     std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + frames + ", " +
@@ -102,21 +110,22 @@ void TrajectoryWriter<Real>::write_frame(const World<Real>& world, long long ste
         const std::string step_text = std::to_string(step);
         for (std::size_t i = 0; i < agents_; ++i) {
             rows += step_text + "," + std::to_string(i) + "," + std::string(kind_name(world.kind[i])) + "," +
-                    text::shortest(world.x[i]) + "," + text::shortest(world.y[i]) + "," +
-                    text::shortest(world.vx[i]) + "," + text::shortest(world.vy[i]) + "\n";
+                    format_number(world.x[i]) + "," + format_number(world.y[i]) + "," +
+                    format_number(world.vx[i]) + "," + format_number(world.vy[i]) + "\n";
         }
         if (std::fwrite(rows.data(), 1, rows.size(), file_) != rows.size()) {
             throw InputError(io_error(path_, "write"));
         }
     } else {
-        std::vector<Real> block(agents_ * 4);
+        using Stored = NpyScalar<Real>;
+        std::vector<Stored> block(agents_ * 4);
         for (std::size_t i = 0; i < agents_; ++i) {
-            block[4 * i + 0] = world.x[i];
-            block[4 * i + 1] = world.y[i];
-            block[4 * i + 2] = world.vx[i];
-            block[4 * i + 3] = world.vy[i];
+            block[4 * i + 0] = static_cast<Stored>(world.x[i]);
+            block[4 * i + 1] = static_cast<Stored>(world.y[i]);
+            block[4 * i + 2] = static_cast<Stored>(world.vx[i]);
+            block[4 * i + 3] = static_cast<Stored>(world.vy[i]);
         }
-        if (std::fwrite(block.data(), sizeof(Real), block.size(), file_) != block.size()) {
+        if (std::fwrite(block.data(), sizeof(Stored), block.size(), file_) != block.size()) {
             throw InputError(io_error(path_, "write"));
         }
     }
@@ -146,5 +155,6 @@ void TrajectoryWriter<Real>::close() {
 
 template class TrajectoryWriter<float>;
 template class TrajectoryWriter<double>;
+template class TrajectoryWriter<Fix15>;
 
 } // namespace boids
