@@ -6,6 +6,8 @@
 #include "bench_command.hpp"
 #include "run_command.hpp"
 #include "viewer.hpp"
+#include "viewer_control.hpp"
+#include "boids/control_server.hpp"
 #include "sweep_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -13,6 +15,7 @@
 #include "video_recorder.hpp"
 
 #include <cstdio>
+#include <memory>
 #include <iostream>
 #include <tuple>
 
@@ -78,6 +81,8 @@ struct ViewCliOptions {
     std::string frames = "0";
     std::string screenshot;
     std::string record;
+    std::string control;                    ///< --control PORT (0 = any free port)
+    std::string control_host = "127.0.0.1"; ///< --control-host
 };
 
 void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& v) {
@@ -91,6 +96,8 @@ void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& 
     cmd.add_option("--frames", v.frames, "Quit after this many frames (default 0: run until closed)");
     cmd.add_option("--screenshot", v.screenshot, "With --frames: save the last frame as this PNG file");
     cmd.add_option("--record", v.record, "Record every frame to FILE.mp4 or FILE.gif through ffmpeg");
+    cmd.add_option("--control", v.control, "Serve the control port on this TCP port (0 = any free port; see README)");
+    cmd.add_option("--control-host", v.control_host, "Address the control port listens on (default 127.0.0.1)");
 }
 
 /// Resolves `boids view`'s options. Throws InputError.
@@ -254,7 +261,24 @@ int main(int argc, char** argv) {
         }
         if (view->parsed()) {
             std::string why;
-            if (!boids::viewer::run_viewer(make_viewer_options(view_scene, view_options), why)) {
+            boids::viewer::ViewerOptions options = make_viewer_options(view_scene, view_options);
+            // The control port: the server's threads queue command lines; the viewer runs them once per
+            // frame, between steps, through its frame hook.
+            std::unique_ptr<boids::ControlServer> server;
+            if (!view_options.control.empty()) {
+                const long long port = boids::cli::parse_integer("--control", view_options.control, 0, 65535);
+                server = std::make_unique<boids::ControlServer>(
+                    boids::ControlServerOptions{view_options.control_host, static_cast<int>(port)});
+                std::printf("control: listening on %s:%d\n", server->host().c_str(), server->port());
+                std::fflush(stdout);
+                options.hook = [&server](boids::viewer::ViewerState& state) {
+                    server->apply_pending(
+                        [&state](std::string_view line) { return boids::viewer::execute_viewer_command(state, line); });
+                };
+            } else if (view_options.control_host != "127.0.0.1") {
+                throw boids::InputError("--control-host needs --control PORT");
+            }
+            if (!boids::viewer::run_viewer(options, why)) {
                 std::cerr << "boids view: " << why
                           << "; use boids run --headless (with --record for a video)\n";
                 return exit_bad_input;

@@ -15,7 +15,7 @@ constexpr double table_max = std::numeric_limits<double>::quiet_NaN(); // "take 
 
 // clang-format off
 // Lab ranges (SPEC §3) where the lab gives them; NaN bounds are filled from param_table().
-constexpr std::array<SliderSpec, 55> raw_sliders{{
+constexpr std::array<SliderSpec, 63> raw_sliders{{
     {"visual_range", "visual range", 0, 200, false, "Flocking"},
     {"protected_range", "protected range", 0, 100, false, "Flocking"},
     {"centering_factor", "centering (cohesion)", 0.0002, 1, true, "Flocking"},
@@ -60,6 +60,14 @@ constexpr std::array<SliderSpec, 55> raw_sliders{{
     {"time_step", "dt (weighted)", 0, 10, false, "Models"},
     {"carrot_x", "carrot x (weighted)", table_max, table_max, false, "Models"},
     {"carrot_y", "carrot y (weighted)", table_max, table_max, false, "Models"},
+    {"speed", "speed (vicsek, couzin)", 0, 10, false, "Models"},
+    {"interaction_radius", "interaction radius (vicsek)", 0, 50, false, "Models"},
+    {"noise", "noise (vicsek, couzin)", table_max, table_max, false, "Models"},
+    {"repulsion_radius", "repulsion radius (couzin)", 0, 50, false, "Models"},
+    {"attraction_radius", "attraction radius (couzin)", 0, 100, false, "Models"},
+    {"turn_rate", "turn rate rad (couzin)", table_max, table_max, false, "Models"},
+    {"informed_weight", "informed weight (couzin)", 0, 10, false, "Models"},
+    {"noise_seed", "noise seed", 0, 1e6, false, "Models"},
     {"gravity", "gravity", 0, 1, false, "Extensions"},
     {"max_dive_speed", "max dive speed (0 = max)", 0, 30, false, "Extensions"},
     {"line_of_sight_factor", "line of sight push", 0, 2, false, "Extensions"},

@@ -192,8 +192,8 @@ TEST(ScienceCli, BadScienceInputIsRejectedWithFieldValueAndRange) {
     expect_rejected("run --headless --trajectory-every x", {"--trajectory-every", "'x'", "integer"});
     expect_rejected("run --headless --trajectory t.txt", {"--trajectory", "t.txt", ".csv or .npy"});
     expect_rejected("run --headless --metrics /nonexistent-dir/m.csv", {"/nonexistent-dir/m.csv", "cannot"});
-    expect_rejected("run --headless --set model=topological",
-                    {"model", "'topological'", "classic | vicsek | couzin"});
+    expect_rejected("run --headless --set model=swarm",
+                    {"model", "'swarm'", "classic | topological | weighted | vicsek | couzin"});
     expect_rejected("run --headless --set noise=9", {"noise", "9", "[0, 6.28"});
     expect_rejected("run --headless --set noise_seed=2.5", {"noise_seed", "2.5", "whole number"});
     expect_rejected("run --headless --set repulsion_radius=8",
@@ -215,7 +215,7 @@ TEST(ScienceCli, BadScienceInputIsRejectedWithFieldValueAndRange) {
     expect_rejected(base + " --vary noise=0:1:2 --metric polarisation",
                     {"metric", "'polarisation'", "milling"});
     expect_rejected("sweep --preset vicsek --vary noise=0:1:2", {"--out", "missing"});
-    expect_rejected(base + " --vary noise=0:1:2 --dump x.csv", {"--dump", "boids run"});
+    expect_rejected(base + " --vary noise=0:1:2 --dump x.csv", {"--dump", "not expected"});
 }
 
 } // namespace

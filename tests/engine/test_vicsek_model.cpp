@@ -144,7 +144,7 @@ TEST(VicsekModel, ModelKeysAreValidated) {
             EXPECT_NE(what.find(fragment), std::string::npos) << what;
         }
     };
-    rejects("model", "boids", "classic | vicsek | couzin");
+    rejects("model", "boids", "classic | topological | weighted | vicsek | couzin");
     rejects("noise", "7", "[0, 6.28");
     rejects("speed", "-1", "[0, 100000]");
     rejects("interaction_radius", "nan", "finite");

@@ -1,0 +1,35 @@
+"""`boids view --control 0` in a real window under Xvfb, driven over a real socket on 127.0.0.1: the lab's
+slider UI changes the flying flock through the same port as the headless run."""
+
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import BOIDS_EXE, TIMEOUT, LineClient
+
+pytestmark = pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs xvfb-run (Debian xvfb)")
+
+
+def test_viewer_serves_the_control_port():
+    args = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", BOIDS_EXE, "view", "--control", "0",
+            "--boids", "100", "--threads", "1", "--size", "640x480"]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline()
+        assert first.startswith("control: listening on 127.0.0.1:"), (first, process.stderr.read())
+        port = int(first.rsplit(":", 1)[1])
+        import socket
+        client = LineClient(socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT))
+        assert client.ask("set visual_range 25") == "ok visual_range=25"
+        assert client.ask("get visual_range") == "ok visual_range=25"
+        assert client.ask("set visual_range -3").startswith("error ")
+        assert client.ask("get visual_range") == "ok visual_range=25", "a rejected value changes nothing"
+        assert client.ask("spawn predator 2") == "ok predators=4"  # vga-predator flies 2 already
+        assert client.ask("stats").startswith("ok steps=")
+        assert client.ask("quit") == "ok quit"
+        assert process.wait(timeout=TIMEOUT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate(timeout=TIMEOUT)
