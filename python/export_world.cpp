@@ -2,6 +2,7 @@
 
 #include "exports.hpp"
 
+#include "boids/metrics.hpp"
 #include "boids/control_protocol.hpp"
 #include "boids/error.hpp"
 #include "boids/params.hpp"
@@ -421,6 +422,23 @@ void export_world(py::module_& m) {
             },
             "FNV-1a hash of every agent's bits, as an int; format(h, '016x') is the CLI summary's state "
             "hash.")
+        .def(
+            "metrics",
+            [](PyWorld& w) {
+                std::lock_guard lock(w.mutex);
+                return w.controller.visit([](const auto& sim) {
+                    const Metrics m = compute_metrics(sim.world(), sim.params(), sim.threads());
+                    py::dict d;
+                    for (const std::string_view name : metric_names()) {
+                        d[py::str(std::string(name))] = metric_value(m, name);
+                    }
+                    d["step"] = sim.steps_taken();
+                    return d;
+                });
+            },
+            "The order parameters of the current state, as a dict with the CLI's --metrics columns: "
+            "polarization, milling, nnd_mean, groups, speed_mean, speed_std, frac_right, frac_left (and "
+            "accuracy, side_right), plus step.")
         .def(
             "stats",
             [](PyWorld& w) {

@@ -248,3 +248,18 @@ def test_help_and_catalogue():
     assert "predator" in boids.preset_description("vga-predator").lower()
     assert boids.PRECISIONS == ("f32", "f64", "fix15")
     assert repr(boids.World(boids=3, predators=0)).startswith("<boids.World vga-predator f32: 3 boids")
+
+
+def test_metrics_are_returned(tmp_path):
+    # All aligned, two far clusters: polarization 1, two groups.
+    state = tmp_path / "aligned.csv"
+    rows = ["kind,x,y,vx,vy"] + [f"boid,{x},{y},3,0" for x, y in [(200, 200), (210, 200), (500, 300), (505, 305)]]
+    state.write_text("\n".join(rows) + "\n")
+    w = boids.World(state=str(state), precision="f64")
+    m = w.metrics()
+    assert set(m) >= {"polarization", "milling", "nnd_mean", "groups", "speed_mean", "speed_std", "frac_right",
+                      "frac_left", "step"}
+    assert abs(m["polarization"] - 1.0) < 1e-12 and m["groups"] == 2 and m["frac_right"] == 1.0
+    assert m["step"] == 0
+    w.step(3)
+    assert w.metrics()["step"] == 3
