@@ -126,6 +126,7 @@ template <class Real>
 void apply_requests(ViewerState& state, Flight<Real>& flight) {
     if (state.reset) {
         state.reset = false;
+        state.history.clear();
         state.placements.clear();
         try {
             flight = start_flight<Real>(state, flight.threads);

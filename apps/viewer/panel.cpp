@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include <cfloat>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -172,6 +173,26 @@ void parameters_section(ViewerState& state) {
     }
 }
 
+/// Live plots of the order parameters (the last few hundred samples).
+void metrics_section(ViewerState& state) {
+    if (!ImGui::CollapsingHeader("Metrics", ImGuiTreeNodeFlags_DefaultOpen)) {
+        return;
+    }
+    ImGui::Checkbox("measure and plot", &state.plot_metrics);
+    const MetricsHistory& h = state.history;
+    const auto plot = [](const char* label, const std::vector<float>& v, float lo, float hi) {
+        char overlay[64];
+        std::snprintf(overlay, sizeof overlay, "%s %.3g", label, v.empty() ? 0.0 : static_cast<double>(v.back()));
+        ImGui::PlotLines(label, v.data(), static_cast<int>(v.size()), 0, overlay, lo, hi, ImVec2(0, 42));
+    };
+    plot("polarization", h.polarization, 0.0f, 1.0f);
+    plot("milling", h.milling, 0.0f, 1.0f);
+    plot("groups", h.groups, 0.0f, FLT_MAX);
+    plot("nn distance", h.nnd_mean, 0.0f, FLT_MAX);
+    plot("mean speed", h.speed_mean, 0.0f, FLT_MAX);
+    plot("moving right", h.frac_right, 0.0f, 1.0f);
+}
+
 } // namespace
 
 const char* help_text() {
@@ -214,6 +235,7 @@ void draw_panel(ViewerState& state, PanelUi& ui, float width, float height) {
     if (ImGui::CollapsingHeader("Agents", ImGuiTreeNodeFlags_DefaultOpen)) {
         agents_section(state, ui);
     }
+    metrics_section(state);
     parameters_section(state);
     if (ImGui::CollapsingHeader("Help: keys and mouse")) {
         ImGui::TextUnformatted(help_text());

@@ -1,5 +1,6 @@
 #include "viewer.hpp"
 
+#include "boids/metrics.hpp"
 #include "boids/precision.hpp"
 
 #include "apply_requests.hpp"
@@ -270,6 +271,13 @@ public:
                 stats_steps = stats_frames = 0;
                 stats_render_s = 0.0;
             }
+            // Order parameters for the panel's plots: every third frame that stepped, while they are cheap
+            // next to the step (they cost about as much as a neighbour pass).
+            if (state_.plot_metrics && taken > 0 && ++metrics_frames_ % 3 == 0 && sim.world().size() <= 200'000) {
+                const Metrics m = compute_metrics(sim.world(), sim.params(), sim.threads());
+                state_.history.push(m.polarization, m.milling, m.nnd_mean, static_cast<double>(m.groups),
+                                    m.speed_mean, m.frac_right);
+            }
             if (last_frame) {
                 state_.quit = true;
             }
@@ -288,6 +296,8 @@ public:
     }
 
 private:
+    long long metrics_frames_ = 0;
+
     [[nodiscard]] render::ViewTransform view() const {
         const Params& p = flight_.sim->params();
         return camera_.transform(p.width, p.height, view_w_, view_h_);

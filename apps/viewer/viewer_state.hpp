@@ -49,6 +49,30 @@ struct ViewerStats {
     long long frames = 0;
 };
 
+/// The last few hundred values of the flock's order parameters, for the panel's live plots.
+struct MetricsHistory {
+    static constexpr std::size_t capacity = 300;
+    std::vector<float> polarization, milling, nnd_mean, groups, speed_mean, frac_right;
+
+    /// Appends one sample, dropping the oldest beyond `capacity`.
+    void push(double polarization_value, double milling_value, double nnd_value, double groups_value,
+              double speed_value, double right_value) {
+        const auto add = [](std::vector<float>& v, double x) {
+            if (v.size() == capacity) {
+                v.erase(v.begin());
+            }
+            v.push_back(static_cast<float>(x));
+        };
+        add(polarization, polarization_value);
+        add(milling, milling_value);
+        add(nnd_mean, nnd_value);
+        add(groups, groups_value);
+        add(speed_mean, speed_value);
+        add(frac_right, right_value);
+    }
+    void clear() { *this = MetricsHistory{}; }
+};
+
 /// State of the "grow until the rate drops" mode (lab week 3).
 struct GrowStatus {
     bool active = false;
@@ -73,8 +97,10 @@ struct ViewerState {
     bool quit = false;
     std::string screenshot_path; ///< non-empty: save the next frame here as PNG
     std::vector<Placement> placements;
+    bool plot_metrics = true; ///< measure the order parameters every few frames for the live plots
     // --- observations, written by the viewer ---
     ViewerStats stats;
+    MetricsHistory history;
     GrowStatus growth;
     std::string last_error; ///< the last rejected request, shown in the panel
 };
