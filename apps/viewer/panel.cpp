@@ -2,6 +2,7 @@
 
 #include "panel_mapping.hpp"
 
+#include "boids/precision.hpp"
 #include "boids/scenario.hpp"
 
 #include <imgui.h>
@@ -132,6 +133,23 @@ void choice_combo(ViewerState& state, std::string_view key, const char* label) {
     }
 }
 
+/// The scalar the flock flies in: switching carries the flock over (fix15 = the lab's fixed point).
+void precision_combo(ViewerState& state) {
+    const std::string current(precision_name(state.precision));
+    if (ImGui::BeginCombo("precision", current.c_str())) {
+        for (const Precision p : {Precision::F32, Precision::F64, Precision::Fix15}) {
+            const std::string name(precision_name(p));
+            if (ImGui::Selectable(name.c_str(), p == state.precision) && p != state.precision) {
+                error_line(state, precision_switch_error(state.params, p));
+                if (!precision_switch_error(state.params, p)) {
+                    state.precision_request = p;
+                }
+            }
+        }
+        ImGui::EndCombo();
+    }
+}
+
 void parameters_section(ViewerState& state) {
     std::string_view group;
     bool open = false;
@@ -152,6 +170,7 @@ void parameters_section(ViewerState& state) {
                 }
             }
             if (open && group == "Models") {
+                precision_combo(state);
                 choice_combo(state, "model", "model");
                 choice_combo(state, "update", "update");
                 choice_combo(state, "speed_estimate", "speed estimate");

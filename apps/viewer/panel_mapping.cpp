@@ -1,6 +1,7 @@
 #include "panel_mapping.hpp"
 
 #include "boids/error.hpp"
+#include "boids/fix15.hpp"
 #include "boids/scenario.hpp"
 
 #include <array>
@@ -191,6 +192,18 @@ long long count_value(const AgentCounts& c, std::string_view kind) {
         return c.predators;
     }
     throw std::logic_error("unknown agent kind " + std::string(kind));
+}
+
+std::optional<std::string> precision_switch_error(const Params& params, Precision precision) {
+    if (precision != Precision::Fix15) {
+        return std::nullopt;
+    }
+    try {
+        validate_fix15(params);
+    } catch (const InputError& e) {
+        return std::string(e.what());
+    }
+    return std::nullopt;
 }
 
 } // namespace boids::viewer

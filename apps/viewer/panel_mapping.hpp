@@ -3,6 +3,7 @@
 // edit becomes a validated parameter change. No GL or ImGui here, so it is unit tested without a window.
 
 #include "boids/params.hpp"
+#include "boids/scalar.hpp"
 #include "boids/world.hpp"
 
 #include <optional>
@@ -41,6 +42,10 @@ std::optional<std::string> apply_param_edit(Params& params, std::string_view key
 
 /// Same for a parameter given as text (switches: `dynamic_bias` true|false, `boundary` margin|wrap).
 std::optional<std::string> apply_param_edit(Params& params, std::string_view key, std::string_view text);
+
+/// Why the flock cannot switch to `precision` with these parameters (fix15 needs every value to fit
+/// it); nullopt when it can.
+std::optional<std::string> precision_switch_error(const Params& params, Precision precision);
 
 /// Sets the wanted count of one kind (boids, scouts1, scouts2, predators). Same contract.
 std::optional<std::string> apply_count_edit(AgentCounts& counts, std::string_view kind, long long value);

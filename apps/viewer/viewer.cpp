@@ -17,12 +17,14 @@
 #include "boids/state_io.hpp"
 
 #include <SDL.h>
+#include <unistd.h>
 #include <epoxy/gl.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
 
 #include <chrono>
+#include <filesystem>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -131,6 +133,7 @@ public:
         state_.rate = o.rate;
         state_.grow = o.grow;
         state_.paused = o.paused;
+        state_.precision = o.precision;
         ui_.hidden = o.hide_panel;
         if (o.init_file) {
             World<Real> world = read_state_csv<Real>(*o.init_file, sc.params);
@@ -160,6 +163,16 @@ public:
             handle_events();
             if (options_.hook) {
                 options_.hook(state_);
+            }
+            if (state_.precision_request) {
+                if (*state_.precision_request == state_.precision) {
+                    state_.precision_request.reset();
+                } else if (!options_.record_path.empty()) {
+                    state_.last_error = "precision cannot change while recording a video";
+                    state_.precision_request.reset();
+                } else {
+                    break; // run_viewer restarts the flight in the other scalar
+                }
             }
             apply_requests(state_, flight_);
             Simulation<Real>& sim = *flight_.sim;
@@ -287,6 +300,9 @@ public:
             std::printf("boids view: %lld frames recorded to %s\n", video->frames(),
                         options_.record_path.c_str());
         }
+        if (state_.precision_request) {
+            return; // not the end: run_viewer carries the flock over to the new precision
+        }
         const ViewerStats& st = state_.stats;
         std::printf("boids view: %lld frames, %lld steps, %lld agents, last second %.1f steps/s, %.1f fps, "
                     "mean render %.2f ms/frame\n",
@@ -297,6 +313,27 @@ public:
 
 private:
     long long metrics_frames_ = 0;
+
+public:
+    /// After run(): the viewer asked for another precision. Saves the flock (a state file, exact in both
+    /// scalars' text forms) and the live settings into `next` for the restart; false if it did not.
+    bool carry_over(ViewerOptions& next, const std::filesystem::path& state_file) {
+        if (!state_.precision_request) {
+            return false;
+        }
+        write_state_csv(state_file, flight_.sim->world());
+        next.init_file = state_file.string();
+        next.precision = *state_.precision_request;
+        next.scenario.params = flight_.sim->params();
+        next.scenario.seed = state_.seed;
+        next.rate = state_.rate;
+        next.paused = state_.paused;
+        next.hide_panel = ui_.hidden;
+        next.grow = false;
+        return true;
+    }
+
+private:
 
     [[nodiscard]] render::ViewTransform view() const {
         const Params& p = flight_.sim->params();
@@ -508,10 +545,20 @@ bool run_viewer(const ViewerOptions& options, std::string& why) {
     if (!window) {
         return false;
     }
-    with_precision(options.precision, [&]<class Real>() {
-        Flyer<Real> flyer(options, *window);
-        flyer.run();
-    });
+    // The panel's precision switch ends a flight; the flock carries over, through a state file, into a
+    // flight of the other scalar in the same window.
+    ViewerOptions current = options;
+    const std::filesystem::path carry = std::filesystem::temp_directory_path() /
+                                        ("boids-view-" + std::to_string(static_cast<long long>(getpid())) + ".csv");
+    for (bool again = true; again;) {
+        again = with_precision(current.precision, [&]<class Real>() {
+            Flyer<Real> flyer(current, *window);
+            flyer.run();
+            return flyer.carry_over(current, carry);
+        });
+    }
+    std::error_code ignored;
+    std::filesystem::remove(carry, ignored);
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include "boids/control_protocol.hpp"
 #include "boids/params.hpp"
+#include "boids/precision.hpp"
 #include "panel_mapping.hpp"
 
 #include <algorithm>
@@ -53,7 +54,8 @@ std::string stats_line(const ViewerState& s) {
     out << "ok steps=" << st.steps_taken << " boids=" << st.agents.boids << " scouts1=" << st.agents.scouts1
         << " scouts2=" << st.agents.scouts2 << " predators=" << st.agents.predators
         << " paused=" << (s.paused ? "true" : "false") << " steps_per_s=" << st.sim_steps_per_s
-        << " fps=" << st.render_fps << " step_ms=" << st.last_profile.total_ms;
+        << " fps=" << st.render_fps << " step_ms=" << st.last_profile.total_ms
+        << " precision=" << precision_name(s.precision);
     return out.str();
 }
 
@@ -66,6 +68,22 @@ std::string execute_viewer_command(ViewerState& state, std::string_view line) {
     }
     const std::string& cmd = w[0];
     const auto usage = [](const char* form) { return std::string("error usage: ") + form; };
+    if (cmd == "set" && w.size() == 3 && w[1] == "precision") { // the viewer's scalar switch
+        const auto p = parse_precision(w[2]);
+        if (!p) {
+            return "error precision = '" + w[2] + "' is invalid: allowed values are " + precision_choices();
+        }
+        if (const auto why = precision_switch_error(state.params, *p)) {
+            return "error " + *why;
+        }
+        if (*p != state.precision) {
+            state.precision_request = *p;
+        }
+        return "ok precision=" + w[2];
+    }
+    if (cmd == "get" && w.size() == 2 && w[1] == "precision") {
+        return "ok precision=" + std::string(precision_name(state.precision));
+    }
     if (cmd == "set") {
         if (w.size() != 3) {
             return usage("set KEY VALUE");

@@ -27,6 +27,15 @@ def test_viewer_serves_the_control_port():
         assert client.ask("get visual_range") == "ok visual_range=25", "a rejected value changes nothing"
         assert client.ask("spawn predator 2") == "ok predators=4"  # vga-predator flies 2 already
         assert client.ask("stats").startswith("ok steps=")
+        # The lab's fixed point, switched live: the flock carries over into the other scalar.
+        assert client.ask("set precision fix15") == "ok precision=fix15"
+        import time
+        deadline = time.monotonic() + TIMEOUT
+        while client.ask("get precision") != "ok precision=fix15":
+            assert time.monotonic() < deadline, "the viewer did not switch to fix15"
+            time.sleep(0.05)
+        assert client.pairs("stats")["predators"] == "4", "the flock carried over"
+        assert client.ask("set precision f16").startswith("error precision = 'f16'")
         assert client.ask("quit") == "ok quit"
         assert process.wait(timeout=TIMEOUT) == 0
     finally:
