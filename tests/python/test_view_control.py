@@ -1,7 +1,9 @@
 """`boids view --control 0` in a real window under Xvfb, driven over a real socket on 127.0.0.1: the lab's
 slider UI changes the flying flock through the same port as the headless run."""
 
+import os
 import shutil
+import signal
 import subprocess
 
 import pytest
@@ -14,7 +16,9 @@ pytestmark = pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs 
 def test_viewer_serves_the_control_port():
     args = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", BOIDS_EXE, "view", "--control", "0",
             "--boids", "100", "--threads", "1", "--size", "640x480"]
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Its own process group, so that a failing test takes the viewer down with xvfb-run.
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
     try:
         first = process.stdout.readline()
         assert first.startswith("control: listening on 127.0.0.1:"), (first, process.stderr.read())
@@ -40,5 +44,5 @@ def test_viewer_serves_the_control_port():
         assert process.wait(timeout=TIMEOUT) == 0
     finally:
         if process.poll() is None:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             process.communicate(timeout=TIMEOUT)
