@@ -2,9 +2,9 @@
 
 #include "exports.hpp"
 
-#include "boids/metrics.hpp"
 #include "boids/control_protocol.hpp"
 #include "boids/error.hpp"
+#include "boids/metrics.hpp"
 #include "boids/params.hpp"
 #include "boids/precision.hpp"
 #include "boids/scalar.hpp"

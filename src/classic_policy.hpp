@@ -28,13 +28,13 @@ struct Policy {
         : c(constants), params(p), step(step_number), fov_limited(p.fov_angle < 360.0),
           cos_half_fov(std::cos(p.fov_angle * std::numbers::pi / 360.0)),
           cos_line_of_sight(std::cos(p.line_of_sight_angle * std::numbers::pi / 180.0)),
-          perching(p.perch_rest_max > 0),
-          ledge_y(p.ledge_y >= 0 ? p.ledge_y : p.height - p.margin_bottom),
+          perching(p.perch_rest_max > 0), ledge_y(p.ledge_y >= 0 ? p.ledge_y : p.height - p.margin_bottom),
           ledge_x0(p.ledge_x0 >= 0 ? p.ledge_x0 : p.margin_left),
           ledge_x1(p.ledge_x1 >= 0 ? p.ledge_x1 : p.width - p.margin_right) {}
 
     /// Field of view: a neighbour counts when the angle between the agent's velocity and the direction to
-    /// the neighbour is at most fov_angle / 2. Computed in double: it is a geometric test, not lab arithmetic.
+    /// the neighbour is at most fov_angle / 2. Computed in double: it is a geometric test, not lab
+    /// arithmetic.
     bool sees(const Agent<Real>& a, const Neighbour<Real>& n) const {
         if (!fov_limited) {
             return true;
@@ -98,7 +98,8 @@ struct Policy {
     /// Near an obstacle (within obstacle_margin of its surface): a push along the outward normal.
     void steer_around_obstacles(Agent<Real>& a) const {
         for (const Obstacle& o : params.obstacles) {
-            const SurfaceDistance sd = surface_distance(o, static_cast<double>(a.x), static_cast<double>(a.y));
+            const SurfaceDistance sd =
+                surface_distance(o, static_cast<double>(a.x), static_cast<double>(a.y));
             if (sd.distance < params.obstacle_margin) {
                 a.vx = a.vx + T::from_double(sd.nx * params.obstacle_turn_factor);
                 a.vy = a.vy + T::from_double(sd.ny * params.obstacle_turn_factor);
@@ -177,7 +178,6 @@ struct Policy {
             }
         }
     }
-
 
     const Constants<Real>& c;
     const Params& params;

@@ -17,19 +17,21 @@ struct Constants {
 
     explicit Constants(const Params& p)
         : wrap(p.boundary == Boundary::Wrap), dynamic_bias(p.dynamic_bias), width(T::from_double(p.width)),
-          height(T::from_double(p.height)), half_width(width / Real(2)), half_height(height / Real(2)), left_edge(T::from_double(p.margin_left)),
-          right_edge(T::from_double(p.width - p.margin_right)), top_edge(T::from_double(p.margin_top)),
-          bottom_edge(T::from_double(p.height - p.margin_bottom)), turn(T::from_double(p.turn_factor)),
-          visual(T::from_double(p.visual_range)), visual2(visual * visual),
+          height(T::from_double(p.height)), half_width(width / Real(2)), half_height(height / Real(2)),
+          left_edge(T::from_double(p.margin_left)), right_edge(T::from_double(p.width - p.margin_right)),
+          top_edge(T::from_double(p.margin_top)), bottom_edge(T::from_double(p.height - p.margin_bottom)),
+          turn(T::from_double(p.turn_factor)), visual(T::from_double(p.visual_range)),
+          visual2(visual * visual),
           protected2(T::from_double(p.protected_range) * T::from_double(p.protected_range)),
           centering(T::from_double(p.centering_factor)), avoid(T::from_double(p.avoid_factor)),
           matching(T::from_double(p.matching_factor)), min_speed(T::from_double(p.min_speed)),
           max_speed(T::from_double(p.max_speed)), predator_range(T::from_double(p.predator_range)),
-          predator_range2(predator_range * predator_range), predator_turn(T::from_double(p.predator_turn_factor)),
-          max_bias(T::from_double(p.max_bias)), bias_increment(T::from_double(p.bias_increment)),
-          exact_speed(p.speed_estimate == SpeedEstimate::Exact), alpha(T::from_double(alpha_max_beta_min_alpha)),
-          beta(T::from_double(alpha_max_beta_min_beta)), dives(p.max_dive_speed > 0),
-          max_dive_speed(T::from_double(p.max_dive_speed)) {}
+          predator_range2(predator_range * predator_range),
+          predator_turn(T::from_double(p.predator_turn_factor)), max_bias(T::from_double(p.max_bias)),
+          bias_increment(T::from_double(p.bias_increment)),
+          exact_speed(p.speed_estimate == SpeedEstimate::Exact),
+          alpha(T::from_double(alpha_max_beta_min_alpha)), beta(T::from_double(alpha_max_beta_min_beta)),
+          dives(p.max_dive_speed > 0), max_dive_speed(T::from_double(p.max_dive_speed)) {}
 
     bool wrap, dynamic_bias;
     Real width, height, half_width, half_height;
@@ -41,7 +43,7 @@ struct Constants {
     Real max_bias, bias_increment;
     bool exact_speed;
     Real alpha, beta;
-    bool dives;          ///< a separate speed limit applies while descending
+    bool dives; ///< a separate speed limit applies while descending
     Real max_dive_speed;
 };
 

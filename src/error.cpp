@@ -2,7 +2,8 @@
 
 namespace boids {
 
-std::string invalid_value_message(const std::string& field, const std::string& value, const std::string& allowed) {
+std::string invalid_value_message(const std::string& field, const std::string& value,
+                                  const std::string& allowed) {
     return field + " = " + value + " is invalid: " + allowed;
 }
 

@@ -25,8 +25,9 @@ std::string exact_decimal(Fix15 value) {
 
 void validate_fix15(const Params& params) {
     if (params.model == Model::Vicsek || params.model == Model::Couzin) {
-        throw InputError(invalid_value_message("model", get_param(params, "model"),
-                                               "precision fix15 runs the seeds' models: classic | topological | weighted"));
+        throw InputError(invalid_value_message(
+            "model", get_param(params, "model"),
+            "precision fix15 runs the seeds' models: classic | topological | weighted"));
     }
     for (const ParamInfo& info : param_table()) {
         if (info.kind != std::string_view("number")) {
@@ -34,8 +35,9 @@ void validate_fix15(const Params& params) {
         }
         const double value = text::parse_finite<double>(get_param(params, info.key)).value_or(0.0);
         if (!ScalarTraits<Fix15>::representable(value)) {
-            throw InputError(invalid_value_message(std::string(info.key), text::readable(value),
-                                                   "with precision fix15 values must lie in (-65536, 65536)"));
+            throw InputError(
+                invalid_value_message(std::string(info.key), text::readable(value),
+                                      "with precision fix15 values must lie in (-65536, 65536)"));
         }
     }
     const std::pair<const char*, double> ranges[] = {{"visual_range", params.visual_range},
@@ -44,7 +46,8 @@ void validate_fix15(const Params& params) {
     for (const auto& [key, range] : ranges) {
         if (range >= 256.0) {
             throw InputError(invalid_value_message(
-                key, text::readable(range), "with precision fix15 its square must fit fix15, so it must be below 256"));
+                key, text::readable(range),
+                "with precision fix15 its square must fit fix15, so it must be below 256"));
         }
     }
 }

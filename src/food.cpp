@@ -36,7 +36,8 @@ std::pair<double, double> FoodSource::position(long long step) const {
 
 void validate(const FoodSource& f, std::string_view where) {
     const auto bad = [&](const std::string& field, double value, const std::string& allowed) {
-        throw InputError(std::string(where) + ": " + invalid_value_message(field, text::readable(value), allowed));
+        throw InputError(std::string(where) + ": " +
+                         invalid_value_message(field, text::readable(value), allowed));
     };
     for (double v : {f.x, f.y}) {
         if (!std::isfinite(v) || std::abs(v) > 1e7) {
@@ -73,7 +74,8 @@ FoodSource parse_food(std::string_view text_in) {
         numbers.push_back(*v);
     }
     if (numbers.size() < 2 || numbers.size() > 4) {
-        throw InputError(invalid_value_message("--food", "'" + std::string(text_in) + "'", "expected 'X Y [RANGE [STRENGTH]]'"));
+        throw InputError(invalid_value_message("--food", "'" + std::string(text_in) + "'",
+                                               "expected 'X Y [RANGE [STRENGTH]]'"));
     }
     FoodSource f;
     f.x = numbers[0];

@@ -32,10 +32,17 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
     const std::size_t n = w.size();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
     for (std::size_t i = 0; i < n; ++i) {
-        Agent<Real> a{static_cast<std::uint32_t>(i), w.kind[i], w.x[i], w.y[i],      w.vx[i],
-                      w.vy[i],                       w.bias[i], w.target[i], w.rest[i]};
+        Agent<Real> a{static_cast<std::uint32_t>(i),
+                      w.kind[i],
+                      w.x[i],
+                      w.y[i],
+                      w.vx[i],
+                      w.vy[i],
+                      w.bias[i],
+                      w.target[i],
+                      w.rest[i]};
         const auto neighbour = [&](const SpatialGrid<Real>& grid, std::uint32_t s) {
-            Neighbour<Real> nb{a.x - grid.x(s), a.y - grid.y(s), grid.x(s), grid.y(s),
+            Neighbour<Real> nb{a.x - grid.x(s), a.y - grid.y(s), grid.x(s),    grid.y(s),
                                grid.vx(s),      grid.vy(s),      grid.agent(s)};
             geo.min_image(nb.dx, nb.dy);
             return nb;
@@ -52,11 +59,13 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
                 KNearest nearest;
                 k_nearest(flock, a.x, a.y, a.index, policy.k(), geo.wrap, geo.width, geo.height, nearest);
                 for (int m = 0; m < nearest.count; ++m) { // nearest first
-                    policy.accumulate(sums, a, neighbour(flock, nearest.found[static_cast<std::size_t>(m)].slot));
+                    policy.accumulate(sums, a,
+                                      neighbour(flock, nearest.found[static_cast<std::size_t>(m)].slot));
                 }
             }
-            predators.for_each_candidate(
-                a.x, a.y, [&](std::uint32_t s) { policy.accumulate_predator(sums, a, neighbour(predators, s)); });
+            predators.for_each_candidate(a.x, a.y, [&](std::uint32_t s) {
+                policy.accumulate_predator(sums, a, neighbour(predators, s));
+            });
             policy.steer(sums, a);
         } else {
             typename predators::Behavior<Real>::Sight sight;

@@ -17,8 +17,8 @@ bool before(const FoundNeighbour& a, const FoundNeighbour& b) {
 } // namespace
 
 template <class Real>
-void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t self, int k, bool wrap, Real width,
-               Real height, KNearest& out) {
+void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t self, int k, bool wrap,
+               Real width, Real height, KNearest& out) {
     assert(k >= 1 && k <= max_k_nearest);
     out.count = 0;
     const Real half_w = width / Real(2), half_h = height / Real(2);
@@ -57,9 +57,11 @@ void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t se
     }
 }
 
-template void k_nearest(const SpatialGrid<float>&, float, float, std::uint32_t, int, bool, float, float, KNearest&);
+template void k_nearest(const SpatialGrid<float>&, float, float, std::uint32_t, int, bool, float, float,
+                        KNearest&);
 template void k_nearest(const SpatialGrid<double>&, double, double, std::uint32_t, int, bool, double, double,
                         KNearest&);
-template void k_nearest(const SpatialGrid<Fix15>&, Fix15, Fix15, std::uint32_t, int, bool, Fix15, Fix15, KNearest&);
+template void k_nearest(const SpatialGrid<Fix15>&, Fix15, Fix15, std::uint32_t, int, bool, Fix15, Fix15,
+                        KNearest&);
 
 } // namespace boids

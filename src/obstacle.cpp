@@ -41,7 +41,8 @@ SurfaceDistance surface_distance(const Obstacle& o, double px, double py) {
 
 void validate(const Obstacle& o, std::string_view where) {
     const auto bad = [&](const std::string& field, double value, const std::string& allowed) {
-        throw InputError(std::string(where) + ": " + invalid_value_message(field, text::readable(value), allowed));
+        throw InputError(std::string(where) + ": " +
+                         invalid_value_message(field, text::readable(value), allowed));
     };
     for (double v : {o.x, o.y, o.radius, o.x0, o.y0, o.x1, o.y1}) {
         if (!std::isfinite(v) || std::abs(v) > 1e7) {
@@ -67,8 +68,9 @@ Obstacle parse_obstacle(std::string_view text_in) {
     for (std::string word; in >> word;) {
         const auto v = text::parse_finite<double>(word);
         if (!v) {
-            throw InputError(invalid_value_message("--obstacle", "'" + std::string(text_in) + "'",
-                                                   "expected 'circle X Y R' or 'rect X0 Y0 X1 Y1' with numbers"));
+            throw InputError(
+                invalid_value_message("--obstacle", "'" + std::string(text_in) + "'",
+                                      "expected 'circle X Y R' or 'rect X0 Y0 X1 Y1' with numbers"));
         }
         numbers.push_back(*v);
     }

@@ -174,7 +174,8 @@ double parse_number(std::string_view key, std::string_view value, double lo, dou
                                                    text::readable(hi) + "]"));
     }
     if (*parsed < lo || *parsed > hi) {
-        throw InputError(invalid_value_message(std::string(key), std::string(text::trim(value)), range_text(lo, hi)));
+        throw InputError(
+            invalid_value_message(std::string(key), std::string(text::trim(value)), range_text(lo, hi)));
     }
     return *parsed;
 }
@@ -192,7 +193,8 @@ void validate(const Params& p) {
         require_in_range(k.info.key, p.*(k.field), k.info.min, k.info.max);
     }
     if (p.k_neighbours != static_cast<double>(static_cast<int>(p.k_neighbours))) {
-        throw InputError(invalid_value_message("k_neighbours", shortest(p.k_neighbours), "must be a whole number in [1, 64]"));
+        throw InputError(invalid_value_message("k_neighbours", shortest(p.k_neighbours),
+                                               "must be a whole number in [1, 64]"));
     }
     const std::pair<const char*, double> rest_times[] = {{"perch_rest_min", p.perch_rest_min},
                                                          {"perch_rest_max", p.perch_rest_max}};
@@ -202,27 +204,29 @@ void validate(const Params& p) {
         }
     }
     if (p.perch_rest_min > p.perch_rest_max) {
-        throw InputError(invalid_value_message("perch_rest_min", shortest(p.perch_rest_min),
-                                               "must not exceed perch_rest_max = " + shortest(p.perch_rest_max)));
+        throw InputError(
+            invalid_value_message("perch_rest_min", shortest(p.perch_rest_min),
+                                  "must not exceed perch_rest_max = " + shortest(p.perch_rest_max)));
     }
     if (p.update == UpdateOrder::Sequential) {
         // The sequential loop is the lab's classic loop, transcribed as on the microcontroller.
-        const char* extension = p.model != Model::Classic                         ? "model"
-                                : p.predator_behavior != PredatorBehavior::Edge   ? "predator_behavior"
-                                : p.predator_speed > 0                            ? "predator_speed"
-                                : p.gravity > 0 || p.max_dive_speed > 0           ? "gravity"
-                                : p.line_of_sight_factor > 0                      ? "line_of_sight_factor"
-                                : p.perch_rest_max > 0                            ? "perch_rest_max"
-                                                                                  : nullptr;
+        const char* extension = p.model != Model::Classic                       ? "model"
+                                : p.predator_behavior != PredatorBehavior::Edge ? "predator_behavior"
+                                : p.predator_speed > 0                          ? "predator_speed"
+                                : p.gravity > 0 || p.max_dive_speed > 0         ? "gravity"
+                                : p.line_of_sight_factor > 0                    ? "line_of_sight_factor"
+                                : p.perch_rest_max > 0                          ? "perch_rest_max"
+                                                                                : nullptr;
         if (extension == nullptr && (!p.obstacles.empty() || !p.food.empty())) {
-            throw InputError(invalid_value_message(
-                "update", "sequential",
-                "the lab's in-place loop runs the classic model only; it cannot be combined with obstacles or food"));
+            throw InputError(invalid_value_message("update", "sequential",
+                                                   "the lab's in-place loop runs the classic model only; it "
+                                                   "cannot be combined with obstacles or food"));
         }
         if (extension != nullptr) {
             throw InputError(invalid_value_message(
                 "update", "sequential",
-                std::string("the lab's in-place loop runs the classic model only; it cannot be combined with ") +
+                std::string(
+                    "the lab's in-place loop runs the classic model only; it cannot be combined with ") +
                     extension + " = " + get_param(p, extension)));
         }
     }
@@ -233,25 +237,27 @@ void validate(const Params& p) {
         validate(p.food[i], "food source " + std::to_string(i + 1));
     }
     if (p.noise_seed != static_cast<double>(static_cast<long long>(p.noise_seed))) {
-        throw InputError(invalid_value_message("noise_seed", shortest(p.noise_seed), "must be a whole number"));
+        throw InputError(
+            invalid_value_message("noise_seed", shortest(p.noise_seed), "must be a whole number"));
     }
     if (p.repulsion_radius > p.attraction_radius) {
-        throw InputError(invalid_value_message("repulsion_radius", shortest(p.repulsion_radius),
-                                               "must not exceed attraction_radius = " + shortest(p.attraction_radius)));
+        throw InputError(
+            invalid_value_message("repulsion_radius", shortest(p.repulsion_radius),
+                                  "must not exceed attraction_radius = " + shortest(p.attraction_radius)));
     }
     if (p.min_speed > p.max_speed) {
         throw InputError(invalid_value_message("min_speed", shortest(p.min_speed),
                                                "must not exceed max_speed = " + shortest(p.max_speed)));
     }
     if (!(p.margin_left + p.margin_right < p.width)) {
-        throw InputError(invalid_value_message(
-            "width", shortest(p.width),
-            "must exceed margin_left + margin_right = " + shortest(p.margin_left + p.margin_right)));
+        throw InputError(invalid_value_message("width", shortest(p.width),
+                                               "must exceed margin_left + margin_right = " +
+                                                   shortest(p.margin_left + p.margin_right)));
     }
     if (!(p.margin_top + p.margin_bottom < p.height)) {
-        throw InputError(invalid_value_message(
-            "height", shortest(p.height),
-            "must exceed margin_top + margin_bottom = " + shortest(p.margin_top + p.margin_bottom)));
+        throw InputError(invalid_value_message("height", shortest(p.height),
+                                               "must exceed margin_top + margin_bottom = " +
+                                                   shortest(p.margin_top + p.margin_bottom)));
     }
 }
 
@@ -287,8 +293,8 @@ void set_param(Params& params, std::string_view key, std::string_view value) {
         throw InputError(invalid_value_message(std::string(key), "'" + std::string(value) + "'",
                                                "allowed values are " + choice_list(key)));
     }
-    throw InputError("unknown parameter '" + std::string(key) + "'; known parameters: margin (sets all four), " +
-                     [] {
+    throw InputError("unknown parameter '" + std::string(key) +
+                     "'; known parameters: margin (sets all four), " + [] {
                          std::string keys;
                          for (const auto& info : all_params) {
                              keys += (keys.empty() ? "" : ", ") + std::string(info.key);
@@ -310,9 +316,13 @@ std::string get_param(const Params& params, std::string_view key) {
     throw InputError("unknown parameter '" + std::string(key) + "'");
 }
 
-std::string_view model_name(Model model) { return model_choice_names[static_cast<std::size_t>(model)]; }
+std::string_view model_name(Model model) {
+    return model_choice_names[static_cast<std::size_t>(model)];
+}
 
-std::span<const ParamInfo> param_table() { return all_params; }
+std::span<const ParamInfo> param_table() {
+    return all_params;
+}
 
 std::string choice_list(std::string_view key) {
     if (key == "dynamic_bias") {

@@ -65,7 +65,8 @@ struct Behavior {
         switch (params.predator_behavior) {
         case PredatorBehavior::ChaseCentroid:
             if (s.count > 0) {
-                head_for(a, s.x_sum / s.count - static_cast<double>(a.x), s.y_sum / s.count - static_cast<double>(a.y));
+                head_for(a, s.x_sum / s.count - static_cast<double>(a.x),
+                         s.y_sum / s.count - static_cast<double>(a.y));
             }
             break;
         case PredatorBehavior::Pursue:

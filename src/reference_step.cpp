@@ -88,7 +88,8 @@ void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
                     const double vxd = static_cast<double>(vx), vyd = static_cast<double>(vy);
                     const double tx = -static_cast<double>(dx), ty = -static_cast<double>(dy);
                     const double norms = std::sqrt((vxd * vxd + vyd * vyd) * (tx * tx + ty * ty));
-                    in_view = norms == 0.0 || vxd * tx + vyd * ty >= norms * std::cos(p.fov_angle * std::numbers::pi / 360.0);
+                    in_view = norms == 0.0 ||
+                              vxd * tx + vyd * ty >= norms * std::cos(p.fov_angle * std::numbers::pi / 360.0);
                 }
                 if (T::abs(dx) < visual && T::abs(dy) < visual && in_view) {
                     const Real d2 = dx * dx + dy * dy;

@@ -5,8 +5,8 @@
 #include "text.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <toml++/toml.h>
@@ -40,8 +40,8 @@ std::string scalar_text(const toml::node& node, std::string_view source, std::st
 }
 
 /// A number field of an array-of-tables entry.
-double number_field(const toml::table& t, std::string_view key, std::string_view source, const std::string& what,
-                    std::optional<double> fallback = std::nullopt) {
+double number_field(const toml::table& t, std::string_view key, std::string_view source,
+                    const std::string& what, std::optional<double> fallback = std::nullopt) {
     const toml::node* node = t.get(key);
     if (node == nullptr) {
         if (fallback) {
@@ -55,8 +55,8 @@ double number_field(const toml::table& t, std::string_view key, std::string_view
     throw InputError(at(source, *node) + ": " + what + "." + std::string(key) + " must be a number");
 }
 
-void reject_unknown(const toml::table& t, std::initializer_list<std::string_view> known, std::string_view source,
-                    const std::string& what) {
+void reject_unknown(const toml::table& t, std::initializer_list<std::string_view> known,
+                    std::string_view source, const std::string& what) {
     for (const auto& [key, value] : t) {
         if (std::find(known.begin(), known.end(), key.str()) == known.end()) {
             throw InputError(at(source, value) + ": unknown key '" + std::string(key.str()) + "' in " + what);
@@ -77,7 +77,8 @@ std::vector<Obstacle> parse_obstacles(const toml::node& node, std::string_view s
         if (t == nullptr) {
             throw InputError(at(source, entry) + ": " + what + " must be a table");
         }
-        const std::string shape = t->get("shape") ? t->get("shape")->value_or(std::string("?")) : std::string("?");
+        const std::string shape =
+            t->get("shape") ? t->get("shape")->value_or(std::string("?")) : std::string("?");
         Obstacle o;
         if (shape == "circle") {
             reject_unknown(*t, {"shape", "x", "y", "radius"}, source, what);
@@ -127,8 +128,10 @@ std::vector<FoodSource> parse_food_sources(const toml::node& node, std::string_v
             }
             for (const toml::node& point : *points) {
                 const auto* xy = point.as_array();
-                if (xy == nullptr || xy->size() != 2 || !(*xy)[0].value<double>() || !(*xy)[1].value<double>()) {
-                    throw InputError(at(source, point) + ": " + what + ".path points must be [x, y] number pairs");
+                if (xy == nullptr || xy->size() != 2 || !(*xy)[0].value<double>() ||
+                    !(*xy)[1].value<double>()) {
+                    throw InputError(at(source, point) + ": " + what +
+                                     ".path points must be [x, y] number pairs");
                 }
                 f.path.emplace_back(*(*xy)[0].value<double>(), *(*xy)[1].value<double>());
             }
@@ -221,8 +224,9 @@ Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
         } else if (k == "food") {
             scenario.params.food = parse_food_sources(node, source);
         } else {
-            throw InputError(at(source, node) + ": unknown key '" + std::string(k) +
-                             "'; a scenario has description, seed, [agents], [params], [[obstacles]] and [[food]]");
+            throw InputError(
+                at(source, node) + ": unknown key '" + std::string(k) +
+                "'; a scenario has description, seed, [agents], [params], [[obstacles]] and [[food]]");
         }
     }
     try {

@@ -3,16 +3,15 @@
 #include "boids/spawn.hpp"
 #include "classic_policy.hpp"
 #include "classic_rules.hpp"
+#include "couzin_model.hpp"
+#include "fast_classic_step.hpp"
 #include "neighbour_pass.hpp"
 #include "topological_policy.hpp"
-#include "weighted_policy.hpp"
-#include "fast_classic_step.hpp"
-#include "couzin_model.hpp"
 #include "vicsek_model.hpp"
+#include "weighted_policy.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <type_traits>
 #include <omp.h>
 #include <type_traits>
 
@@ -99,7 +98,8 @@ void clear_unused_extension_state(World<Real>& world, const Params& p) {
 }
 
 template <class Real>
-Simulation<Real>::Simulation(const Params& params, World<Real> world) : params_(params), world_(std::move(world)) {
+Simulation<Real>::Simulation(const Params& params, World<Real> world)
+    : params_(params), world_(std::move(world)) {
     validate_for<Real>(params_);
     clear_unused_extension_state(world_, params_);
 }
@@ -137,7 +137,8 @@ void Simulation<Real>::step_once() {
     // The SIMD path (fast_classic_step.cpp) when it applies; the code below is the readable reference.
     last_step_fast_ = false;
     if constexpr (std::is_floating_point_v<Real>) {
-        if (fast_path_ && fast_path_applies(params_) && fast_.get().try_step(world_, params_, threads(), last_profile_)) {
+        if (fast_path_ && fast_path_applies(params_) &&
+            fast_.get().try_step(world_, params_, threads(), last_profile_)) {
             last_step_fast_ = true;
             total_profile_ += last_profile_;
             ++steps_taken_;
@@ -147,24 +148,25 @@ void Simulation<Real>::step_once() {
     sync_world(true);
     // The other models (src/<name>_model.cpp) share the grid and scratch buffers; the classic model follows.
     if constexpr (std::is_floating_point_v<Real>) { // validate_fix15 keeps fixed point on the lab's models
-    if (params_.model == Model::Vicsek || params_.model == Model::Couzin) {
-        StepProfile other;
-        const heading::StepContext<Real> context{flock_grid_, next_.vx, next_.vy, steps_taken_, threads()};
-        switch (params_.model) {
-        case Model::Vicsek:
-            vicsek::step(world_, params_, context, other);
-            break;
-        case Model::Couzin:
-            couzin::step(world_, params_, context, other);
-            break;
-        default:
-            break;
+        if (params_.model == Model::Vicsek || params_.model == Model::Couzin) {
+            StepProfile other;
+            const heading::StepContext<Real> context{flock_grid_, next_.vx, next_.vy, steps_taken_,
+                                                     threads()};
+            switch (params_.model) {
+            case Model::Vicsek:
+                vicsek::step(world_, params_, context, other);
+                break;
+            case Model::Couzin:
+                couzin::step(world_, params_, context, other);
+                break;
+            default:
+                break;
+            }
+            last_profile_ = other;
+            total_profile_ += other;
+            ++steps_taken_;
+            return;
         }
-        last_profile_ = other;
-        total_profile_ += other;
-        ++steps_taken_;
-        return;
-    }
     }
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
@@ -198,8 +200,8 @@ void Simulation<Real>::step_once() {
                                : params_.model == Model::Weighted  ? weighted::Policy<Real>::range(params_)
                                                                    : params_.visual_range;
     flock_grid_.build(w, GridMembers::Flocking, flock_range, c.wrap, params_.width, params_.height, nthreads);
-    predator_grid_.build(w, GridMembers::Predators, params_.predator_range, c.wrap, params_.width, params_.height,
-                         nthreads);
+    predator_grid_.build(w, GridMembers::Predators, params_.predator_range, c.wrap, params_.width,
+                         params_.height, nthreads);
     profile.grid_build_ms = ms_since(t_start);
 
     // Phase 2: every agent's new velocity (and scout bias) from the old state only, through the model's
@@ -213,16 +215,16 @@ void Simulation<Real>::step_once() {
     case Model::Couzin: // stepped above
         break;
     case Model::Topological:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, topological::Policy<Real>(params_, c), hunter, next_,
-                       nthreads);
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, topological::Policy<Real>(params_, c), hunter,
+                       next_, nthreads);
         break;
     case Model::Weighted:
         neighbour_pass(w, flock_grid_, predator_grid_, geo, weighted::Policy<Real>(params_, c), hunter, next_,
                        nthreads);
         break;
     case Model::Classic:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, classic::Policy<Real>(params_, c, steps_taken_), hunter,
-                       next_, nthreads);
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, classic::Policy<Real>(params_, c, steps_taken_),
+                       hunter, next_, nthreads);
         break;
     }
     profile.neighbours_ms = ms_since(t_neighbours);

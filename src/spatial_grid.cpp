@@ -28,12 +28,13 @@ std::size_t SpatialGrid<Real>::cell_of(double px, double py) const {
         const double f = std::floor((p - origin) / cell);
         return static_cast<std::size_t>(std::clamp(f, 0.0, n - 1.0));
     };
-    return line(py, origin_y_, cell_h_, ny_) * static_cast<std::size_t>(nx_) + line(px, origin_x_, cell_w_, nx_);
+    return line(py, origin_y_, cell_h_, ny_) * static_cast<std::size_t>(nx_) +
+           line(px, origin_x_, cell_w_, nx_);
 }
 
 template <class Real>
-void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, double range, bool wrap, double width,
-                              double height, int threads) {
+void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, double range, bool wrap,
+                              double width, double height, int threads) {
     members_.clear();
     const bool want_predators = members == GridMembers::Predators;
     for (std::size_t i = 0; i < world.size(); ++i) {

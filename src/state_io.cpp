@@ -28,7 +28,8 @@ std::vector<std::string_view> split_fields(std::string_view line) {
     std::size_t start = 0;
     while (true) {
         const std::size_t comma = line.find(',', start);
-        fields.push_back(text::trim(line.substr(start, comma == std::string_view::npos ? comma : comma - start)));
+        fields.push_back(
+            text::trim(line.substr(start, comma == std::string_view::npos ? comma : comma - start)));
         if (comma == std::string_view::npos) {
             return fields;
         }
@@ -48,15 +49,17 @@ std::optional<Real> parse_scalar(std::string_view s) {
         return text::parse_finite<Real>(s);
     } else {
         const auto d = text::parse_finite<double>(s);
-        return d && ScalarTraits<Real>::representable(*d) ? std::optional<Real>(ScalarTraits<Real>::from_double(*d))
-                                                           : std::nullopt;
+        return d && ScalarTraits<Real>::representable(*d)
+                   ? std::optional<Real>(ScalarTraits<Real>::from_double(*d))
+                   : std::nullopt;
     }
 }
 
 std::string read_file(const std::filesystem::path& path, std::string_view what) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        throw InputError("cannot read " + std::string(what) + " '" + path.string() + "': " + std::strerror(errno));
+        throw InputError("cannot read " + std::string(what) + " '" + path.string() +
+                         "': " + std::strerror(errno));
     }
     std::ostringstream buffer;
     buffer << in.rdbuf();
@@ -119,8 +122,8 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
             continue;
         }
         if (fields.size() != header_fields) {
-            throw InputError(where(source, line_no) + ": " + std::to_string(fields.size()) + " fields, the header has " +
-                             std::to_string(header_fields));
+            throw InputError(where(source, line_no) + ": " + std::to_string(fields.size()) +
+                             " fields, the header has " + std::to_string(header_fields));
         }
         const auto field = [&](Column c) { return fields[static_cast<std::size_t>(column_of[c])]; };
         const auto kind = parse_kind(field(ColKind));
@@ -137,8 +140,10 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
             const auto parsed = text::parse_finite<long long>(text);
             const long long lo = c == ColTarget ? -1 : 0;
             if (!parsed || *parsed < lo || *parsed > 2'000'000'000) {
-                throw InputError(where(source, line_no) + ": " + std::string(column_names[static_cast<std::size_t>(c)]) +
-                                 " = '" + std::string(text) + "' is invalid: expected an integer >= " + std::to_string(lo));
+                throw InputError(where(source, line_no) + ": " +
+                                 std::string(column_names[static_cast<std::size_t>(c)]) + " = '" +
+                                 std::string(text) +
+                                 "' is invalid: expected an integer >= " + std::to_string(lo));
             }
             extension[static_cast<std::size_t>(c - ColTarget)] = *parsed;
         }
@@ -149,14 +154,16 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
             }
             const auto parsed = parse_scalar<Real>(field(static_cast<Column>(c)));
             if (!parsed) {
-                throw InputError(where(source, line_no) + ": " + std::string(column_names[static_cast<std::size_t>(c)]) +
-                                 " = '" + std::string(field(static_cast<Column>(c))) +
-                                 "' is invalid: expected a finite number" +
-                                 (std::is_floating_point_v<Real> ? "" : " in (-65536, 65536), the range of fix15"));
+                throw InputError(
+                    where(source, line_no) + ": " + std::string(column_names[static_cast<std::size_t>(c)]) +
+                    " = '" + std::string(field(static_cast<Column>(c))) +
+                    "' is invalid: expected a finite number" +
+                    (std::is_floating_point_v<Real> ? "" : " in (-65536, 65536), the range of fix15"));
             }
             v[static_cast<std::size_t>(c)] = *parsed;
         }
-        Real bias = column_of[ColBias] >= 0 ? v[ColBias] : ScalarTraits<Real>::from_double(initial_bias(params, *kind));
+        Real bias = column_of[ColBias] >= 0 ? v[ColBias]
+                                            : ScalarTraits<Real>::from_double(initial_bias(params, *kind));
         if (*kind == Kind::Scout1 || *kind == Kind::Scout2) {
             if (bias < Real(0) || bias > Real(1)) {
                 throw InputError(where(source, line_no) + ": bias = '" + std::string(field(ColBias)) +
@@ -169,7 +176,8 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
                   static_cast<std::int32_t>(extension[1]));
     }
     if (!have_header) {
-        throw InputError(std::string(source) + ": empty state file; expected a header row 'kind,x,y,vx,vy[,bias]'");
+        throw InputError(std::string(source) +
+                         ": empty state file; expected a header row 'kind,x,y,vx,vy[,bias]'");
     }
     for (std::size_t i = 0; i < world.size(); ++i) {
         if (world.target[i] >= static_cast<std::int32_t>(world.size())) {

@@ -20,11 +20,15 @@
 namespace boids::topological {
 
 inline constexpr double frame_time = 1.0 / 60.0; ///< seconds per step (the seed's FPS = 60)
-inline constexpr double base_turn_rate = 120.0;   ///< degrees per second
-inline constexpr double edge_turn_rate = 20.0;    ///< degrees per step at the very edge
+inline constexpr double base_turn_rate = 120.0;  ///< degrees per second
+inline constexpr double edge_turn_rate = 20.0;   ///< degrees per step at the very edge
 
-inline double degrees(double radians) { return radians * 180.0 / std::numbers::pi; }
-inline double radians(double degrees) { return degrees * std::numbers::pi / 180.0; }
+inline double degrees(double radians) {
+    return radians * 180.0 / std::numbers::pi;
+}
+inline double radians(double degrees) {
+    return degrees * std::numbers::pi / 180.0;
+}
 
 /// The signed turn (-180, 180] that takes heading `from` to `to`, as the seed computes it.
 inline double turn_toward(double to, double from) {
@@ -120,7 +124,6 @@ struct Policy {
         a.vx = T::from_double(std::cos(radians(heading)) * speed);
         a.vy = T::from_double(std::sin(radians(heading)) * speed);
     }
-
 
     const Params& params;
     const classic::Constants<Real>& c;

@@ -61,7 +61,9 @@ struct Policy {
         return std::fmax(p.center_radius, std::fmax(p.avoid_radius, p.align_radius));
     }
 
-    static Vec2 heading(const Agent<Real>& a) { return {static_cast<double>(a.vx), static_cast<double>(a.vy)}; }
+    static Vec2 heading(const Agent<Real>& a) {
+        return {static_cast<double>(a.vx), static_cast<double>(a.vy)};
+    }
 
     /// Within radius r and half-angle `angle` of the velocity (the seed's get_neighbors: skip if beyond).
     static bool in_view(Vec2 velocity, Vec2 offset, double radius, double angle) {
@@ -70,7 +72,8 @@ struct Policy {
 
     void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
         const Vec2 offset{-static_cast<double>(n.dx), -static_cast<double>(n.dy)}; // from the boid to it
-        const Vec2 position = Vec2{static_cast<double>(a.x), static_cast<double>(a.y)} + offset; // nearest image
+        const Vec2 position =
+            Vec2{static_cast<double>(a.x), static_cast<double>(a.y)} + offset; // nearest image
         const Vec2 v = heading(a);
         if (in_view(v, offset, params.center_radius, params.center_angle)) {
             s.center_sum = s.center_sum + position;
@@ -108,7 +111,8 @@ struct Policy {
         const Vec2 avoid = toward_mean(s.avoid_sum, s.avoid_count, pos) * -1.0;
         const Vec2 align = toward_mean(s.align_sum, s.align_count, Vec2{});
         const Vec2 love = limit(to_carrot);
-        Vec2 goal = center * params.w_center + avoid * params.w_avoid + align * params.w_align + love * params.w_love;
+        Vec2 goal =
+            center * params.w_center + avoid * params.w_avoid + align * params.w_align + love * params.w_love;
         const double goal_norm = goal.norm();
         const double speed = v.norm();
         const Vec2 unit_velocity = speed > 0 ? v * (1.0 / speed) : Vec2{1, 0};
@@ -119,7 +123,6 @@ struct Policy {
         a.vx = T::from_double(next.x * params.time_step);
         a.vy = T::from_double(next.y * params.time_step);
     }
-
 
     const Params& params;
     const classic::Constants<Real>& c;

@@ -1,22 +1,22 @@
 // `boids`: the command-line front end. Exit codes: 0 success, 2 bad input, 1 internal error.
 
+#include "bench_command.hpp"
+#include "boids/control_server.hpp"
 #include "boids/error.hpp"
 #include "boids/params.hpp"
 #include "boids/scenario.hpp"
-#include "bench_command.hpp"
 #include "run_command.hpp"
+#include "sweep_command.hpp"
 #include "viewer.hpp"
 #include "viewer_control.hpp"
-#include "boids/control_server.hpp"
-#include "sweep_command.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include "video_recorder.hpp"
 
 #include <cstdio>
-#include <memory>
 #include <iostream>
+#include <memory>
 #include <tuple>
 
 namespace {
@@ -35,7 +35,8 @@ void add_scene_options(CLI::App& cmd, boids::cli::RunOptions& o) {
         }());
     cmd.add_option("--scenario", o.scenario_file, "Scene from a TOML scenario file");
     cmd.add_option("--set", o.settings, "Override a parameter: key=value (repeatable; see `boids params`)");
-    cmd.add_option("--obstacle", o.obstacles, "Add an obstacle: 'circle X Y R' or 'rect X0 Y0 X1 Y1' (repeatable)");
+    cmd.add_option("--obstacle", o.obstacles,
+                   "Add an obstacle: 'circle X Y R' or 'rect X0 Y0 X1 Y1' (repeatable)");
     cmd.add_option("--food", o.food, "Add a food source: 'X Y [RANGE [STRENGTH]]' (repeatable)");
     cmd.add_option("--boids", o.boids, "Number of boids");
     cmd.add_option("--scouts1", o.scouts1, "Number of scouts biased to the right (+x)");
@@ -43,7 +44,8 @@ void add_scene_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--predators", o.predators, "Number of predators");
     cmd.add_option("--seed", o.seed, "Seed of the random initial state");
     cmd.add_option("--init", o.init_file, "Start from a state CSV instead of random spawning");
-    cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64 | fix15 (the lab's fixed point)");
+    cmd.add_option("--precision", o.precision,
+                   "Scalar type: f32 (default) | f64 | fix15 (the lab's fixed point)");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
     cmd.add_option("--update", o.update, "synchronous (default) | sequential (the lab's in-place loop)");
     cmd.add_option("--speed-estimate", o.speed_estimate, "exact (default) | alpha-max-beta-min");
@@ -54,18 +56,24 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     add_scene_options(cmd, o);
     cmd.add_option("--steps", o.steps, "Number of steps to run (default 1000; with --control, until `quit`)");
     cmd.add_option("--dump", o.dump_file, "Write the final state CSV here");
-    cmd.add_option("--trace", o.trace_file, "Golden trace: write the state every --trace-every steps to FILE");
+    cmd.add_option("--trace", o.trace_file,
+                   "Golden trace: write the state every --trace-every steps to FILE");
     cmd.add_option("--trace-every", o.trace_every, "Steps between traced states (default 1)");
-    cmd.add_option("--trace-format", o.trace_format, "csv (default) | c-header (raw fix15 arrays; needs fix15)");
-    cmd.add_option("--control", o.control, "Serve the control port on this TCP port (0 = any free port; see README)");
-    cmd.add_option("--control-host", o.control_host, "Address the control port listens on (default 127.0.0.1)");
-    cmd.add_option("--rate", o.rate, "Steps per second with --control (default 30, flat out with --steps; 0 = flat out)");
+    cmd.add_option("--trace-format", o.trace_format,
+                   "csv (default) | c-header (raw fix15 arrays; needs fix15)");
+    cmd.add_option("--control", o.control,
+                   "Serve the control port on this TCP port (0 = any free port; see README)");
+    cmd.add_option("--control-host", o.control_host,
+                   "Address the control port listens on (default 127.0.0.1)");
+    cmd.add_option("--rate", o.rate,
+                   "Steps per second with --control (default 30, flat out with --steps; 0 = flat out)");
     cmd.add_option("--record", o.record_file,
                    "Record offscreen (EGL): FILE.mp4|.gif gets one frame per step, FILE.png the final state");
     cmd.add_option("--size", o.frame_size, "Frame size of --record, WIDTHxHEIGHT (default 960x720)");
     cmd.add_option("--record-every", o.record_every,
                    "With a video --record: one frame every K steps (default 1)");
-    cmd.add_option("--metrics", o.metrics_file, "Write order parameters to this CSV (step 0 and every K steps)");
+    cmd.add_option("--metrics", o.metrics_file,
+                   "Write order parameters to this CSV (step 0 and every K steps)");
     cmd.add_option("--metrics-every", o.metrics_every, "K for --metrics (default 1)");
     cmd.add_option("--trajectory", o.trajectory_file, "Write positions and velocities to this .csv or .npy");
     cmd.add_option("--trajectory-every", o.trajectory_every, "K for --trajectory (default 1)");
@@ -96,8 +104,10 @@ void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& 
     cmd.add_option("--frames", v.frames, "Quit after this many frames (default 0: run until closed)");
     cmd.add_option("--screenshot", v.screenshot, "With --frames: save the last frame as this PNG file");
     cmd.add_option("--record", v.record, "Record every frame to FILE.mp4 or FILE.gif through ffmpeg");
-    cmd.add_option("--control", v.control, "Serve the control port on this TCP port (0 = any free port; see README)");
-    cmd.add_option("--control-host", v.control_host, "Address the control port listens on (default 127.0.0.1)");
+    cmd.add_option("--control", v.control,
+                   "Serve the control port on this TCP port (0 = any free port; see README)");
+    cmd.add_option("--control-host", v.control_host,
+                   "Address the control port listens on (default 127.0.0.1)");
 }
 
 /// Resolves `boids view`'s options. Throws InputError.
@@ -136,7 +146,8 @@ boids::viewer::ViewerOptions make_viewer_options(const boids::cli::RunOptions& o
 
 void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
     cmd.add_option("--sizes", o.sizes, "W20 flock sizes, comma-separated (default 10000,100000,1000000)");
-    cmd.add_option("--seconds", o.seconds, "Timed wall time per size; rounds repeat until reached (default 2)");
+    cmd.add_option("--seconds", o.seconds,
+                   "Timed wall time per size; rounds repeat until reached (default 2)");
     cmd.add_option("--warmup", o.warmup, "Warm-up steps per round, after a fresh spawn (default 20)");
     cmd.add_option("--steps", o.steps, "Timed steps per round (default 20)");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
@@ -204,14 +215,17 @@ int main(int argc, char** argv) {
     CLI::App* view = app.add_subcommand("view", "Open the interactive viewer (needs a display)");
     add_view_options(*view, view_scene, view_options);
     boids::cli::SweepOptions sweep_options;
-    CLI::App* sweep = app.add_subcommand("sweep", "Run every (value, seed) of one varied key; one CSV row each");
+    CLI::App* sweep =
+        app.add_subcommand("sweep", "Run every (value, seed) of one varied key; one CSV row each");
     add_scene_options(*sweep, sweep_options.scene);
     sweep->add_option("--steps", sweep_options.scene.steps, "Steps per run (default 1000)");
     sweep->add_option("--vary", sweep_options.vary,
                       "KEY=START:STOP:COUNT[:log]: a numeric parameter, an agent count, or scouts1_fraction");
-    sweep->add_option("--seeds", sweep_options.seeds, "Runs per value, seeds --seed, --seed + 1, ... (default 1)");
+    sweep->add_option("--seeds", sweep_options.seeds,
+                      "Runs per value, seeds --seed, --seed + 1, ... (default 1)");
     sweep->add_option("--burn-in", sweep_options.burn_in, "Steps before averaging starts (default 0)");
-    sweep->add_option("--every", sweep_options.every, "Steps between metric samples after the burn-in (default 1)");
+    sweep->add_option("--every", sweep_options.every,
+                      "Steps between metric samples after the burn-in (default 1)");
     sweep->add_option("--metric", sweep_options.metrics,
                       "Metrics to average, comma-separated (default polarization): polarization, milling, "
                       "nnd_mean, groups, speed_mean, speed_std, frac_right, frac_left, accuracy, side_right");
@@ -272,8 +286,9 @@ int main(int argc, char** argv) {
                 std::printf("control: listening on %s:%d\n", server->host().c_str(), server->port());
                 std::fflush(stdout);
                 options.hook = [&server](boids::viewer::ViewerState& state) {
-                    server->apply_pending(
-                        [&state](std::string_view line) { return boids::viewer::execute_viewer_command(state, line); });
+                    server->apply_pending([&state](std::string_view line) {
+                        return boids::viewer::execute_viewer_command(state, line);
+                    });
                 };
             } else if (view_options.control_host != "127.0.0.1") {
                 throw boids::InputError("--control-host needs --control PORT");

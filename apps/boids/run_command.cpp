@@ -83,8 +83,8 @@ void print_summary(const RunPlan& plan, const Simulation<Real>& sim, long long s
     const StepProfile& total = sim.total_profile();
     const double per_step = steps > 0 ? 1.0 / static_cast<double>(steps) : 0.0;
     std::printf("boids run: %s, %s, %s update, %d threads, %s\n", sc.name.c_str(),
-                std::string(precision_name(plan.precision)).c_str(), get_param(sim.params(), "update").c_str(),
-                sim.threads(),
+                std::string(precision_name(plan.precision)).c_str(),
+                get_param(sim.params(), "update").c_str(), sim.threads(),
                 plan.init_file ? ("state " + *plan.init_file).c_str()
                                : ("seed " + std::to_string(sc.seed)).c_str());
     std::printf("  steps         %lld\n", steps);
@@ -111,7 +111,8 @@ void print_summary(const RunPlan& plan, const Simulation<Real>& sim, long long s
         std::printf("  trace written to %s\n", plan.trace_file->c_str());
     }
     if (plan.metrics_file) {
-        std::printf("  metrics written to %s (every %lld steps)\n", plan.metrics_file->c_str(), plan.metrics_every);
+        std::printf("  metrics written to %s (every %lld steps)\n", plan.metrics_file->c_str(),
+                    plan.metrics_every);
     }
     if (plan.trajectory_file) {
         std::printf("  trajectory written to %s (every %lld steps)\n", plan.trajectory_file->c_str(),
@@ -157,7 +158,8 @@ void run(const RunPlan& plan) {
     const bool video = recording && !render::is_png_path(*plan.record_file);
     // Metrics and trajectory frames are taken at step 0 and every K steps after.
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> metrics_out(
-        plan.metrics_file ? open_metrics(*plan.metrics_file) : nullptr, [](std::FILE* f) { return std::fclose(f); });
+        plan.metrics_file ? open_metrics(*plan.metrics_file) : nullptr,
+        [](std::FILE* f) { return std::fclose(f); });
     std::optional<TrajectoryWriter<Real>> trajectory;
     if (plan.trajectory_file) {
         trajectory.emplace(*plan.trajectory_file, sim.world().size());
@@ -194,7 +196,8 @@ void run(const RunPlan& plan) {
         trajectory->close();
     }
     if (metrics_out && std::fflush(metrics_out.get()) != 0) {
-        throw InputError("metrics file " + *plan.metrics_file + ": cannot write it (" + std::strerror(errno) + ")");
+        throw InputError("metrics file " + *plan.metrics_file + ": cannot write it (" + std::strerror(errno) +
+                         ")");
     }
     if (trace) {
         trace->finish();
@@ -363,7 +366,8 @@ RunPlan make_run_plan(const RunOptions& o) {
         throw InputError("--trace-format c-header writes raw fix15 arrays: it needs --precision fix15");
     }
     if (plan.trace_file && !o.control.empty()) {
-        throw InputError("--trace cannot be combined with --control (a controlled run's steps are not fixed)");
+        throw InputError(
+            "--trace cannot be combined with --control (a controlled run's steps are not fixed)");
     }
     plan.command_line = o.command_line;
     if (!o.control.empty()) {

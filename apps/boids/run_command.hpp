@@ -17,7 +17,7 @@ struct RunOptions {
     bool headless = false;
     std::string preset;
     std::string scenario_file;
-    std::vector<std::string> settings; ///< key=value
+    std::vector<std::string> settings;  ///< key=value
     std::vector<std::string> obstacles; ///< "circle X Y R" | "rect X0 Y0 X1 Y1"
     std::vector<std::string> food;      ///< "X Y [RANGE [STRENGTH]]"
     std::string boids, scouts1, scouts2, predators;
@@ -36,9 +36,9 @@ struct RunOptions {
     std::string trace_every = "1";
     std::string trace_format = "csv";
     std::string command_line; ///< recorded in trace headers
-    std::string record_file; ///< --record: a video (.mp4/.gif, one frame per step) or the last frame (.png)
+    std::string record_file;  ///< --record: a video (.mp4/.gif, one frame per step) or the last frame (.png)
     std::string frame_size = "960x720";
-    std::string record_every = "1"; ///< --record-every: one video frame every K steps
+    std::string record_every = "1";     ///< --record-every: one video frame every K steps
     std::string metrics_file;           ///< metrics CSV (--metrics)
     std::string metrics_every = "1";    ///< steps between metrics rows
     std::string trajectory_file;        ///< .csv or .npy (--trajectory)
@@ -76,7 +76,6 @@ struct RunPlan {
 
 /// Parses a frame size "WxH" (each in [16, 8192]). Throws InputError naming `flag`.
 [[nodiscard]] std::pair<int, int> parse_frame_size(const std::string& flag, const std::string& text);
-
 
 /// Parses a whole-string integer option in [lo, hi]; the message names the flag, the value and the range.
 [[nodiscard]] long long parse_integer(std::string_view flag, const std::string& value, long long lo,

@@ -120,7 +120,8 @@ void choice_combo(ViewerState& state, std::string_view key, const char* label) {
         std::size_t start = 0;
         while (start <= options.size()) {
             const std::size_t bar = options.find(" | ", start);
-            const std::string option = options.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
+            const std::string option =
+                options.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
             if (ImGui::Selectable(option.c_str(), option == current)) {
                 error_line(state, apply_param_edit(state.params, key, std::string_view(option)));
             }
@@ -201,7 +202,8 @@ void metrics_section(ViewerState& state) {
     const MetricsHistory& h = state.history;
     const auto plot = [](const char* label, const std::vector<float>& v, float lo, float hi) {
         char overlay[64];
-        std::snprintf(overlay, sizeof overlay, "%s %.3g", label, v.empty() ? 0.0 : static_cast<double>(v.back()));
+        std::snprintf(overlay, sizeof overlay, "%s %.3g", label,
+                      v.empty() ? 0.0 : static_cast<double>(v.back()));
         ImGui::PlotLines(label, v.data(), static_cast<int>(v.size()), 0, overlay, lo, hi, ImVec2(0, 42));
     };
     plot("polarization", h.polarization, 0.0f, 1.0f);

@@ -17,17 +17,17 @@
 #include "boids/state_io.hpp"
 
 #include <SDL.h>
-#include <unistd.h>
 #include <epoxy/gl.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
+#include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -286,7 +286,8 @@ public:
             }
             // Order parameters for the panel's plots: every third frame that stepped, while they are cheap
             // next to the step (they cost about as much as a neighbour pass).
-            if (state_.plot_metrics && taken > 0 && ++metrics_frames_ % 3 == 0 && sim.world().size() <= 200'000) {
+            if (state_.plot_metrics && taken > 0 && ++metrics_frames_ % 3 == 0 &&
+                sim.world().size() <= 200'000) {
                 const Metrics m = compute_metrics(sim.world(), sim.params(), sim.threads());
                 state_.history.push(m.polarization, m.milling, m.nnd_mean, static_cast<double>(m.groups),
                                     m.speed_mean, m.frac_right);
@@ -334,7 +335,6 @@ public:
     }
 
 private:
-
     [[nodiscard]] render::ViewTransform view() const {
         const Params& p = flight_.sim->params();
         return camera_.transform(p.width, p.height, view_w_, view_h_);
@@ -548,8 +548,9 @@ bool run_viewer(const ViewerOptions& options, std::string& why) {
     // The panel's precision switch ends a flight; the flock carries over, through a state file, into a
     // flight of the other scalar in the same window.
     ViewerOptions current = options;
-    const std::filesystem::path carry = std::filesystem::temp_directory_path() /
-                                        ("boids-view-" + std::to_string(static_cast<long long>(getpid())) + ".csv");
+    const std::filesystem::path carry =
+        std::filesystem::temp_directory_path() /
+        ("boids-view-" + std::to_string(static_cast<long long>(getpid())) + ".csv");
     for (bool again = true; again;) {
         again = with_precision(current.precision, [&]<class Real>() {
             Flyer<Real> flyer(current, *window);

@@ -45,7 +45,10 @@ std::string count_key(std::string_view kind) {
 }
 
 long long count_of(const AgentCounts& c, const std::string& key) {
-    return key == "boids" ? c.boids : key == "scouts1" ? c.scouts1 : key == "scouts2" ? c.scouts2 : c.predators;
+    return key == "boids"     ? c.boids
+           : key == "scouts1" ? c.scouts1
+           : key == "scouts2" ? c.scouts2
+                              : c.predators;
 }
 
 std::string stats_line(const ViewerState& s) {
@@ -64,7 +67,8 @@ std::string stats_line(const ViewerState& s) {
 std::string execute_viewer_command(ViewerState& state, std::string_view line) {
     const std::vector<std::string> w = words(line);
     if (w.empty()) {
-        return "error empty command; commands: set get params stats pause resume step reset spawn remove quit";
+        return "error empty command; commands: set get params stats pause resume step reset spawn remove "
+               "quit";
     }
     const std::string& cmd = w[0];
     const auto usage = [](const char* form) { return std::string("error usage: ") + form; };
@@ -110,8 +114,9 @@ std::string execute_viewer_command(ViewerState& state, std::string_view line) {
         return std::string("ok paused=") + (state.paused ? "true" : "false");
     }
     if (cmd == "step") {
-        const auto n = w.size() == 1 ? std::optional<long long>(1)
-                                     : (w.size() == 2 ? integer(w[1], 1, max_steps_per_request) : std::nullopt);
+        const auto n = w.size() == 1
+                           ? std::optional<long long>(1)
+                           : (w.size() == 2 ? integer(w[1], 1, max_steps_per_request) : std::nullopt);
         if (!n) {
             return "error step N: N must be an integer in [1, " + std::to_string(max_steps_per_request) + "]";
         }

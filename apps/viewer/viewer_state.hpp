@@ -99,8 +99,8 @@ struct ViewerState {
     std::string screenshot_path; ///< non-empty: save the next frame here as PNG
     std::vector<Placement> placements;
     bool plot_metrics = true; ///< measure the order parameters every few frames for the live plots
-    Precision precision = Precision::F32;        ///< the scalar the flock flies in now
-    std::optional<Precision> precision_request;  ///< switch to this scalar (the flock carries over)
+    Precision precision = Precision::F32;       ///< the scalar the flock flies in now
+    std::optional<Precision> precision_request; ///< switch to this scalar (the flock carries over)
     // --- observations, written by the viewer ---
     ViewerStats stats;
     MetricsHistory history;

@@ -21,7 +21,8 @@ struct Fix15 {
 
     constexpr Fix15() = default;
     /// An integer constant (0, 1, 2, -1 in the engine's code): exact.
-    constexpr explicit Fix15(int value) : raw(static_cast<std::int32_t>(static_cast<std::uint32_t>(value) << 15)) {}
+    constexpr explicit Fix15(int value)
+        : raw(static_cast<std::int32_t>(static_cast<std::uint32_t>(value) << 15)) {}
 
     [[nodiscard]] static constexpr Fix15 from_raw(std::int32_t r) {
         Fix15 f;
@@ -45,10 +46,12 @@ struct Fix15 {
     constexpr explicit operator double() const { return to_double(); }
 
     friend constexpr Fix15 operator+(Fix15 a, Fix15 b) {
-        return from_raw(static_cast<std::int32_t>(static_cast<std::uint32_t>(a.raw) + static_cast<std::uint32_t>(b.raw)));
+        return from_raw(
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(a.raw) + static_cast<std::uint32_t>(b.raw)));
     }
     friend constexpr Fix15 operator-(Fix15 a, Fix15 b) {
-        return from_raw(static_cast<std::int32_t>(static_cast<std::uint32_t>(a.raw) - static_cast<std::uint32_t>(b.raw)));
+        return from_raw(
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(a.raw) - static_cast<std::uint32_t>(b.raw)));
     }
     friend constexpr Fix15 operator-(Fix15 a) { return Fix15(0) - a; }
     /// mul(a, b) = (int32)(((int64)a * (int64)b) >> 15), arithmetic shift.
@@ -80,7 +83,9 @@ struct ScalarTraits<Fix15> {
     static Fix15 abs(Fix15 value) { return value.raw < 0 ? -value : value; }
     /// from_float(sqrt(to_float(v))), through double as on the MCU. A negative argument (a sum of squares
     /// that overflowed) has no square root and gives 0.
-    static Fix15 sqrt(Fix15 value) { return value.raw < 0 ? Fix15(0) : from_double(std::sqrt(value.to_double())); }
+    static Fix15 sqrt(Fix15 value) {
+        return value.raw < 0 ? Fix15(0) : from_double(std::sqrt(value.to_double()));
+    }
     /// Whether a double converts without saturating: fix15 holds [-65536, 65536).
     static bool representable(double value) { return value > -65536.0 && value < 65536.0; }
 };

@@ -8,11 +8,11 @@
 namespace boids {
 
 struct FoodSource {
-    double x = 0, y = 0;     ///< position when it has no path
-    double range = 100;      ///< boids closer than this steer toward it
-    double strength = 0.1;   ///< velocity change per step toward it
+    double x = 0, y = 0;                         ///< position when it has no path
+    double range = 100;                          ///< boids closer than this steer toward it
+    double strength = 0.1;                       ///< velocity change per step toward it
     std::vector<std::pair<double, double>> path; ///< waypoints of a closed loop (empty: fixed)
-    double speed = 1;        ///< pixels per step along the path
+    double speed = 1;                            ///< pixels per step along the path
 
     bool operator==(const FoodSource&) const = default;
 

@@ -20,6 +20,8 @@ inline constexpr int kind_count = 4;
 [[nodiscard]] std::optional<Kind> parse_kind(std::string_view name);
 
 /// True for the agents that flock (boids and scouts), i.e. everything but predators.
-[[nodiscard]] constexpr bool is_flocking(Kind kind) { return kind != Kind::Predator; }
+[[nodiscard]] constexpr bool is_flocking(Kind kind) {
+    return kind != Kind::Predator;
+}
 
 } // namespace boids

@@ -29,7 +29,7 @@ struct KNearest {
 /// of cells outward until no unvisited cell can hold anything nearer than the k-th found. `wrap`, `width`
 /// and `height` give the minimum image on a torus. 1 <= k <= max_k_nearest.
 template <class Real>
-void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t self, int k, bool wrap, Real width,
-               Real height, KNearest& out);
+void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t self, int k, bool wrap,
+               Real width, Real height, KNearest& out);
 
 } // namespace boids

@@ -9,8 +9,8 @@ namespace boids {
 struct Obstacle {
     enum class Shape { Circle, Rect };
     Shape shape = Shape::Circle;
-    double x = 0, y = 0, radius = 0;        ///< circle: centre and radius
-    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  ///< rectangle: corners, x0 < x1 and y0 < y1
+    double x = 0, y = 0, radius = 0;       ///< circle: centre and radius
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0; ///< rectangle: corners, x0 < x1 and y0 < y1
 
     bool operator==(const Obstacle&) const = default;
 };

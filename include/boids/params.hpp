@@ -23,7 +23,7 @@ enum class Model {
     Topological, ///< PyNBoids (seed 002): heading steering from the k nearest neighbours
     Weighted,    ///< Downey (seed 003): weighted arbitration of center / avoid / align / love (the carrot)
     Vicsek,      ///< Vicsek et al. 1995: constant speed, align with neighbours in a radius, angular noise
-    Couzin,      ///< Couzin et al. 2005: repulsion, then alignment + attraction, turning limit, informed agents
+    Couzin, ///< Couzin et al. 2005: repulsion, then alignment + attraction, turning limit, informed agents
 };
 
 /// How predators hunt (seed 001's "smart predator" extension).
@@ -48,80 +48,80 @@ enum class SpeedEstimate {
 /// Every tunable of the classic model. Units: pixels and pixels per step (time step 1).
 /// Defaults are the `vga-predator` preset (seed 004) with the scout values of seed 000.
 struct Params {
-    double width = 640.0;             ///< world width in pixels
-    double height = 480.0;            ///< world height in pixels (y grows downward)
-    double margin_left = 100.0;       ///< boids left of this x turn right
-    double margin_right = 100.0;      ///< boids right of width - margin_right turn left
-    double margin_top = 100.0;        ///< boids above this y turn down
-    double margin_bottom = 100.0;     ///< boids below height - margin_bottom turn up
-    double turn_factor = 0.2;         ///< velocity change per step at an edge
-    double visual_range = 40.0;       ///< neighbours closer than this are averaged (cohesion, alignment)
-    double protected_range = 8.0;     ///< neighbours closer than this are avoided (separation)
-    double centering_factor = 0.0005; ///< cohesion gain toward the neighbours' centre
-    double avoid_factor = 0.05;       ///< separation gain
-    double matching_factor = 0.05;    ///< alignment gain toward the neighbours' mean velocity
-    double max_speed = 6.0;           ///< speed is clamped to at most this
-    double min_speed = 3.0;           ///< speed is raised to at least this
-    double predator_range = 100.0;    ///< boids react to predators closer than this
+    double width = 640.0;              ///< world width in pixels
+    double height = 480.0;             ///< world height in pixels (y grows downward)
+    double margin_left = 100.0;        ///< boids left of this x turn right
+    double margin_right = 100.0;       ///< boids right of width - margin_right turn left
+    double margin_top = 100.0;         ///< boids above this y turn down
+    double margin_bottom = 100.0;      ///< boids below height - margin_bottom turn up
+    double turn_factor = 0.2;          ///< velocity change per step at an edge
+    double visual_range = 40.0;        ///< neighbours closer than this are averaged (cohesion, alignment)
+    double protected_range = 8.0;      ///< neighbours closer than this are avoided (separation)
+    double centering_factor = 0.0005;  ///< cohesion gain toward the neighbours' centre
+    double avoid_factor = 0.05;        ///< separation gain
+    double matching_factor = 0.05;     ///< alignment gain toward the neighbours' mean velocity
+    double max_speed = 6.0;            ///< speed is clamped to at most this
+    double min_speed = 3.0;            ///< speed is raised to at least this
+    double predator_range = 100.0;     ///< boids react to predators closer than this
     double predator_turn_factor = 0.5; ///< velocity change per step away from predators
-    bool dynamic_bias = false;        ///< scouts' bias grows while they move their way (seed 000, 5730)
-    double max_bias = 0.01;           ///< upper bound of a scout's dynamic bias
-    double bias_increment = 0.00004;  ///< dynamic bias step; also its lower bound
-    double scout1_bias = 0.001;       ///< bias of scout group 1 (toward +x): initial if dynamic, else fixed
-    double scout2_bias = 0.001;       ///< bias of scout group 2 (toward -x): initial if dynamic, else fixed
-    Boundary boundary = Boundary::Margin; ///< margin or wrap
-    Model model = Model::Classic;         ///< classic or topological
-    double fov_angle = 360.0;             ///< classic: degrees of the view cone around the velocity
-    double k_neighbours = 7;              ///< topological: how many nearest neighbours a boid follows
-    double coherence = 0.0;               ///< topological: widens the distance within which it aligns
-    double avoidance = 0.0;               ///< topological: widens the distance at which it turns away
-    double adherence = 0.0;               ///< topological: widens the heading error it tolerates
-    double topological_speed = 150.0;     ///< topological: base speed in pixels per second (60 steps/s)
-    double body_length = 17.0;            ///< topological: a boid's size in pixels
-    double center_radius = 1.0;           ///< weighted: radius of the center request's neighbourhood
-    double center_angle = 1.0;            ///< weighted: its half-angle around the velocity, radians
-    double avoid_radius = 0.3;            ///< weighted: radius of the avoid request (boids and the carrot)
+    bool dynamic_bias = false;         ///< scouts' bias grows while they move their way (seed 000, 5730)
+    double max_bias = 0.01;            ///< upper bound of a scout's dynamic bias
+    double bias_increment = 0.00004;   ///< dynamic bias step; also its lower bound
+    double scout1_bias = 0.001;        ///< bias of scout group 1 (toward +x): initial if dynamic, else fixed
+    double scout2_bias = 0.001;        ///< bias of scout group 2 (toward -x): initial if dynamic, else fixed
+    Boundary boundary = Boundary::Margin;   ///< margin or wrap
+    Model model = Model::Classic;           ///< classic or topological
+    double fov_angle = 360.0;               ///< classic: degrees of the view cone around the velocity
+    double k_neighbours = 7;                ///< topological: how many nearest neighbours a boid follows
+    double coherence = 0.0;                 ///< topological: widens the distance within which it aligns
+    double avoidance = 0.0;                 ///< topological: widens the distance at which it turns away
+    double adherence = 0.0;                 ///< topological: widens the heading error it tolerates
+    double topological_speed = 150.0;       ///< topological: base speed in pixels per second (60 steps/s)
+    double body_length = 17.0;              ///< topological: a boid's size in pixels
+    double center_radius = 1.0;             ///< weighted: radius of the center request's neighbourhood
+    double center_angle = 1.0;              ///< weighted: its half-angle around the velocity, radians
+    double avoid_radius = 0.3;              ///< weighted: radius of the avoid request (boids and the carrot)
     double avoid_angle = 3.141592653589793; ///< weighted: its half-angle, radians (pi = all around)
-    double align_radius = 0.5;            ///< weighted: radius of the align request
-    double align_angle = 1.0;             ///< weighted: its half-angle, radians
-    double w_center = 3.0;                ///< weighted: weight of the center request
-    double w_avoid = 10.0;                ///< weighted: weight of the avoid request
-    double w_align = 1.0;                 ///< weighted: weight of the align request
-    double w_love = 10.0;                 ///< weighted: weight of the love request (toward the carrot)
-    double maneuverability = 0.1;         ///< weighted: mu in vel = (1 - mu) vel + mu goal
-    double time_step = 0.1;               ///< weighted: dt in pos += dt vel (boids fly at unit speed)
-    double carrot_x = 1.0;                ///< weighted: the carrot (attractor) position
+    double align_radius = 0.5;              ///< weighted: radius of the align request
+    double align_angle = 1.0;               ///< weighted: its half-angle, radians
+    double w_center = 3.0;                  ///< weighted: weight of the center request
+    double w_avoid = 10.0;                  ///< weighted: weight of the avoid request
+    double w_align = 1.0;                   ///< weighted: weight of the align request
+    double w_love = 10.0;                   ///< weighted: weight of the love request (toward the carrot)
+    double maneuverability = 0.1;           ///< weighted: mu in vel = (1 - mu) vel + mu goal
+    double time_step = 0.1;                 ///< weighted: dt in pos += dt vel (boids fly at unit speed)
+    double carrot_x = 1.0;                  ///< weighted: the carrot (attractor) position
     double carrot_y = 0.0;
     PredatorBehavior predator_behavior = PredatorBehavior::Edge; ///< edge, chase-centroid or pursue
-    double predator_speed = 0.0;          ///< predators fly at exactly this speed; 0 = the boids' limits
-    double predator_vision = 150.0;       ///< how far a hunting predator sees boids
-    double predator_hunt_factor = 0.3;    ///< velocity change per step toward its prey
-    double gravity = 0.0;                 ///< downward (+y) acceleration, pixels per step^2
-    double max_dive_speed = 0.0;          ///< speed limit while descending (vy > 0); 0 = max_speed
-    double line_of_sight_factor = 0.0;    ///< Flake's rule: sideways push when a neighbour is dead ahead
-    double line_of_sight_angle = 15.0;    ///< half-angle in degrees of "dead ahead"
-    double perch_rest_min = 0.0;          ///< perching: shortest rest in steps (both 0 = no perching)
-    double perch_rest_max = 0.0;          ///< perching: longest rest in steps
-    double ledge_y = -1.0;                ///< perching ledge height; negative = the bottom margin line
-    double ledge_x0 = -1.0;               ///< ledge's left end; negative = margin_left
-    double ledge_x1 = -1.0;               ///< ledge's right end; negative = width - margin_right
-    double obstacle_margin = 20.0;        ///< boids closer than this to an obstacle steer away from it
-    double obstacle_turn_factor = 0.5;    ///< velocity change per step away from an obstacle
-    std::vector<Obstacle> obstacles;      ///< circles and rectangles (scenario [[obstacles]], --obstacle)
-    std::vector<FoodSource> food;         ///< attractors (scenario [[food]], --food)
-    UpdateOrder update = UpdateOrder::Synchronous;  ///< synchronous or the lab's sequential loop
+    double predator_speed = 0.0;       ///< predators fly at exactly this speed; 0 = the boids' limits
+    double predator_vision = 150.0;    ///< how far a hunting predator sees boids
+    double predator_hunt_factor = 0.3; ///< velocity change per step toward its prey
+    double gravity = 0.0;              ///< downward (+y) acceleration, pixels per step^2
+    double max_dive_speed = 0.0;       ///< speed limit while descending (vy > 0); 0 = max_speed
+    double line_of_sight_factor = 0.0; ///< Flake's rule: sideways push when a neighbour is dead ahead
+    double line_of_sight_angle = 15.0; ///< half-angle in degrees of "dead ahead"
+    double perch_rest_min = 0.0;       ///< perching: shortest rest in steps (both 0 = no perching)
+    double perch_rest_max = 0.0;       ///< perching: longest rest in steps
+    double ledge_y = -1.0;             ///< perching ledge height; negative = the bottom margin line
+    double ledge_x0 = -1.0;            ///< ledge's left end; negative = margin_left
+    double ledge_x1 = -1.0;            ///< ledge's right end; negative = width - margin_right
+    double obstacle_margin = 20.0;     ///< boids closer than this to an obstacle steer away from it
+    double obstacle_turn_factor = 0.5; ///< velocity change per step away from an obstacle
+    std::vector<Obstacle> obstacles;   ///< circles and rectangles (scenario [[obstacles]], --obstacle)
+    std::vector<FoodSource> food;      ///< attractors (scenario [[food]], --food)
+    UpdateOrder update = UpdateOrder::Synchronous;       ///< synchronous or the lab's sequential loop
     SpeedEstimate speed_estimate = SpeedEstimate::Exact; ///< exact or alpha-max-beta-min
 
     // Vicsek and Couzin models (units: world units and steps; headings in radians). With boundary = margin
     // these models do not turn at the edges: the plane is open beyond the spawn box.
-    double speed = 0.03;              ///< constant speed per step (vicsek, couzin)
-    double interaction_radius = 1.0;  ///< vicsek: neighbours closer than this (self included) are averaged
-    double noise = 0.0;               ///< vicsek: width eta of the uniform angle noise; couzin: std dev (rad)
-    double repulsion_radius = 1.0;    ///< couzin: zone of repulsion, alpha
-    double attraction_radius = 6.0;   ///< couzin: zone of orientation and attraction, rho
-    double turn_rate = 0.2;           ///< couzin: largest heading change per step (rad)
-    double informed_weight = 0.5;     ///< couzin: omega, weight of an informed agent's preferred direction
-    double noise_seed = 0.0;          ///< seed of the models' noise (integer); the CLI sets it from --seed
+    double speed = 0.03;             ///< constant speed per step (vicsek, couzin)
+    double interaction_radius = 1.0; ///< vicsek: neighbours closer than this (self included) are averaged
+    double noise = 0.0;              ///< vicsek: width eta of the uniform angle noise; couzin: std dev (rad)
+    double repulsion_radius = 1.0;   ///< couzin: zone of repulsion, alpha
+    double attraction_radius = 6.0;  ///< couzin: zone of orientation and attraction, rho
+    double turn_rate = 0.2;          ///< couzin: largest heading change per step (rad)
+    double informed_weight = 0.5;    ///< couzin: omega, weight of an informed agent's preferred direction
+    double noise_seed = 0.0;         ///< seed of the models' noise (integer); the CLI sets it from --seed
 
     bool operator==(const Params&) const = default;
 };

@@ -22,7 +22,7 @@
 namespace boids {
 
 struct Scenario {
-    std::string name;        ///< preset name or file path
+    std::string name; ///< preset name or file path
     std::string description;
     Params params;
     AgentCounts agents;

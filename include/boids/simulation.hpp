@@ -1,8 +1,8 @@
 #pragma once
 /// The classic model of SPEC §2 stepped on a spatial grid, multithreaded and deterministic.
 
-#include "boids/fix15.hpp"
 #include "boids/detail/fast_step_scratch.hpp"
+#include "boids/fix15.hpp"
 #include "boids/params.hpp"
 #include "boids/profile.hpp"
 #include "boids/spatial_grid.hpp"

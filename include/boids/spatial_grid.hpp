@@ -112,7 +112,8 @@ public:
 private:
     /// The distinct cell lines (columns or rows) within one cell of `p`, in ascending offset order
     /// (-1, 0, +1). Returns how many were written to `out`.
-    [[nodiscard]] int neighbour_lines(double p, double origin, double cell, int n, std::array<int, 3>& out) const {
+    [[nodiscard]] int neighbour_lines(double p, double origin, double cell, int n,
+                                      std::array<int, 3>& out) const {
         const double f = std::floor((p - origin) / cell);
         if (wrap_) {
             if (n < 3) { // -1, 0, +1 would repeat lines: visit each line once

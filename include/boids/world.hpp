@@ -34,7 +34,8 @@ struct World {
     [[nodiscard]] std::size_t size() const { return kind.size(); }
 
     /// Appends one agent.
-    void add(Kind k, Real px, Real py, Real pvx, Real pvy, Real b, std::int32_t locked = -1, std::int32_t resting = 0) {
+    void add(Kind k, Real px, Real py, Real pvx, Real pvy, Real b, std::int32_t locked = -1,
+             std::int32_t resting = 0) {
         kind.push_back(k);
         target.push_back(locked);
         rest.push_back(resting);

@@ -27,7 +27,8 @@ std::string slurp(const fs::path& p) {
 }
 
 fs::path tmp_dir() {
-    const fs::path dir = fs::path(BOIDS_TEST_TMP) / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const fs::path dir =
+        fs::path(BOIDS_TEST_TMP) / ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::create_directories(dir);
     return dir;
 }
@@ -62,9 +63,11 @@ void expect_rejected(const std::string& args, std::initializer_list<std::string>
 
 TEST(Cli, RunHeadlessWithEveryOptionAndDump) {
     const fs::path dump = tmp_dir() / "final.csv";
-    const Result r = boids("run --headless --preset vga-scouts --set visual_range=30 --set boundary=wrap --boids 50 "
-                           "--scouts1 5 --scouts2 4 --predators 1 --seed 3 --steps 20 --precision f64 --threads 2 "
-                           "--dump " + dump.string());
+    const Result r =
+        boids("run --headless --preset vga-scouts --set visual_range=30 --set boundary=wrap --boids 50 "
+              "--scouts1 5 --scouts2 4 --predators 1 --seed 3 --steps 20 --precision f64 --threads 2 "
+              "--dump " +
+              dump.string());
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("50 boids, 5 scout1, 4 scout2, 1 predators"), std::string::npos) << r.out;
     const std::string csv = slurp(dump);
@@ -83,11 +86,15 @@ TEST(Cli, InitThenDumpWithZeroStepsReproducesTheState) {
 TEST(Cli, InitContinuesARunExactly) {
     // 10 steps, dump, 10 more from the dump == 20 steps straight (f64 and f32 alike).
     for (const char* precision : {"f32", "f64"}) {
-        const fs::path half = tmp_dir() / "half.csv", whole = tmp_dir() / "whole.csv", resumed = tmp_dir() / "r.csv";
+        const fs::path half = tmp_dir() / "half.csv", whole = tmp_dir() / "whole.csv",
+                       resumed = tmp_dir() / "r.csv";
         const std::string common = std::string(" --precision ") + precision + " --preset vga-scouts";
         ASSERT_EQ(boids("run --headless --steps 10 --dump " + half.string() + common).code, 0);
         ASSERT_EQ(boids("run --headless --steps 20 --dump " + whole.string() + common).code, 0);
-        ASSERT_EQ(boids("run --headless --steps 10 --init " + half.string() + " --dump " + resumed.string() + common).code, 0);
+        ASSERT_EQ(boids("run --headless --steps 10 --init " + half.string() + " --dump " + resumed.string() +
+                        common)
+                      .code,
+                  0);
         EXPECT_EQ(slurp(whole), slurp(resumed)) << precision;
     }
 }
@@ -105,9 +112,11 @@ TEST(Cli, ThreadCountDoesNotChangeTheResult) {
 
 TEST(Cli, ExtensionsFromTheCommandLine) {
     const fs::path dump = tmp_dir() / "ext.csv";
-    const Result r = boids("run --headless --steps 50 --obstacle 'circle 320 240 40' --obstacle 'rect 100 100 150 380' "
-                           "--food '500 200 150 0.2' --set predator_behavior=pursue --set gravity=0.02 "
-                           "--set perch_rest_max=40 --dump " + dump.string());
+    const Result r =
+        boids("run --headless --steps 50 --obstacle 'circle 320 240 40' --obstacle 'rect 100 100 150 380' "
+              "--food '500 200 150 0.2' --set predator_behavior=pursue --set gravity=0.02 "
+              "--set perch_rest_max=40 --dump " +
+              dump.string());
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(slurp(dump).find("kind,x,y,vx,vy,bias"), std::string::npos);
 }
@@ -149,9 +158,11 @@ TEST(Cli, BadFlags) {
     expect_rejected("run --headless --obstacle 'circle 1 2'", {"--obstacle", "circle 1 2", "circle X Y R"});
     expect_rejected("run --headless --obstacle 'rect 5 5 1 1'", {"x1", "x0 < x1"});
     expect_rejected("run --headless --food 'here there'", {"--food", "here there"});
-    expect_rejected("run --headless --set model=flocky", {"model", "flocky", "classic | topological | weighted"});
+    expect_rejected("run --headless --set model=flocky",
+                    {"model", "flocky", "classic | topological | weighted"});
     expect_rejected("run --headless --set predator_behavior=stalk", {"predator_behavior", "stalk"});
-    expect_rejected("run --headless --update sequential --set gravity=0.1", {"update", "sequential", "gravity"});
+    expect_rejected("run --headless --update sequential --set gravity=0.1",
+                    {"update", "sequential", "gravity"});
 }
 
 TEST(Cli, BadStateFiles) {
@@ -159,27 +170,34 @@ TEST(Cli, BadStateFiles) {
         return "run --headless --steps 1 --init " + write_file(name, csv).string();
     };
     expect_rejected(init("missing.csv", "kind,x,y,vx\nboid,1,2,3\n"), {"missing required column 'vy'"});
-    expect_rejected(init("badnum.csv", "kind,x,y,vx,vy\nboid,1,2,3,4\nboid,1,two,3,4\n"), {"line 3", "y = 'two'"});
+    expect_rejected(init("badnum.csv", "kind,x,y,vx,vy\nboid,1,2,3,4\nboid,1,two,3,4\n"),
+                    {"line 3", "y = 'two'"});
     expect_rejected(init("nan.csv", "kind,x,y,vx,vy\nboid,1,2,3,NaN\n"), {"line 2", "vy = 'NaN'"});
     expect_rejected(init("inf.csv", "kind,x,y,vx,vy\nboid,1,2,-inf,4\n"), {"line 2", "vx = '-inf'"});
     expect_rejected(init("kind.csv", "kind,x,y,vx,vy\nboid,1,2,3,4\neagle,1,2,3,4\n"), {"line 3", "eagle"});
     expect_rejected(init("ragged.csv", "kind,x,y,vx,vy\nboid,1,2,3,4,5\n"), {"line 2", "6 fields"});
-    expect_rejected("run --headless --init /nonexistent/state.csv", {"cannot read", "/nonexistent/state.csv"});
-    expect_rejected("run --headless --init " + write_file("ok.csv", "kind,x,y,vx,vy\nboid,1,2,3,4\n").string() +
-                        " --boids 3",
+    expect_rejected("run --headless --init /nonexistent/state.csv",
+                    {"cannot read", "/nonexistent/state.csv"});
+    expect_rejected("run --headless --init " +
+                        write_file("ok.csv", "kind,x,y,vx,vy\nboid,1,2,3,4\n").string() + " --boids 3",
                     {"--boids", "--init"});
-    expect_rejected("run --headless --steps 1 --dump /nonexistent/dir/out.csv", {"cannot write", "/nonexistent/dir"});
+    expect_rejected("run --headless --steps 1 --dump /nonexistent/dir/out.csv",
+                    {"cannot write", "/nonexistent/dir"});
 }
 
 TEST(Cli, BadScenarioFiles) {
     expect_rejected("run --headless --scenario /nonexistent/s.toml", {"cannot read", "/nonexistent/s.toml"});
-    expect_rejected("run --headless --scenario " + write_file("syntax.toml", "[params\n").string(), {"not valid TOML"});
-    expect_rejected("run --headless --scenario " + write_file("range.toml", "[params]\nmatching_factor = 3\n").string(),
+    expect_rejected("run --headless --scenario " + write_file("syntax.toml", "[params\n").string(),
+                    {"not valid TOML"});
+    expect_rejected("run --headless --scenario " +
+                        write_file("range.toml", "[params]\nmatching_factor = 3\n").string(),
                     {"line 2", "matching_factor", "3"});
-    expect_rejected("run --headless --scenario " + write_file("key.toml", "[params]\nvelocity = 3\n").string(),
+    expect_rejected("run --headless --scenario " +
+                        write_file("key.toml", "[params]\nvelocity = 3\n").string(),
                     {"unknown parameter 'velocity'"});
-    const Result ok = boids("run --headless --steps 5 --scenario " +
-                            write_file("good.toml", "seed = 5\n[agents]\nboids = 30\n[params]\nvisual_range = 25\n").string());
+    const Result ok = boids(
+        "run --headless --steps 5 --scenario " +
+        write_file("good.toml", "seed = 5\n[agents]\nboids = 30\n[params]\nvisual_range = 25\n").string());
     EXPECT_EQ(ok.code, 0) << ok.err;
     EXPECT_NE(ok.out.find("30 boids"), std::string::npos);
 }
@@ -207,7 +225,8 @@ TEST(Cli, BenchMaxFlockBisects) {
     EXPECT_NE(r.out.find("2000 boids"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("largest flock: >= 3000 boids at 0.5 steps/s"), std::string::npos) << r.out;
     // A rate no flock holds: bisection walks down to nothing.
-    const Result none = boids("bench --max-flock --rate 100000 --limit 1000 --seconds 0.01 --warmup 0 --threads 1");
+    const Result none =
+        boids("bench --max-flock --rate 100000 --limit 1000 --seconds 0.01 --warmup 0 --threads 1");
     EXPECT_EQ(none.code, 0) << none.err;
     EXPECT_NE(none.out.find("largest flock:"), std::string::npos) << none.out;
 }

@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 
 fs::path tmp_dir() {
     const fs::path dir =
-        fs::path(BOIDS_TEST_TMP) / ("trace_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        fs::path(BOIDS_TEST_TMP) /
+        ("trace_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir);
     return dir;
 }
@@ -48,8 +49,10 @@ std::vector<std::string> split(const std::string& s) {
 
 TEST(Trace, CsvHasTheInitialStateAndEveryKthStep) {
     const fs::path csv = tmp_dir() / "trace.csv";
-    ASSERT_EQ(run(std::string(BOIDS_EXE) + " run --headless --preset ece4760 --boids 20 --predators 1 --steps 25 "
-                  "--trace-every 10 --precision f64 --trace " + csv.string() + " > /dev/null"),
+    ASSERT_EQ(run(std::string(BOIDS_EXE) +
+                  " run --headless --preset ece4760 --boids 20 --predators 1 --steps 25 "
+                  "--trace-every 10 --precision f64 --trace " +
+                  csv.string() + " > /dev/null"),
               0);
     const auto rows = lines(csv);
     ASSERT_EQ(rows.front(), "step,kind,x,y,vx,vy,bias");
@@ -62,11 +65,13 @@ TEST(Trace, CsvHasTheInitialStateAndEveryKthStep) {
 
 TEST(Trace, CHeaderCompilesAndEqualsTheCsvTrace) {
     const fs::path dir = tmp_dir();
-    const std::string common = std::string(BOIDS_EXE) +
-                               " run --headless --preset vga-scouts --boids 30 --scouts1 4 --scouts2 3 --predators 1 "
-                               "--precision fix15 --steps 12 --trace-every 4 --seed 9 ";
+    const std::string common =
+        std::string(BOIDS_EXE) +
+        " run --headless --preset vga-scouts --boids 30 --scouts1 4 --scouts2 3 --predators 1 "
+        "--precision fix15 --steps 12 --trace-every 4 --seed 9 ";
     ASSERT_EQ(run(common + "--trace " + (dir / "trace.csv").string() + " > /dev/null"), 0);
-    ASSERT_EQ(run(common + "--trace-format c-header --trace " + (dir / "golden.h").string() + " > /dev/null"), 0);
+    ASSERT_EQ(run(common + "--trace-format c-header --trace " + (dir / "golden.h").string() + " > /dev/null"),
+              0);
 
     // A firmware-style unit test: include the header, print every traced value.
     std::ofstream(dir / "check.c") << R"(#include <stdio.h>
@@ -82,7 +87,8 @@ int main(void) {
     return 0;
 }
 )";
-    ASSERT_EQ(run("cc -std=c99 -Wall -Werror -o " + (dir / "check").string() + " " + (dir / "check.c").string()), 0)
+    ASSERT_EQ(
+        run("cc -std=c99 -Wall -Werror -o " + (dir / "check").string() + " " + (dir / "check.c").string()), 0)
         << "the header must compile as C";
     ASSERT_EQ(run((dir / "check").string() + " > " + (dir / "check.out").string()), 0);
 
@@ -115,7 +121,8 @@ TEST(Trace, BadTraceOptionsAreRejected) {
     EXPECT_EQ(run(exe + "--update parallel" + quiet), 2);
     EXPECT_EQ(run(exe + "--speed-estimate guess" + quiet), 2);
     EXPECT_EQ(run(exe + "--precision fix15 --set visual_range=300" + quiet), 2);
-    EXPECT_EQ(run(exe + "--precision fix15 --update sequential --speed-estimate alpha-max-beta-min" + quiet), 0);
+    EXPECT_EQ(run(exe + "--precision fix15 --update sequential --speed-estimate alpha-max-beta-min" + quiet),
+              0);
 }
 
 } // namespace

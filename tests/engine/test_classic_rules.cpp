@@ -133,10 +133,10 @@ TEST(ClassicRules, SpeedIsClampedBothWaysWithOneFactor) {
     p.min_speed = 3;
     p.max_speed = 6;
     World<double> w;
-    w.add(Kind::Boid, 100, 100, 8, 6, 0);  // speed 10 -> (4.8, 3.6): both scaled by 6/10
-    w.add(Kind::Boid, 300, 300, 0, 1, 0);  // speed 1 -> (0, 3)
-    w.add(Kind::Boid, 500, 500, 3, 4, 0);  // speed 5: inside the limits
-    w.add(Kind::Boid, 700, 700, 0, 0, 0);  // speed 0 exactly -> (min_speed, 0)
+    w.add(Kind::Boid, 100, 100, 8, 6, 0); // speed 10 -> (4.8, 3.6): both scaled by 6/10
+    w.add(Kind::Boid, 300, 300, 0, 1, 0); // speed 1 -> (0, 3)
+    w.add(Kind::Boid, 500, 500, 3, 4, 0); // speed 5: inside the limits
+    w.add(Kind::Boid, 700, 700, 0, 0, 0); // speed 0 exactly -> (min_speed, 0)
     w.add(Kind::Predator, 900, 900, 0, 0, 0);
     const World<double> out = step_once(p, w);
     EXPECT_NEAR(out.vx[0], 4.8, eps);

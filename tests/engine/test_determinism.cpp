@@ -41,7 +41,8 @@ TEST(Determinism, BitIdenticalFor1To4ThreadsF64Wrap) {
 
 TEST(Determinism, SeedsGiveDifferentFlocks) {
     const Params p;
-    EXPECT_NE(state_hash(spawn_world<float>(p, {100, 0, 0, 0}, 1)), state_hash(spawn_world<float>(p, {100, 0, 0, 0}, 2)));
+    EXPECT_NE(state_hash(spawn_world<float>(p, {100, 0, 0, 0}, 1)),
+              state_hash(spawn_world<float>(p, {100, 0, 0, 0}, 2)));
 }
 
 } // namespace

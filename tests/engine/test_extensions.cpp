@@ -87,7 +87,8 @@ TEST(SmartPredators, PursuitKeepsItsPreyUntilItEscapes) {
                 EXPECT_LE(d, p.predator_vision);
             } else {
                 ++escapes;
-                EXPECT_GT(d, p.predator_vision) << "step " << step << ": the lock may only change once the prey escapes";
+                EXPECT_GT(d, p.predator_vision)
+                    << "step " << step << ": the lock may only change once the prey escapes";
             }
         } else if (new_target >= 0) {
             ++locks;
@@ -95,7 +96,8 @@ TEST(SmartPredators, PursuitKeepsItsPreyUntilItEscapes) {
             double nearest = 1e9;
             std::int32_t nearest_index = -1;
             for (std::size_t i = 0; i + 1 < before.size(); ++i) {
-                const double d = std::hypot(before.x[predator] - before.x[i], before.y[predator] - before.y[i]);
+                const double d =
+                    std::hypot(before.x[predator] - before.x[i], before.y[predator] - before.y[i]);
                 if (d < nearest) {
                     nearest = d;
                     nearest_index = static_cast<std::int32_t>(i);
@@ -212,7 +214,8 @@ TEST(LineOfSight, ANeighbourDeadAheadPushesSideways) {
     p.max_speed = 100;
     World<double> w;
     w.add(Kind::Boid, 500, 500, 2, 0, 0);
-    w.add(Kind::Boid, 530, 503, 2, 0, 0); // 5.7 degrees left of A's heading (y down: +y is A's right... see below)
+    w.add(Kind::Boid, 530, 503, 2, 0,
+          0); // 5.7 degrees left of A's heading (y down: +y is A's right... see below)
     Simulation<double> plain(p, w);
     plain.step();
     p.line_of_sight_factor = 0.5;
@@ -220,7 +223,8 @@ TEST(LineOfSight, ANeighbourDeadAheadPushesSideways) {
     sighted.step();
     // A flies +x with B just to its +y side: A is pushed perpendicular to its velocity, away from B
     // (toward -y), by the factor.
-    const double dx = sighted.world().vx[0] - plain.world().vx[0], dy = sighted.world().vy[0] - plain.world().vy[0];
+    const double dx = sighted.world().vx[0] - plain.world().vx[0],
+                 dy = sighted.world().vy[0] - plain.world().vy[0];
     EXPECT_NEAR(std::hypot(dx, dy), 0.5, 1e-12);
     EXPECT_NEAR(dx * plain.world().vx[0] + dy * plain.world().vy[0], 0.0, 1e-12);
     EXPECT_LT(dy, -0.49);
@@ -243,7 +247,8 @@ TEST(Extensions, StateWithLocksAndRestsRoundTrips) {
     write_state_csv(out, sim.world());
     EXPECT_EQ(out.str().substr(0, out.str().find('\n')), "kind,x,y,vx,vy,bias,target,rest");
     EXPECT_TRUE(parse_state_csv<double>(out.str(), "dump") == sim.world());
-    EXPECT_THROW((void)parse_state_csv<double>("kind,x,y,vx,vy,target\npredator,1,1,1,1,5\n", "t"), InputError);
+    EXPECT_THROW((void)parse_state_csv<double>("kind,x,y,vx,vy,target\npredator,1,1,1,1,5\n", "t"),
+                 InputError);
 }
 
 TEST(Extensions, BadValuesAreRejected) {
@@ -366,8 +371,10 @@ TEST(Scenarios, ObstaclesAndFoodFromTomlAndBadEntries) {
         return std::string("no error");
     };
     EXPECT_NE(message("[[obstacles]]\nshape = \"blob\"\n").find("shape = 'blob'"), std::string::npos);
-    EXPECT_NE(message("[[obstacles]]\nshape = \"circle\"\nx = 1\ny = 2\n").find("needs 'radius'"), std::string::npos);
-    EXPECT_NE(message("[[obstacles]]\nshape = \"circle\"\nx = 1\ny = 2\nradius = 0\n").find("radius"), std::string::npos);
+    EXPECT_NE(message("[[obstacles]]\nshape = \"circle\"\nx = 1\ny = 2\n").find("needs 'radius'"),
+              std::string::npos);
+    EXPECT_NE(message("[[obstacles]]\nshape = \"circle\"\nx = 1\ny = 2\nradius = 0\n").find("radius"),
+              std::string::npos);
     EXPECT_NE(message("[[food]]\nx = 1\ny = 2\nrange = -5\n").find("range"), std::string::npos);
     EXPECT_NE(message("[[food]]\nx = 1\ny = 2\ncolour = 5\n").find("colour"), std::string::npos);
     EXPECT_NE(message("[[food]]\npath = [[1, 2], [3]]\n").find("path"), std::string::npos);

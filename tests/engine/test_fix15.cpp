@@ -18,21 +18,25 @@ namespace boids {
 namespace {
 
 // The normative operations written out on plain integers, independent of the Fix15 type.
-std::int32_t ff(double d) { return static_cast<std::int32_t>(d * 32768.0); }
+std::int32_t ff(double d) {
+    return static_cast<std::int32_t>(d * 32768.0);
+}
 std::int32_t mul(std::int32_t a, std::int32_t b) {
     return static_cast<std::int32_t>((static_cast<std::int64_t>(a) * b) >> 15);
 }
 std::int32_t div(std::int32_t a, std::int32_t b) {
     return static_cast<std::int32_t>((static_cast<std::int64_t>(a) << 15) / b);
 }
-Fix15 raw(std::int32_t r) { return Fix15::from_raw(r); }
+Fix15 raw(std::int32_t r) {
+    return Fix15::from_raw(r);
+}
 
 TEST(Fix15, ConversionsTruncateTowardZero) {
     EXPECT_EQ(Fix15::from_double(1.0).raw, 32768);
-    EXPECT_EQ(Fix15::from_double(0.2).raw, 6553);    // 6553.6 -> 6553
-    EXPECT_EQ(Fix15::from_double(-0.2).raw, -6553);  // -6553.6 -> -6553, not -6554
-    EXPECT_EQ(Fix15::from_double(-0.00001).raw, 0);  // -0.32768 -> 0
-    EXPECT_EQ(Fix15::from_double(0.0005).raw, 16);   // 16.384 -> 16
+    EXPECT_EQ(Fix15::from_double(0.2).raw, 6553);   // 6553.6 -> 6553
+    EXPECT_EQ(Fix15::from_double(-0.2).raw, -6553); // -6553.6 -> -6553, not -6554
+    EXPECT_EQ(Fix15::from_double(-0.00001).raw, 0); // -0.32768 -> 0
+    EXPECT_EQ(Fix15::from_double(0.0005).raw, 16);  // 16.384 -> 16
     EXPECT_EQ(Fix15::from_double(-1.00001).raw, -32768);
     EXPECT_EQ(raw(-49152).to_double(), -1.5);
     EXPECT_EQ(Fix15(3).raw, 3 * 32768);
@@ -44,9 +48,9 @@ TEST(Fix15, MulShiftsArithmeticallyAndDivTruncates) {
     EXPECT_EQ((Fix15::from_double(-1.5) * Fix15(3)).raw, ff(-4.5));
     EXPECT_EQ((raw(-1) * raw(1)).raw, -1); // (-1 * 1) >> 15 = -1: the shift floors
     EXPECT_EQ((raw(1) * raw(1)).raw, 0);
-    EXPECT_EQ((raw(-3) * raw(16384)).raw, -2); // -49152 >> 15 = -1.5 floored to -2
-    EXPECT_EQ((Fix15(1) / Fix15(3)).raw, 10922);    // 10922.67 truncated
-    EXPECT_EQ((Fix15(-1) / Fix15(3)).raw, -10922);  // toward zero, not -10923
+    EXPECT_EQ((raw(-3) * raw(16384)).raw, -2);     // -49152 >> 15 = -1.5 floored to -2
+    EXPECT_EQ((Fix15(1) / Fix15(3)).raw, 10922);   // 10922.67 truncated
+    EXPECT_EQ((Fix15(-1) / Fix15(3)).raw, -10922); // toward zero, not -10923
     EXPECT_EQ((Fix15(7) / Fix15(-2)).raw, ff(-3.5));
     for (std::int32_t a : {-100000, -7, 0, 5, 123456}) {
         for (std::int32_t b : {-40000, -3, 1, 9, 77777}) {
@@ -85,7 +89,8 @@ Params lab_params() {
 TEST(Fix15, ThreeAgentStepComputedByHand) {
     World<Fix15> w;
     const auto add = [&](Kind k, double x, double y, double vx, double vy) {
-        w.add(k, Fix15::from_double(x), Fix15::from_double(y), Fix15::from_double(vx), Fix15::from_double(vy), Fix15(0));
+        w.add(k, Fix15::from_double(x), Fix15::from_double(y), Fix15::from_double(vx), Fix15::from_double(vy),
+              Fix15(0));
     };
     add(Kind::Boid, 300, 200, 1.5, -0.5); // A
     add(Kind::Boid, 310, 205, -1, 1);     // B: 11.2 px from A -> visible, not protected
@@ -114,7 +119,7 @@ TEST(Fix15, ThreeAgentStepComputedByHand) {
     EXPECT_EQ(out.x[0].raw, x + vx);
     EXPECT_EQ(out.y[0].raw, y + vy);
     // The same numbers, pinned, so any change to the arithmetic shows here.
-    EXPECT_EQ(vx, 95088); // 1.2299 scaled to speed 3: 2.9019 * 32768
+    EXPECT_EQ(vx, 95088);  // 1.2299 scaled to speed 3: 2.9019 * 32768
     EXPECT_EQ(vy, -24939); // -0.3226 scaled: -0.7611 * 32768
 
     // C: its protected neighbour is A (dx = +3, dy = -2); B is 8.6 px away (visible).
@@ -136,7 +141,7 @@ TEST(Fix15, AlphaMaxBetaMinSpeedEstimate) {
     Params p = lab_params();
     p.speed_estimate = SpeedEstimate::AlphaMaxBetaMin;
     World<Fix15> w;
-    w.add(Kind::Boid, Fix15(300), Fix15(200), Fix15(6), Fix15(2), Fix15(0)); // estimate 6.56 > 6
+    w.add(Kind::Boid, Fix15(300), Fix15(200), Fix15(6), Fix15(2), Fix15(0));      // estimate 6.56 > 6
     w.add(Kind::Predator, Fix15(100), Fix15(300), Fix15(-1), Fix15(0), Fix15(0)); // far from the boid
     Simulation<Fix15> sim(p, w);
     sim.step();
@@ -155,7 +160,8 @@ TEST(Fix15, StaysCloseToDoublePrecisionForAFewSteps) {
     World<Fix15> fixed;
     for (std::size_t i = 0; i < start.size(); ++i) {
         fixed.add(start.kind[i], Fix15::from_double(start.x[i]), Fix15::from_double(start.y[i]),
-                  Fix15::from_double(start.vx[i]), Fix15::from_double(start.vy[i]), Fix15::from_double(start.bias[i]));
+                  Fix15::from_double(start.vx[i]), Fix15::from_double(start.vy[i]),
+                  Fix15::from_double(start.bias[i]));
     }
     Simulation<double> a(p, start);
     Simulation<Fix15> b(p, fixed);
@@ -193,7 +199,8 @@ TEST(SequentialUpdate, LaterAgentsSeeEarlierOnesAlreadyUpdated) {
     EXPECT_NEAR(sync.world().vx[1], 0.04, 1e-12);
     EXPECT_NEAR(sync.world().vy[1], 1.9, 1e-12);
     // B sequential: A already at (500.96, 500.1) with v (0.96, 0.1):
-    // vx = (500.96 - 520)(0.0005) + (0.96 - 0)(0.05) = 0.03848; vy = 2 + 0.1(0.0005) + (0.1 - 2)(0.05) = 1.90505
+    // vx = (500.96 - 520)(0.0005) + (0.96 - 0)(0.05) = 0.03848; vy = 2 + 0.1(0.0005) + (0.1 - 2)(0.05)
+    // = 1.90505
     EXPECT_NEAR(seq.world().vx[1], 0.03848, 1e-12);
     EXPECT_NEAR(seq.world().vy[1], 1.90505, 1e-12);
 }

@@ -168,7 +168,7 @@ TEST(Weighted, OneStepComputedByHand) {
     p.carrot_x = 4;
     p.carrot_y = 3;
     World<double> w;
-    w.add(Kind::Boid, 3, 3, 0.1, 0, 0); // A flies +x at unit speed (0.1 per step)
+    w.add(Kind::Boid, 3, 3, 0.1, 0, 0);     // A flies +x at unit speed (0.1 per step)
     w.add(Kind::Boid, 3.2, 3.1, 0, 0.1, 0); // B: 0.2236 from A, 0.46 rad off A's heading
     Simulation<double> sim(p, w);
     sim.step();

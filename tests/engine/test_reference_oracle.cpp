@@ -60,8 +60,10 @@ TEST_P(GridMatchesOracle, EveryStepOfAThousandAgentFlock) {
         const World<double>& got = sim.world();
         ASSERT_EQ(got.size(), expected.size());
         for (std::size_t i = 0; i < got.size(); ++i) {
-            ASSERT_NEAR(plain.world().x[i], expected.x[i], 1e-9) << "plain path, agent " << i << " step " << step;
-            ASSERT_NEAR(plain.world().vx[i], expected.vx[i], 1e-9) << "plain path, agent " << i << " step " << step;
+            ASSERT_NEAR(plain.world().x[i], expected.x[i], 1e-9)
+                << "plain path, agent " << i << " step " << step;
+            ASSERT_NEAR(plain.world().vx[i], expected.vx[i], 1e-9)
+                << "plain path, agent " << i << " step " << step;
             ASSERT_EQ(got.kind[i], expected.kind[i]);
             const double tol = 1e-9;
             ASSERT_NEAR(got.x[i], expected.x[i], tol) << "agent " << i << " step " << step;
@@ -89,7 +91,8 @@ TEST_P(GridMatchesOracle, EveryStepOfAThousandAgentFlock) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BoundariesAndFieldsOfView, GridMatchesOracle,
-                         ::testing::Values(OracleCase{Boundary::Margin, 360, "margin"}, OracleCase{Boundary::Wrap, 360, "wrap"},
+                         ::testing::Values(OracleCase{Boundary::Margin, 360, "margin"},
+                                           OracleCase{Boundary::Wrap, 360, "wrap"},
                                            OracleCase{Boundary::Margin, 240, "margin_fov240"},
                                            OracleCase{Boundary::Wrap, 100, "wrap_fov100"}),
                          [](const auto& info) { return std::string(info.param.name); });

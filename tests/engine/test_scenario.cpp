@@ -7,7 +7,9 @@ namespace boids {
 namespace {
 
 TEST(Scenario, PresetsCarryTheSeedsParameterSets) {
-    EXPECT_EQ(preset_names(), (std::vector<std::string>{"couzin", "downey-2d", "ece4760", "obstacles", "perching", "pynboids", "smart-predators", "vga-predator", "vga-scouts", "vicsek"}));
+    EXPECT_EQ(preset_names(),
+              (std::vector<std::string>{"couzin", "downey-2d", "ece4760", "obstacles", "perching", "pynboids",
+                                        "smart-predators", "vga-predator", "vga-scouts", "vicsek"}));
 
     const Scenario lab = load_preset("ece4760");
     EXPECT_EQ(lab.params.width, 320);

@@ -22,13 +22,18 @@ void expect_round_trip() {
     EXPECT_TRUE(back == sim.world()) << "parsing a dump must give the identical state";
 }
 
-TEST(StateIo, RoundTripIsBitExactF32) { expect_round_trip<float>(); }
-TEST(StateIo, RoundTripIsBitExactF64) { expect_round_trip<double>(); }
+TEST(StateIo, RoundTripIsBitExactF32) {
+    expect_round_trip<float>();
+}
+TEST(StateIo, RoundTripIsBitExactF64) {
+    expect_round_trip<double>();
+}
 
 TEST(StateIo, ColumnsInAnyOrderBiasOptional) {
     Params p;
     p.scout2_bias = 0.25;
-    const World<double> w = parse_state_csv<double>("vy, kind ,x,vx,y\n2,scout2,10,1,20\n\n-1,predator,5,0,6\n", "t", p);
+    const World<double> w =
+        parse_state_csv<double>("vy, kind ,x,vx,y\n2,scout2,10,1,20\n\n-1,predator,5,0,6\n", "t", p);
     ASSERT_EQ(w.size(), 2u);
     EXPECT_EQ(w.kind[0], Kind::Scout2);
     EXPECT_EQ(w.x[0], 10);
@@ -50,7 +55,8 @@ TEST(StateIo, MalformedFilesAreRejectedWithTheLine) {
         return std::string("no error");
     };
     EXPECT_NE(message("kind,x,y,vx\nboid,1,2,3\n").find("missing required column 'vy'"), std::string::npos);
-    EXPECT_NE(message("kind,x,y,vx,vy\nboid,1,2,3,4\nboid,1,zz,3,4\n").find("s.csv line 3"), std::string::npos);
+    EXPECT_NE(message("kind,x,y,vx,vy\nboid,1,2,3,4\nboid,1,zz,3,4\n").find("s.csv line 3"),
+              std::string::npos);
     EXPECT_NE(message("kind,x,y,vx,vy\nboid,1,2,3,nan\n").find("vy = 'nan'"), std::string::npos);
     EXPECT_NE(message("kind,x,y,vx,vy\nboid,1,2,inf,4\n").find("vx = 'inf'"), std::string::npos);
     EXPECT_NE(message("kind,x,y,vx,vy\nbird,1,2,3,4\n").find("kind = 'bird'"), std::string::npos);

@@ -33,9 +33,9 @@ TEST(ViewerControl, EveryCommandIsAnsweredAndActsOnTheRequests) {
 TEST(ViewerControl, BadCommandsChangeNothing) {
     ViewerState state;
     const ViewerState before = state;
-    for (const char* line : {"set visual_range -4", "set visual_range abc", "set nosuch 1", "get nosuch", "step 0",
-                             "step x", "spawn dragon 3", "spawn boid -1", "remove boid many", "frobnicate", "",
-                             "set min_speed 99", "set visual_range"}) {
+    for (const char* line : {"set visual_range -4", "set visual_range abc", "set nosuch 1", "get nosuch",
+                             "step 0", "step x", "spawn dragon 3", "spawn boid -1", "remove boid many",
+                             "frobnicate", "", "set min_speed 99", "set visual_range"}) {
         const std::string reply = execute_viewer_command(state, line);
         EXPECT_EQ(reply.rfind("error ", 0), 0u) << line << " -> " << reply;
         EXPECT_EQ(reply.find('\n'), std::string::npos);
