@@ -17,8 +17,11 @@ def test_viewer_serves_the_control_port():
     args = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", BOIDS_EXE, "view", "--control", "0",
             "--boids", "100", "--threads", "1", "--size", "640x480"]
     # Its own process group, so that a failing test takes the viewer down with xvfb-run.
+    # Under ASan, Mesa leaves a few bytes in a driver it has unloaded, which LeakSanitizer cannot suppress
+    # (see tests/CMakeLists.txt); memory errors are still checked.
+    env = dict(os.environ, ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, env=env)
     try:
         first = process.stdout.readline()
         assert first.startswith("control: listening on 127.0.0.1:"), (first, process.stderr.read())
