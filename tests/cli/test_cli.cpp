@@ -1,6 +1,8 @@
 // The `boids` command-line contract, through the real executable: summaries, dumps, and every kind of
 // bad input answered by one message on stderr and exit code 2.
 
+#include "cli_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -13,50 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-    int code;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-fs::path tmp_dir() {
-    const fs::path dir =
-        fs::path(BOIDS_TEST_TMP) / ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::create_directories(dir);
-    return dir;
-}
-
-fs::path write_file(const std::string& name, const std::string& content) {
-    const fs::path p = tmp_dir() / name;
-    std::ofstream(p) << content;
-    return p;
-}
-
-Result boids(const std::string& args) {
-    const fs::path dir = tmp_dir();
-    const std::string cmd = std::string(BOIDS_EXE) + " " + args + " > " + (dir / "stdout").string() + " 2> " +
-                            (dir / "stderr").string() + " < /dev/null";
-    const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
-}
-
-/// Exit code 2, a single line on stderr containing every fragment, nothing on stdout.
-void expect_rejected(const std::string& args, std::initializer_list<std::string> fragments) {
-    const Result r = boids(args);
-    EXPECT_EQ(r.code, 2) << args << "\nstderr: " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
-    for (const std::string& f : fragments) {
-        EXPECT_NE(r.err.find(f), std::string::npos) << args << ": expected '" << f << "' in: " << r.err;
-    }
-    EXPECT_EQ(r.out, "") << args;
-}
+using namespace boids_test;
 
 // `boids` with no arguments is tested in tests/render/test_headless_recording.cpp, without a display (with
 // one it opens the viewer).

@@ -1,6 +1,8 @@
 // The science commands through the real executable: metrics and trajectory files, `boids sweep`
 // (determinism, resume after a kill or a torn file), and bad input for every new flag and key.
 
+#include "cli_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,42 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-    int code;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-fs::path tmp_dir() {
-    const fs::path dir =
-        fs::path(BOIDS_TEST_TMP) / ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::create_directories(dir);
-    return dir;
-}
-
-Result boids(const std::string& args) {
-    const fs::path dir = tmp_dir();
-    const std::string cmd = std::string(BOIDS_EXE) + " " + args + " > " + (dir / "stdout").string() + " 2> " +
-                            (dir / "stderr").string() + " < /dev/null";
-    const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
-}
-
-void expect_rejected(const std::string& args, std::initializer_list<std::string> fragments) {
-    const Result r = boids(args);
-    EXPECT_EQ(r.code, 2) << args << "\nstderr: " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
-    for (const std::string& f : fragments) {
-        EXPECT_NE(r.err.find(f), std::string::npos) << args << ": expected '" << f << "' in: " << r.err;
-    }
-}
+using namespace boids_test;
 
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
