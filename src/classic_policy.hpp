@@ -17,6 +17,7 @@ struct Policy {
 
     struct Sums {
         Real xsum{0}, ysum{0}, vxsum{0}, vysum{0}, close_dx{0}, close_dy{0}, pdx{0}, pdy{0};
+        Real zsum{0}, vzsum{0}, close_dz{0}, pdz{0}; // 3D (0 in 2D)
         long long neighbours = 0;
         // Line of sight: the nearest neighbour dead ahead, and on which side of the heading it is.
         double ahead_d2 = -1;
@@ -40,27 +41,34 @@ struct Policy {
             return true;
         }
         const double vx = static_cast<double>(a.vx), vy = static_cast<double>(a.vy);
+        const double vz = static_cast<double>(a.vz);
         const double tx = -static_cast<double>(n.dx), ty = -static_cast<double>(n.dy); // toward the neighbour
-        const double norms = std::sqrt((vx * vx + vy * vy) * (tx * tx + ty * ty));
-        return norms == 0.0 || vx * tx + vy * ty >= norms * cos_half_fov;
+        const double tz = -static_cast<double>(n.dz);
+        const double norms = std::sqrt((vx * vx + vy * vy + vz * vz) * (tx * tx + ty * ty + tz * tz));
+        return norms == 0.0 || vx * tx + vy * ty + vz * tz >= norms * cos_half_fov;
     }
 
-    // Step 1.
+    // Step 1. (In 2D every z term is 0 and leaves the planar sums bit for bit as they were.)
     void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
-        if (T::abs(n.dx) < c.visual && T::abs(n.dy) < c.visual && sees(a, n)) {
-            const Real d2 = n.dx * n.dx + n.dy * n.dy;
+        if (T::abs(n.dx) < c.visual && T::abs(n.dy) < c.visual && T::abs(n.dz) < c.visual && sees(a, n)) {
+            const Real d2 = n.dx * n.dx + n.dy * n.dy + n.dz * n.dz;
             if (params.line_of_sight_factor > 0 && d2 < c.visual2) {
                 look_ahead(s, a, n);
             }
             if (d2 < c.protected2) {
                 s.close_dx = s.close_dx + n.dx;
                 s.close_dy = s.close_dy + n.dy;
+                s.close_dz = s.close_dz + n.dz;
             } else if (d2 < c.visual2) {
                 // Across a wrap seam the neighbour's nearest image is what the boid sees.
                 s.xsum = s.xsum + (c.wrap ? a.x - n.dx : n.x);
                 s.ysum = s.ysum + (c.wrap ? a.y - n.dy : n.y);
                 s.vxsum = s.vxsum + n.vx;
                 s.vysum = s.vysum + n.vy;
+                if (c.three_d) {
+                    s.zsum = s.zsum + (c.wrap ? a.z - n.dz : n.z);
+                    s.vzsum = s.vzsum + n.vz;
+                }
                 ++s.neighbours;
             }
         }
@@ -97,12 +105,16 @@ struct Policy {
 
     /// Near an obstacle (within obstacle_margin of its surface): a push along the outward normal.
     void steer_around_obstacles(Agent<Real>& a) const {
+        const double x = static_cast<double>(a.x), y = static_cast<double>(a.y), z = static_cast<double>(a.z);
         for (const Obstacle& o : params.obstacles) {
             const SurfaceDistance sd =
-                surface_distance(o, static_cast<double>(a.x), static_cast<double>(a.y));
+                c.three_d ? surface_distance(o, x, y, z, params.depth) : surface_distance(o, x, y);
             if (sd.distance < params.obstacle_margin) {
                 a.vx = a.vx + T::from_double(sd.nx * params.obstacle_turn_factor);
                 a.vy = a.vy + T::from_double(sd.ny * params.obstacle_turn_factor);
+                if (c.three_d) {
+                    a.vz = a.vz + T::from_double(sd.nz * params.obstacle_turn_factor);
+                }
             }
         }
     }
@@ -112,10 +124,14 @@ struct Policy {
         for (const FoodSource& f : params.food) {
             const auto [fx, fy] = f.position(step);
             const double dx = fx - static_cast<double>(a.x), dy = fy - static_cast<double>(a.y);
-            const double d = std::hypot(dx, dy);
+            const double dz = c.three_d ? f.z.value_or(params.depth / 2) - static_cast<double>(a.z) : 0.0;
+            const double d = c.three_d ? std::sqrt(dx * dx + dy * dy + dz * dz) : std::hypot(dx, dy);
             if (d > 0 && d < f.range) {
                 a.vx = a.vx + T::from_double(dx / d * f.strength);
                 a.vy = a.vy + T::from_double(dy / d * f.strength);
+                if (c.three_d) {
+                    a.vz = a.vz + T::from_double(dz / d * f.strength);
+                }
             }
         }
     }
@@ -123,9 +139,10 @@ struct Policy {
     // Step 5's sums.
     void accumulate_predator(Sums& s, const Agent<Real>&, const Neighbour<Real>& n) const {
         if (T::abs(n.dx) < c.predator_range && T::abs(n.dy) < c.predator_range &&
-            n.dx * n.dx + n.dy * n.dy < c.predator_range2) {
+            T::abs(n.dz) < c.predator_range && n.dx * n.dx + n.dy * n.dy + n.dz * n.dz < c.predator_range2) {
             s.pdx = s.pdx + n.dx;
             s.pdy = s.pdy + n.dy;
+            s.pdz = s.pdz + n.dz;
         }
     }
 
@@ -134,6 +151,7 @@ struct Policy {
         if (a.rest > 0) { // perched: sit still, then take off upward on the last step
             --a.rest;
             a.vx = Real(0);
+            a.vz = Real(0);
             a.vy = a.rest == 0 ? T::from_double(-(params.min_speed + params.max_speed) / 2) : Real(0);
             return;
         }
@@ -144,13 +162,19 @@ struct Policy {
             const Real vyavg = T::divide_by_count(s.vysum, s.neighbours);
             a.vx = a.vx + (xavg - a.x) * c.centering + (vxavg - a.vx) * c.matching;
             a.vy = a.vy + (yavg - a.y) * c.centering + (vyavg - a.vy) * c.matching;
+            if (c.three_d) {
+                const Real zavg = T::divide_by_count(s.zsum, s.neighbours);
+                const Real vzavg = T::divide_by_count(s.vzsum, s.neighbours);
+                a.vz = a.vz + (zavg - a.z) * c.centering + (vzavg - a.vz) * c.matching;
+            }
         }
         a.vx = a.vx + s.close_dx * c.avoid;
         a.vy = a.vy + s.close_dy * c.avoid;
+        a.vz = a.vz + s.close_dz * c.avoid;
         if (!c.wrap) {
-            turn_at_edges(c, a.x, a.y, a.vx, a.vy);
+            turn_at_edges(c, a.x, a.y, a.z, a.vx, a.vy, a.vz);
         }
-        flee_predators(c, s.pdx, s.pdy, a.vx, a.vy);
+        flee_predators(c, s.pdx, s.pdy, s.pdz, a.vx, a.vy, a.vz);
         steer_scout(c, a.kind, a.vx, a.bias);
         if (s.ahead_d2 >= 0) { // sidestep, away from the side the neighbour ahead is on
             const double vx = static_cast<double>(a.vx), vy = static_cast<double>(a.vy);
@@ -166,13 +190,15 @@ struct Policy {
         if (params.gravity > 0) {
             a.vy = a.vy + T::from_double(params.gravity);
         }
-        limit_speed(c, a.vx, a.vy);
+        limit_speed(c, a.vx, a.vy, a.vz);
         if (perching) {
-            // Reaching the ledge from above: land on it this step and rest.
+            // Reaching the ledge from above: land on it this step and rest. (In 3D the ledge runs through
+            // the whole depth.)
             const double x = static_cast<double>(a.x), y = static_cast<double>(a.y);
             const double next_y = y + static_cast<double>(a.vy);
             if (y < ledge_y && next_y >= ledge_y && x >= ledge_x0 && x <= ledge_x1) {
                 a.vx = Real(0);
+                a.vz = Real(0);
                 a.vy = T::from_double(ledge_y) - a.y;
                 a.rest = rest_time(a.index);
             }

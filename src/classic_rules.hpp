@@ -31,7 +31,9 @@ struct Constants {
           bias_increment(T::from_double(p.bias_increment)),
           exact_speed(p.speed_estimate == SpeedEstimate::Exact),
           alpha(T::from_double(alpha_max_beta_min_alpha)), beta(T::from_double(alpha_max_beta_min_beta)),
-          dives(p.max_dive_speed > 0), max_dive_speed(T::from_double(p.max_dive_speed)) {}
+          dives(p.max_dive_speed > 0), max_dive_speed(T::from_double(p.max_dive_speed)),
+          three_d(p.dimensions == 3), depth(T::from_double(p.depth)), half_depth(depth / Real(2)),
+          front_edge(T::from_double(p.margin_front)), back_edge(T::from_double(p.depth - p.margin_back)) {}
 
     bool wrap, dynamic_bias;
     Real width, height, half_width, half_height;
@@ -45,6 +47,8 @@ struct Constants {
     Real alpha, beta;
     bool dives; ///< a separate speed limit applies while descending
     Real max_dive_speed;
+    bool three_d; ///< the world has a z axis (front and back margins, a z period)
+    Real depth, half_depth, front_edge, back_edge;
 };
 
 /// The shortest signed difference on a circle of length `length` (minimum image), for differences of
@@ -78,9 +82,9 @@ inline Real wrap_position(Real p, Real length) {
     return (w >= length || w < Real(0)) ? Real(0) : w;
 }
 
-/// Step 4: turn back inside the margins, in the order of SPEC §2.
+/// Step 4: turn back inside the margins, in the order of SPEC §2; in 3D also at the front and back.
 template <class Real>
-inline void turn_at_edges(const Constants<Real>& c, Real x, Real y, Real& vx, Real& vy) {
+inline void turn_at_edges(const Constants<Real>& c, Real x, Real y, Real z, Real& vx, Real& vy, Real& vz) {
     if (y < c.top_edge) {
         vy = vy + c.turn;
     }
@@ -93,11 +97,33 @@ inline void turn_at_edges(const Constants<Real>& c, Real x, Real y, Real& vx, Re
     if (y > c.bottom_edge) {
         vy = vy - c.turn;
     }
+    if (c.three_d) {
+        if (z < c.front_edge) {
+            vz = vz + c.turn;
+        }
+        if (z > c.back_edge) {
+            vz = vz - c.turn;
+        }
+    }
+}
+
+/// Step 4 in a 2D world.
+template <class Real>
+inline void turn_at_edges(const Constants<Real>& c, Real x, Real y, Real& vx, Real& vy) {
+    Real vz(0);
+    turn_at_edges(c, x, y, Real(0), vx, vy, vz);
 }
 
 /// Step 5's reaction once the predators in range were summed: a fixed kick per axis, by sign only.
 template <class Real>
-inline void flee_predators(const Constants<Real>& c, Real pdx, Real pdy, Real& vx, Real& vy) {
+inline void flee_predators(const Constants<Real>& c, Real pdx, Real pdy, Real pdz, Real& vx, Real& vy,
+                           Real& vz) {
+    if (pdz > Real(0)) {
+        vz = vz + c.predator_turn;
+    }
+    if (pdz < Real(0)) {
+        vz = vz - c.predator_turn;
+    }
     if (pdy > Real(0)) {
         vy = vy + c.predator_turn;
     }
@@ -133,14 +159,15 @@ inline void steer_scout(const Constants<Real>& c, Kind kind, Real& vx, Real& bia
     vx = (one - bias) * vx + bias * (right ? one : -one);
 }
 
-/// Step 8: both components scaled by the same factor (the seeds' one-component typo is not reproduced);
-/// a velocity of exactly zero has no direction and becomes (min_speed, 0).
+/// Step 8: every component scaled by the same factor (the seeds' one-component typo is not reproduced);
+/// a velocity of exactly zero has no direction and becomes (min_speed, 0, 0). In 2D vz is 0 throughout,
+/// and adding its square changes no bit of the planar result.
 template <class Real>
-inline void limit_speed(const Constants<Real>& c, Real& vx, Real& vy) {
+inline void limit_speed(const Constants<Real>& c, Real& vx, Real& vy, Real& vz) {
     using T = ScalarTraits<Real>;
     Real speed;
     if (c.exact_speed) {
-        speed = T::sqrt(vx * vx + vy * vy);
+        speed = T::sqrt(vx * vx + vy * vy + vz * vz);
     } else {
         const Real ax = T::abs(vx), ay = T::abs(vy);
         speed = c.alpha * (ax > ay ? ax : ay) + c.beta * (ax > ay ? ay : ax);
@@ -148,18 +175,28 @@ inline void limit_speed(const Constants<Real>& c, Real& vx, Real& vy) {
     if (speed == Real(0)) {
         vx = c.min_speed;
         vy = Real(0);
+        vz = Real(0);
         return;
     }
     if (speed < c.min_speed) {
         vx = (vx / speed) * c.min_speed;
         vy = (vy / speed) * c.min_speed;
+        vz = (vz / speed) * c.min_speed;
     }
     // With gravity, boids may dive (vy > 0: down the screen) faster than they climb.
     const Real max_speed = c.dives && vy > Real(0) ? c.max_dive_speed : c.max_speed;
     if (speed > max_speed) {
         vx = (vx / speed) * max_speed;
         vy = (vy / speed) * max_speed;
+        vz = (vz / speed) * max_speed;
     }
+}
+
+/// Step 8 in a 2D world.
+template <class Real>
+inline void limit_speed(const Constants<Real>& c, Real& vx, Real& vy) {
+    Real vz(0);
+    limit_speed(c, vx, vy, vz);
 }
 
 } // namespace boids::classic

@@ -29,6 +29,10 @@ void validate_fix15(const Params& params) {
             "model", get_param(params, "model"),
             "precision fix15 runs the seeds' models: classic | topological | weighted"));
     }
+    if (params.dimensions != 2) {
+        throw InputError(invalid_value_message("dimensions", std::to_string(params.dimensions),
+                                               "precision fix15 is the lab's planar firmware: must be 2"));
+    }
     for (const ParamInfo& info : param_table()) {
         if (info.kind != std::string_view("number")) {
             continue;

@@ -39,7 +39,7 @@ void validate(const FoodSource& f, std::string_view where) {
         throw InputError(std::string(where) + ": " +
                          invalid_value_message(field, text::readable(value), allowed));
     };
-    for (double v : {f.x, f.y}) {
+    for (double v : {f.x, f.y, f.z.value_or(0.0)}) {
         if (!std::isfinite(v) || std::abs(v) > 1e7) {
             bad("food position", v, "must be finite, within [-1e7, 1e7]");
         }

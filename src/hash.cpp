@@ -34,6 +34,10 @@ std::uint64_t state_hash(const World<Real>& world) {
         mix(h, world.bias[i]);
         mix(h, world.target[i]);
         mix(h, world.rest[i]);
+        if (world.has_depth()) { // planar hashes are unchanged by the third axis's existence
+            mix(h, world.z[i]);
+            mix(h, world.vz[i]);
+        }
     }
     return h;
 }

@@ -24,12 +24,13 @@ namespace boids {
 
 /// Computes every agent's new velocity and state from the old state (the world and the grids' copies),
 /// in parallel.
-/// `Next` has vectors vx, vy, bias, target, rest sized to the world.
+/// `Next` has vectors vx, vy, vz, bias, target, rest sized to the world (vz empty in 2D).
 template <class Real, class Policy, class Next>
 void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const SpatialGrid<Real>& predators,
                     const Geometry<Real>& geo, const Policy& policy, const predators::Behavior<Real>& hunter,
                     Next& next, int threads) {
     const std::size_t n = w.size();
+    const bool depth = geo.three_d;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
     for (std::size_t i = 0; i < n; ++i) {
         Agent<Real> a{static_cast<std::uint32_t>(i),
@@ -39,18 +40,20 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
                       w.vx[i],
                       w.vy[i],
                       w.bias[i],
+                      depth ? w.z[i] : Real(0),
+                      depth ? w.vz[i] : Real(0),
                       w.target[i],
                       w.rest[i]};
         const auto neighbour = [&](const SpatialGrid<Real>& grid, std::uint32_t s) {
-            Neighbour<Real> nb{a.x - grid.x(s), a.y - grid.y(s), grid.x(s),    grid.y(s),
-                               grid.vx(s),      grid.vy(s),      grid.agent(s)};
-            geo.min_image(nb.dx, nb.dy);
+            Neighbour<Real> nb{a.x - grid.x(s), a.y - grid.y(s), grid.x(s),    grid.y(s), grid.vx(s),
+                               grid.vy(s),      grid.agent(s),   a.z - grid.z(s), grid.z(s), grid.vz(s)};
+            geo.min_image(nb.dx, nb.dy, nb.dz);
             return nb;
         };
         if (is_flocking(a.kind)) {
             typename Policy::Sums sums{};
             if constexpr (Policy::query == NeighbourQuery::InRange) {
-                flock.for_each_candidate(a.x, a.y, [&](std::uint32_t s) {
+                flock.for_each_candidate(a.x, a.y, a.z, [&](std::uint32_t s) {
                     if (flock.agent(s) != a.index) {
                         policy.accumulate(sums, a, neighbour(flock, s));
                     }
@@ -63,20 +66,23 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
                                       neighbour(flock, nearest.found[static_cast<std::size_t>(m)].slot));
                 }
             }
-            predators.for_each_candidate(a.x, a.y, [&](std::uint32_t s) {
+            predators.for_each_candidate(a.x, a.y, a.z, [&](std::uint32_t s) {
                 policy.accumulate_predator(sums, a, neighbour(predators, s));
             });
             policy.steer(sums, a);
         } else {
             typename predators::Behavior<Real>::Sight sight;
             if (hunter.hunts()) {
-                flock.for_each_within(a.x, a.y, hunter.params.predator_vision,
+                flock.for_each_within(a.x, a.y, a.z, hunter.params.predator_vision,
                                       [&](std::uint32_t s) { hunter.see(sight, a, neighbour(flock, s)); });
             }
             hunter.steer(sight, a);
         }
         next.vx[i] = a.vx;
         next.vy[i] = a.vy;
+        if (depth) {
+            next.vz[i] = a.vz;
+        }
         next.bias[i] = a.bias;
         next.target[i] = a.target;
         next.rest[i] = a.rest;

@@ -39,6 +39,37 @@ SurfaceDistance surface_distance(const Obstacle& o, double px, double py) {
     return {-bottom, 0, 1};
 }
 
+SurfaceDistance surface_distance(const Obstacle& o, double px, double py, double pz, double depth) {
+    if (o.shape == Obstacle::Shape::Circle) { // a sphere
+        const double dx = px - o.x, dy = py - o.y, dz = pz - o.z.value_or(depth / 2);
+        const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
+        if (d == 0) {
+            return {-o.radius, 1, 0, 0};
+        }
+        return {d - o.radius, dx / d, dy / d, dz / d};
+    }
+    if (!o.z0) { // a column through the whole depth: its cross-section decides
+        return surface_distance(o, px, py);
+    }
+    // A box: outside, the nearest point is the clamped one; inside, the nearest face.
+    const double cx = std::clamp(px, o.x0, o.x1), cy = std::clamp(py, o.y0, o.y1);
+    const double cz = std::clamp(pz, *o.z0, *o.z1);
+    if (cx != px || cy != py || cz != pz) {
+        const double dx = px - cx, dy = py - cy, dz = pz - cz;
+        const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
+        return {d, dx / d, dy / d, dz / d};
+    }
+    const double faces[6] = {px - o.x0, o.x1 - px, py - o.y0, o.y1 - py, pz - *o.z0, *o.z1 - pz};
+    const double normals[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+    int nearest = 0;
+    for (int f = 1; f < 6; ++f) {
+        if (faces[f] < faces[nearest]) {
+            nearest = f;
+        }
+    }
+    return {-faces[nearest], normals[nearest][0], normals[nearest][1], normals[nearest][2]};
+}
+
 void validate(const Obstacle& o, std::string_view where) {
     const auto bad = [&](const std::string& field, double value, const std::string& allowed) {
         throw InputError(std::string(where) + ": " +
@@ -58,6 +89,17 @@ void validate(const Obstacle& o, std::string_view where) {
     if (o.shape == Obstacle::Shape::Rect && !(o.y0 < o.y1)) {
         bad("y1", o.y1, "a rectangle needs y0 < y1 (y0 = " + text::readable(o.y0) + ")");
     }
+    for (const std::optional<double>& v : {o.z, o.z0, o.z1}) {
+        if (v && (!std::isfinite(*v) || std::abs(*v) > 1e7)) {
+            bad("obstacle coordinate", *v, "coordinates must be finite, within [-1e7, 1e7]");
+        }
+    }
+    if (o.shape == Obstacle::Shape::Rect && o.z0.has_value() != o.z1.has_value()) {
+        bad(o.z0 ? "z0" : "z1", o.z0 ? *o.z0 : *o.z1, "a box needs both z0 and z1, or neither");
+    }
+    if (o.shape == Obstacle::Shape::Rect && o.z0 && !(*o.z0 < *o.z1)) {
+        bad("z1", *o.z1, "a box needs z0 < z1 (z0 = " + text::readable(*o.z0) + ")");
+    }
 }
 
 Obstacle parse_obstacle(std::string_view text_in) {
@@ -70,7 +112,8 @@ Obstacle parse_obstacle(std::string_view text_in) {
         if (!v) {
             throw InputError(
                 invalid_value_message("--obstacle", "'" + std::string(text_in) + "'",
-                                      "expected 'circle X Y R' or 'rect X0 Y0 X1 Y1' with numbers"));
+                                      "expected 'circle X Y R', 'sphere X Y Z R', 'rect X0 Y0 X1 Y1' or "
+                                      "'box X0 Y0 Z0 X1 Y1 Z1' with numbers"));
         }
         numbers.push_back(*v);
     }
@@ -80,6 +123,20 @@ Obstacle parse_obstacle(std::string_view text_in) {
         o.x = numbers[0];
         o.y = numbers[1];
         o.radius = numbers[2];
+    } else if (shape == "sphere" && numbers.size() == 4) {
+        o.shape = Obstacle::Shape::Circle;
+        o.x = numbers[0];
+        o.y = numbers[1];
+        o.z = numbers[2];
+        o.radius = numbers[3];
+    } else if (shape == "box" && numbers.size() == 6) {
+        o.shape = Obstacle::Shape::Rect;
+        o.x0 = numbers[0];
+        o.y0 = numbers[1];
+        o.z0 = numbers[2];
+        o.x1 = numbers[3];
+        o.y1 = numbers[4];
+        o.z1 = numbers[5];
     } else if (shape == "rect" && numbers.size() == 4) {
         o.shape = Obstacle::Shape::Rect;
         o.x0 = numbers[0];
@@ -88,15 +145,23 @@ Obstacle parse_obstacle(std::string_view text_in) {
         o.y1 = numbers[3];
     } else {
         throw InputError(invalid_value_message("--obstacle", "'" + std::string(text_in) + "'",
-                                               "expected 'circle X Y R' or 'rect X0 Y0 X1 Y1'"));
+                                               "expected 'circle X Y R', 'sphere X Y Z R', "
+                                               "'rect X0 Y0 X1 Y1' or 'box X0 Y0 Z0 X1 Y1 Z1'"));
     }
     validate(o, "--obstacle");
     return o;
 }
 
 std::string to_string(const Obstacle& o) {
+    const auto n = [](double v) { return text::shortest(v); };
     if (o.shape == Obstacle::Shape::Circle) {
+        if (o.z) {
+            return "sphere " + n(o.x) + " " + n(o.y) + " " + n(*o.z) + " " + n(o.radius);
+        }
         return "circle " + text::shortest(o.x) + " " + text::shortest(o.y) + " " + text::shortest(o.radius);
+    }
+    if (o.z0) {
+        return "box " + n(o.x0) + " " + n(o.y0) + " " + n(*o.z0) + " " + n(o.x1) + " " + n(o.y1) + " " + n(*o.z1);
     }
     return "rect " + text::shortest(o.x0) + " " + text::shortest(o.y0) + " " + text::shortest(o.x1) + " " +
            text::shortest(o.y1);

@@ -26,13 +26,16 @@ struct NumberKey {
 };
 
 // clang-format off
-constexpr std::array<NumberKey, 63> number_keys{{
+constexpr std::array<NumberKey, 67> number_keys{{
     {{"width", "number", 1, world_max, "world width in pixels"}, &Params::width},
     {{"height", "number", 1, world_max, "world height in pixels (y grows downward)"}, &Params::height},
     {{"margin_left", "number", 0, world_max, "left margin: boids with x below it turn right"}, &Params::margin_left},
     {{"margin_right", "number", 0, world_max, "right margin: boids with x above width - margin_right turn left"}, &Params::margin_right},
     {{"margin_top", "number", 0, world_max, "top margin: boids with y below it turn down"}, &Params::margin_top},
     {{"margin_bottom", "number", 0, world_max, "bottom margin: boids with y above height - margin_bottom turn up"}, &Params::margin_bottom},
+    {{"depth", "number", 1, world_max, "3D: world depth in pixels (z from 0 to depth)"}, &Params::depth},
+    {{"margin_front", "number", 0, world_max, "3D: front margin: boids with z below it turn back"}, &Params::margin_front},
+    {{"margin_back", "number", 0, world_max, "3D: back margin: boids with z above depth - margin_back turn forward"}, &Params::margin_back},
     {{"turn_factor", "number", 0, turn_max, "velocity change per step at a margin"}, &Params::turn_factor},
     {{"visual_range", "number", 0, range_max, "neighbours closer than this steer cohesion and alignment"}, &Params::visual_range},
     {{"protected_range", "number", 0, range_max, "neighbours closer than this are avoided"}, &Params::protected_range},
@@ -68,6 +71,7 @@ constexpr std::array<NumberKey, 63> number_keys{{
     {{"time_step", "number", 0, 1000, "weighted: dt, distance flown per step at unit speed"}, &Params::time_step},
     {{"carrot_x", "number", -world_max, world_max, "weighted: carrot (attractor) x"}, &Params::carrot_x},
     {{"carrot_y", "number", -world_max, world_max, "weighted: carrot (attractor) y"}, &Params::carrot_y},
+    {{"carrot_z", "number", -world_max, world_max, "weighted, 3D: carrot (attractor) z"}, &Params::carrot_z},
     {{"predator_speed", "number", 0, speed_max, "predators fly at exactly this speed; 0 = the boids' limits"}, &Params::predator_speed},
     {{"predator_vision", "number", 0, range_max, "how far a hunting predator sees boids"}, &Params::predator_vision},
     {{"predator_hunt_factor", "number", 0, turn_max, "a hunting predator's velocity change per step toward its prey"}, &Params::predator_hunt_factor},
@@ -110,8 +114,12 @@ constexpr std::array<std::string_view, 5> model_choice_names{"classic", "topolog
                                                              "couzin"};
 
 constexpr std::array<std::string_view, 3> predator_behavior_names{"edge", "chase-centroid", "pursue"};
+constexpr std::array<std::string_view, 2> dimensions_names{"2", "3"}; // Params::dimensions - 2
 
-constexpr std::array<ChoiceKey, 5> choice_keys{{
+constexpr std::array<ChoiceKey, 6> choice_keys{{
+    {{"dimensions", "choice", 0, 1, "2 (x, y) | 3 (x, y, z; classic and weighted models)"}, dimensions_names,
+     [](const Params& p) { return p.dimensions - 2; },
+     [](Params& p, int v) { p.dimensions = v + 2; }},
     {{"predator_behavior", "choice", 0, 1, "predators: edge (turn at edges only) | chase-centroid | pursue"}, predator_behavior_names,
      [](const Params& p) { return static_cast<int>(p.predator_behavior); },
      [](Params& p, int v) { p.predator_behavior = static_cast<PredatorBehavior>(v); }},
@@ -183,6 +191,33 @@ double parse_number(std::string_view key, std::string_view value, double lo, dou
 void require_in_range(std::string_view key, double value, double lo, double hi) {
     if (!(value >= lo && value <= hi)) {
         throw InputError(invalid_value_message(std::string(key), shortest(value), range_text(lo, hi)));
+    }
+}
+
+/// What a 3D world needs: room between the front and back margins, and a model and options that have a
+/// third axis. Seeds 002 (PyNBoids), Vicsek's and Couzin's models, the lab's fixed-point loop and its speed
+/// shortcut, and Flake's sidestep are planar as their sources define them.
+void validate_depth(const Params& p) {
+    if (!(p.margin_front + p.margin_back < p.depth)) {
+        throw InputError(invalid_value_message("depth", shortest(p.depth),
+                                               "must exceed margin_front + margin_back = " +
+                                                   shortest(p.margin_front + p.margin_back)));
+    }
+    const auto planar = [&](std::string_view key, std::string_view what) {
+        throw InputError(invalid_value_message(std::string(key), get_param(p, key),
+                                               std::string(what) + " with dimensions = 3"));
+    };
+    if (p.model != Model::Classic && p.model != Model::Weighted) {
+        planar("model", "only classic and weighted are 3D; this model is planar and cannot run");
+    }
+    if (p.update != UpdateOrder::Synchronous) {
+        planar("update", "the lab's loop is planar: only synchronous runs");
+    }
+    if (p.speed_estimate != SpeedEstimate::Exact) {
+        planar("speed_estimate", "the lab's shortcut is planar: only exact runs");
+    }
+    if (p.line_of_sight_factor > 0) {
+        planar("line_of_sight_factor", "Flake's sidestep is planar: must be 0");
     }
 }
 
@@ -259,12 +294,19 @@ void validate(const Params& p) {
                                                "must exceed margin_top + margin_bottom = " +
                                                    shortest(p.margin_top + p.margin_bottom)));
     }
+    if (p.dimensions != 2 && p.dimensions != 3) {
+        throw InputError(invalid_value_message("dimensions", std::to_string(p.dimensions), "allowed values are 2 | 3"));
+    }
+    if (p.dimensions == 3) {
+        validate_depth(p);
+    }
 }
 
 void set_param(Params& params, std::string_view key, std::string_view value) {
     if (key == "margin") {
         const double v = parse_number(key, value, 0, world_max);
         params.margin_left = params.margin_right = params.margin_top = params.margin_bottom = v;
+        params.margin_front = params.margin_back = v;
         return;
     }
     if (const NumberKey* k = find_number(key)) {
@@ -294,7 +336,7 @@ void set_param(Params& params, std::string_view key, std::string_view value) {
                                                "allowed values are " + choice_list(key)));
     }
     throw InputError("unknown parameter '" + std::string(key) +
-                     "'; known parameters: margin (sets all four), " + [] {
+"'; known parameters: margin (sets all six), " + [] {
                          std::string keys;
                          for (const auto& info : all_params) {
                              keys += (keys.empty() ? "" : ", ") + std::string(info.key);

@@ -50,14 +50,23 @@ void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
     using T = ScalarTraits<Real>;
     const auto R = [](double v) { return T::from_double(v); };
     const bool wrap = p.boundary == Boundary::Wrap;
-    const Real W = R(p.width), H = R(p.height);
+    const bool solid = p.dimensions == 3; // a third axis: z, vz, front and back margins
+    const Real W = R(p.width), H = R(p.height), D = R(p.depth);
     const std::size_t n = world.size();
+    if (solid) {
+        conform_dimensions(world, p);
+    }
     if (wrap) {
         for (std::size_t i = 0; i < n; ++i) {
             world.x[i] = wrap_into(world.x[i], W);
             world.y[i] = wrap_into(world.y[i], H);
+            if (solid) {
+                world.z[i] = wrap_into(world.z[i], D);
+            }
         }
     }
+    const auto z_of = [&](const World<Real>& w, std::size_t i) { return solid ? w.z[i] : Real(0); };
+    const auto vz_of = [&](const World<Real>& w, std::size_t i) { return solid ? w.vz[i] : Real(0); };
     World<Real> previous;
     if (!in_place) {
         previous = world; // synchronous update: everyone reads the previous step
@@ -66,41 +75,53 @@ void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
 
     const Real visual = R(p.visual_range), protect = R(p.protected_range), pred = R(p.predator_range);
     for (std::size_t i = 0; i < n; ++i) {
-        const Real x = old.x[i], y = old.y[i];
-        Real vx = old.vx[i], vy = old.vy[i], bias = old.bias[i];
+        const Real x = old.x[i], y = old.y[i], z = z_of(old, i);
+        Real vx = old.vx[i], vy = old.vy[i], vz = vz_of(old, i), bias = old.bias[i];
         const Kind kind = old.kind[i];
         if (kind != Kind::Predator) {
             // 1. Neighbours.
             Real xpos_avg(0), ypos_avg(0), xvel_avg(0), yvel_avg(0), close_dx(0), close_dy(0);
+            Real zpos_avg(0), zvel_avg(0), close_dz(0);
             long long neighboring = 0;
             for (std::size_t j = 0; j < n; ++j) {
                 if (j == i || old.kind[j] == Kind::Predator) {
                     continue;
                 }
-                Real dx = x - old.x[j], dy = y - old.y[j];
+                Real dx = x - old.x[j], dy = y - old.y[j], dz = z - z_of(old, j);
                 if (wrap) {
                     dx = nearest_image(dx, W);
                     dy = nearest_image(dy, H);
+                    if (solid) {
+                        dz = nearest_image(dz, D);
+                    }
                 }
                 // Field of view: the neighbour must lie within fov_angle / 2 of the velocity.
                 bool in_view = true;
                 if (p.fov_angle < 360.0) {
                     const double vxd = static_cast<double>(vx), vyd = static_cast<double>(vy);
+                    const double vzd = static_cast<double>(vz);
                     const double tx = -static_cast<double>(dx), ty = -static_cast<double>(dy);
-                    const double norms = std::sqrt((vxd * vxd + vyd * vyd) * (tx * tx + ty * ty));
-                    in_view = norms == 0.0 ||
-                              vxd * tx + vyd * ty >= norms * std::cos(p.fov_angle * std::numbers::pi / 360.0);
+                    const double tz = -static_cast<double>(dz);
+                    const double norms =
+                        std::sqrt((vxd * vxd + vyd * vyd + vzd * vzd) * (tx * tx + ty * ty + tz * tz));
+                    in_view = norms == 0.0 || vxd * tx + vyd * ty + vzd * tz >=
+                                                  norms * std::cos(p.fov_angle * std::numbers::pi / 360.0);
                 }
-                if (T::abs(dx) < visual && T::abs(dy) < visual && in_view) {
-                    const Real d2 = dx * dx + dy * dy;
+                if (T::abs(dx) < visual && T::abs(dy) < visual && T::abs(dz) < visual && in_view) {
+                    const Real d2 = dx * dx + dy * dy + dz * dz;
                     if (d2 < protect * protect) {
                         close_dx = close_dx + dx;
                         close_dy = close_dy + dy;
+                        close_dz = close_dz + dz;
                     } else if (d2 < visual * visual) {
                         xpos_avg = xpos_avg + (wrap ? x - dx : old.x[j]);
                         ypos_avg = ypos_avg + (wrap ? y - dy : old.y[j]);
                         xvel_avg = xvel_avg + old.vx[j];
                         yvel_avg = yvel_avg + old.vy[j];
+                        if (solid) {
+                            zpos_avg = zpos_avg + (wrap ? z - dz : old.z[j]);
+                            zvel_avg = zvel_avg + old.vz[j];
+                        }
                         neighboring += 1;
                     }
                 }
@@ -113,10 +134,16 @@ void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
                 yvel_avg = T::divide_by_count(yvel_avg, neighboring);
                 vx = vx + (xpos_avg - x) * R(p.centering_factor) + (xvel_avg - vx) * R(p.matching_factor);
                 vy = vy + (ypos_avg - y) * R(p.centering_factor) + (yvel_avg - vy) * R(p.matching_factor);
+                if (solid) {
+                    zpos_avg = T::divide_by_count(zpos_avg, neighboring);
+                    zvel_avg = T::divide_by_count(zvel_avg, neighboring);
+                    vz = vz + (zpos_avg - z) * R(p.centering_factor) + (zvel_avg - vz) * R(p.matching_factor);
+                }
             }
             // 3. Separation.
             vx = vx + close_dx * R(p.avoid_factor);
             vy = vy + close_dy * R(p.avoid_factor);
+            vz = vz + close_dz * R(p.avoid_factor);
         }
         // 4. Edges (boids and predators alike).
         if (!wrap) {
@@ -132,28 +159,45 @@ void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
             if (y > R(p.height - p.margin_bottom)) {
                 vy = vy - R(p.turn_factor);
             }
+            if (solid && z < R(p.margin_front)) {
+                vz = vz + R(p.turn_factor);
+            }
+            if (solid && z > R(p.depth - p.margin_back)) {
+                vz = vz - R(p.turn_factor);
+            }
         }
         if (kind != Kind::Predator) {
             // 5. Predators.
-            Real pdx(0), pdy(0);
+            Real pdx(0), pdy(0), pdz(0);
             long long m = 0;
             for (std::size_t j = 0; j < n; ++j) {
                 if (old.kind[j] != Kind::Predator) {
                     continue;
                 }
-                Real dx = x - old.x[j], dy = y - old.y[j];
+                Real dx = x - old.x[j], dy = y - old.y[j], dz = z - z_of(old, j);
                 if (wrap) {
                     dx = nearest_image(dx, W);
                     dy = nearest_image(dy, H);
+                    if (solid) {
+                        dz = nearest_image(dz, D);
+                    }
                 }
-                if (T::abs(dx) < pred && T::abs(dy) < pred && dx * dx + dy * dy < pred * pred) {
+                if (T::abs(dx) < pred && T::abs(dy) < pred && T::abs(dz) < pred &&
+                    dx * dx + dy * dy + dz * dz < pred * pred) {
                     pdx = pdx + dx;
                     pdy = pdy + dy;
+                    pdz = pdz + dz;
                     m += 1;
                 }
             }
             if (m > 0) {
                 const Real kick = R(p.predator_turn_factor);
+                if (pdz > Real(0)) {
+                    vz = vz + kick;
+                }
+                if (pdz < Real(0)) {
+                    vz = vz - kick;
+                }
                 if (pdy > Real(0)) {
                     vy = vy + kick;
                 }
@@ -179,7 +223,7 @@ void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
             }
         }
         // 8. Speed limits.
-        Real speed = T::sqrt(vx * vx + vy * vy);
+        Real speed = T::sqrt(vx * vx + vy * vy + vz * vz);
         if (p.speed_estimate == SpeedEstimate::AlphaMaxBetaMin) {
             const Real big = std::max(T::abs(vx), T::abs(vy)), small = std::min(T::abs(vx), T::abs(vy));
             speed = R(alpha_max_beta_min_alpha) * big + R(alpha_max_beta_min_beta) * small;
@@ -187,21 +231,31 @@ void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
         if (speed == Real(0)) {
             vx = R(p.min_speed);
             vy = Real(0);
+            vz = Real(0);
         } else if (speed < R(p.min_speed)) {
             vx = (vx / speed) * R(p.min_speed);
             vy = (vy / speed) * R(p.min_speed);
+            vz = (vz / speed) * R(p.min_speed);
         } else if (speed > R(p.max_speed)) {
             vx = (vx / speed) * R(p.max_speed);
             vy = (vy / speed) * R(p.max_speed);
+            vz = (vz / speed) * R(p.max_speed);
         }
         // 9. Move.
-        Real nx = x + vx, ny = y + vy;
+        Real nx = x + vx, ny = y + vy, nz = z + vz;
         if (wrap) {
             nx = wrap_into(nx, W);
             ny = wrap_into(ny, H);
+            if (solid) {
+                nz = wrap_into(nz, D);
+            }
         }
         world.x[i] = nx;
         world.y[i] = ny;
+        if (solid) {
+            world.z[i] = nz;
+            world.vz[i] = vz;
+        }
         world.vx[i] = vx;
         world.vy[i] = vy;
         world.bias[i] = bias;

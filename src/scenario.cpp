@@ -64,7 +64,8 @@ void reject_unknown(const toml::table& t, std::initializer_list<std::string_view
     }
 }
 
-/// [[obstacles]]: shape = "circle" (x, y, radius) or "rect" (x0, y0, x1, y1).
+/// [[obstacles]]: shape = "circle" (x, y, radius, optional z: a sphere in 3D) or "rect" (x0, y0, x1, y1,
+/// optional z0, z1: a box in 3D).
 std::vector<Obstacle> parse_obstacles(const toml::node& node, std::string_view source) {
     const auto* array = node.as_array();
     if (array == nullptr) {
@@ -81,18 +82,27 @@ std::vector<Obstacle> parse_obstacles(const toml::node& node, std::string_view s
             t->get("shape") ? t->get("shape")->value_or(std::string("?")) : std::string("?");
         Obstacle o;
         if (shape == "circle") {
-            reject_unknown(*t, {"shape", "x", "y", "radius"}, source, what);
+            reject_unknown(*t, {"shape", "x", "y", "z", "radius"}, source, what);
             o.shape = Obstacle::Shape::Circle;
             o.x = number_field(*t, "x", source, what);
             o.y = number_field(*t, "y", source, what);
+            if (t->get("z")) {
+                o.z = number_field(*t, "z", source, what);
+            }
             o.radius = number_field(*t, "radius", source, what);
         } else if (shape == "rect") {
-            reject_unknown(*t, {"shape", "x0", "y0", "x1", "y1"}, source, what);
+            reject_unknown(*t, {"shape", "x0", "y0", "x1", "y1", "z0", "z1"}, source, what);
             o.shape = Obstacle::Shape::Rect;
             o.x0 = number_field(*t, "x0", source, what);
             o.y0 = number_field(*t, "y0", source, what);
             o.x1 = number_field(*t, "x1", source, what);
             o.y1 = number_field(*t, "y1", source, what);
+            if (t->get("z0")) {
+                o.z0 = number_field(*t, "z0", source, what);
+            }
+            if (t->get("z1")) {
+                o.z1 = number_field(*t, "z1", source, what);
+            }
         } else {
             throw InputError(at(source, *t) + ": " + what + ": shape = '" + shape +
                              "' is invalid: allowed shapes are circle | rect");
@@ -103,7 +113,7 @@ std::vector<Obstacle> parse_obstacles(const toml::node& node, std::string_view s
     return out;
 }
 
-/// [[food]]: x, y, range, strength, optional path = [[x, y], ...] and speed.
+/// [[food]]: x, y, optional z (3D), range, strength, optional path = [[x, y], ...] and speed.
 std::vector<FoodSource> parse_food_sources(const toml::node& node, std::string_view source) {
     const auto* array = node.as_array();
     if (array == nullptr) {
@@ -116,8 +126,11 @@ std::vector<FoodSource> parse_food_sources(const toml::node& node, std::string_v
         if (t == nullptr) {
             throw InputError(at(source, entry) + ": " + what + " must be a table");
         }
-        reject_unknown(*t, {"x", "y", "range", "strength", "path", "speed"}, source, what);
+        reject_unknown(*t, {"x", "y", "z", "range", "strength", "path", "speed"}, source, what);
         FoodSource f;
+        if (t->get("z")) {
+            f.z = number_field(*t, "z", source, what);
+        }
         f.range = number_field(*t, "range", source, what, f.range);
         f.strength = number_field(*t, "strength", source, what, f.strength);
         f.speed = number_field(*t, "speed", source, what, f.speed);

@@ -36,6 +36,17 @@ void apply_group_bias(World<Real>& world, const Params& before, const Params& af
     }
 }
 
+template <class Real>
+void conform_dimensions(World<Real>& world, const Params& params) {
+    if (params.dimensions != 3) {
+        world.drop_depth();
+        return;
+    }
+    const Real middle = ScalarTraits<Real>::from_double(params.depth / 2);
+    world.z.resize(world.size(), middle);
+    world.vz.resize(world.size(), Real(0));
+}
+
 /// Every check a parameter set must pass for this scalar type.
 template <class Real>
 void validate_for(const Params& params) {
@@ -46,26 +57,38 @@ void validate_for(const Params& params) {
 }
 
 /// No agent ends a step inside an obstacle: one that would is put back just outside the nearest surface,
-/// and the part of its velocity pointing inward is removed (it slides along the surface).
+/// and the part of its velocity pointing inward is removed (it slides along the surface). `depth` > 0 means
+/// a 3D world (spheres and boxes); z and vz are then moved too.
 template <class Real>
-void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, Real& x, Real& y, Real& vx, Real& vy) {
+void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, double depth, Real& x, Real& y, Real& z,
+                           Real& vx, Real& vy, Real& vz) {
     using T = ScalarTraits<Real>;
+    const bool three_d = depth > 0;
     for (int pass = 0; pass < 4; ++pass) { // overlapping obstacles can push into each other
         bool moved = false;
         for (const Obstacle& o : obstacles) {
-            const double px = static_cast<double>(x), py = static_cast<double>(y);
-            const SurfaceDistance sd = surface_distance(o, px, py);
+            const double px = static_cast<double>(x), py = static_cast<double>(y), pz = static_cast<double>(z);
+            const SurfaceDistance sd =
+                three_d ? surface_distance(o, px, py, pz, depth) : surface_distance(o, px, py);
             // A clearance relative to the position's size keeps the point outside after rounding to Real.
-            const double clearance = 1e-3 * std::max(1.0, std::max(std::abs(px), std::abs(py)));
+            const double clearance =
+                1e-3 * std::max({1.0, std::abs(px), std::abs(py), three_d ? std::abs(pz) : 0.0});
             if (sd.distance >= clearance) {
                 continue;
             }
             x = T::from_double(px + sd.nx * (clearance - sd.distance));
             y = T::from_double(py + sd.ny * (clearance - sd.distance));
-            const double inward = static_cast<double>(vx) * sd.nx + static_cast<double>(vy) * sd.ny;
+            const double inward = static_cast<double>(vx) * sd.nx + static_cast<double>(vy) * sd.ny +
+                                  (three_d ? static_cast<double>(vz) * sd.nz : 0.0);
+            if (three_d) {
+                z = T::from_double(pz + sd.nz * (clearance - sd.distance));
+            }
             if (inward < 0) {
                 vx = T::from_double(static_cast<double>(vx) - inward * sd.nx);
                 vy = T::from_double(static_cast<double>(vy) - inward * sd.ny);
+                if (three_d) {
+                    vz = T::from_double(static_cast<double>(vz) - inward * sd.nz);
+                }
             }
             moved = true;
         }
@@ -78,7 +101,7 @@ void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, Real& x, Real
 /// The fast path implements SPEC §2 as it stands: the classic model, synchronous, exact speed, and none of
 /// the extensions. Everything else takes the policy path.
 bool fast_path_applies(const Params& p) {
-    return p.model == Model::Classic && p.update == UpdateOrder::Synchronous &&
+    return p.model == Model::Classic && p.dimensions == 2 && p.update == UpdateOrder::Synchronous &&
            p.speed_estimate == SpeedEstimate::Exact && p.fov_angle >= 360.0 &&
            p.predator_behavior == PredatorBehavior::Edge && p.predator_speed == 0.0 && p.gravity == 0.0 &&
            p.max_dive_speed == 0.0 && p.line_of_sight_factor == 0.0 && p.perch_rest_max == 0.0 &&
@@ -101,6 +124,7 @@ template <class Real>
 Simulation<Real>::Simulation(const Params& params, World<Real> world)
     : params_(params), world_(std::move(world)) {
     validate_for<Real>(params_);
+    conform_dimensions(world_, params_);
     clear_unused_extension_state(world_, params_);
 }
 
@@ -109,6 +133,7 @@ void Simulation<Real>::set_params(const Params& params) {
     validate_for<Real>(params);
     sync_world(true);
     apply_group_bias(world_, params_, params);
+    conform_dimensions(world_, params);
     clear_unused_extension_state(world_, params);
     params_ = params;
 }
@@ -146,6 +171,9 @@ void Simulation<Real>::step_once() {
         }
     }
     sync_world(true);
+    if (world_.z.size() != (params_.dimensions == 3 ? world_.size() : 0)) {
+        conform_dimensions(world_, params_); // agents were added or removed through world()
+    }
     // The other models (src/<name>_model.cpp) share the grid and scratch buffers; the classic model follows.
     if constexpr (std::is_floating_point_v<Real>) { // validate_fix15 keeps fixed point on the lab's models
         if (params_.model == Model::Vicsek || params_.model == Model::Couzin) {
@@ -193,22 +221,28 @@ void Simulation<Real>::step_once() {
         for (std::size_t i = 0; i < n; ++i) {
             w.x[i] = classic::wrap_position(w.x[i], c.width);
             w.y[i] = classic::wrap_position(w.y[i], c.height);
+            if (c.three_d) {
+                w.z[i] = classic::wrap_position(w.z[i], c.depth);
+            }
         }
     }
+    const double depth = c.three_d ? params_.depth : 0.0; // 0: planar grids
     // The topological model's k-nearest search works with any cell size: 0 lets the grid choose fine cells.
     const double flock_range = params_.model == Model::Topological ? 0.0
                                : params_.model == Model::Weighted  ? weighted::Policy<Real>::range(params_)
                                                                    : params_.visual_range;
-    flock_grid_.build(w, GridMembers::Flocking, flock_range, c.wrap, params_.width, params_.height, nthreads);
+    flock_grid_.build(w, GridMembers::Flocking, flock_range, c.wrap, params_.width, params_.height, depth,
+                      nthreads);
     predator_grid_.build(w, GridMembers::Predators, params_.predator_range, c.wrap, params_.width,
-                         params_.height, nthreads);
+                         params_.height, depth, nthreads);
     profile.grid_build_ms = ms_since(t_start);
 
     // Phase 2: every agent's new velocity (and scout bias) from the old state only, through the model's
     // policy in the one neighbour loop.
     const auto t_neighbours = clock::now();
-    next_.resize(n);
-    const Geometry<Real> geo{c.wrap, c.width, c.height, c.half_width, c.half_height};
+    next_.resize(n, c.three_d);
+    const Geometry<Real> geo{c.wrap,     c.width, c.height, c.half_width, c.half_height,
+                             c.three_d, c.depth, c.half_depth};
     const predators::Behavior<Real> hunter(params_, c);
     switch (params_.model) {
     case Model::Vicsek:
@@ -239,14 +273,29 @@ void Simulation<Real>::step_once() {
             x = classic::wrap_position(x, c.width);
             y = classic::wrap_position(y, c.height);
         }
+        Real z(0), vz(0);
+        if (c.three_d) {
+            z = w.z[i] + next_.vz[i];
+            if (c.wrap) {
+                z = classic::wrap_position(z, c.depth);
+            }
+            vz = next_.vz[i];
+        }
         if (!params_.obstacles.empty()) {
-            keep_out_of_obstacles(params_.obstacles, x, y, next_.vx[i], next_.vy[i]);
+            keep_out_of_obstacles(params_.obstacles, depth, x, y, z, next_.vx[i], next_.vy[i], vz);
         }
         w.x[i] = x;
         w.y[i] = y;
+        if (c.three_d) {
+            w.z[i] = z;
+            next_.vz[i] = vz;
+        }
     }
     w.vx.swap(next_.vx);
     w.vy.swap(next_.vy);
+    if (c.three_d) {
+        w.vz.swap(next_.vz);
+    }
     w.bias.swap(next_.bias);
     w.target.swap(next_.target);
     w.rest.swap(next_.rest);
@@ -261,6 +310,9 @@ void Simulation<Real>::step_once() {
 template class Simulation<float>;
 template class Simulation<double>;
 template class Simulation<Fix15>;
+template void conform_dimensions(World<float>&, const Params&);
+template void conform_dimensions(World<double>&, const Params&);
+template void conform_dimensions(World<Fix15>&, const Params&);
 template void apply_group_bias(World<float>&, const Params&, const Params&);
 template void apply_group_bias(World<double>&, const Params&, const Params&);
 template void apply_group_bias(World<Fix15>&, const Params&, const Params&);

@@ -4,6 +4,7 @@
 #include "boids/fix15.hpp"
 #include "boids/scalar.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -35,6 +36,11 @@ void Spawner::spawn(World<Real>& world, const Params& params, Kind kind, long lo
     const double y1 = wrap ? params.height : params.height - params.margin_bottom;
     const double bias = initial_bias(params, kind);
     using T = ScalarTraits<Real>;
+    if (params.dimensions == 3) {
+        spawn_3d(world, params, kind, count);
+        return;
+    }
+    world.drop_depth(); // a planar world
     for (long long i = 0; i < count; ++i) {
         const double px = x0 + (x1 - x0) * uniform01();
         const double py = y0 + (y1 - y0) * uniform01();
@@ -42,6 +48,36 @@ void Spawner::spawn(World<Real>& world, const Params& params, Kind kind, long lo
         const double speed = params.min_speed + (params.max_speed - params.min_speed) * uniform01();
         world.add(kind, T::from_double(px), T::from_double(py), T::from_double(speed * std::cos(heading)),
                   T::from_double(speed * std::sin(heading)), T::from_double(bias));
+    }
+}
+
+template <class Real>
+void Spawner::spawn_3d(World<Real>& world, const Params& params, Kind kind, long long count) {
+    const bool wrap = params.boundary == Boundary::Wrap;
+    const double lo[3] = {wrap ? 0.0 : params.margin_left, wrap ? 0.0 : params.margin_top,
+                          wrap ? 0.0 : params.margin_front};
+    const double hi[3] = {wrap ? params.width : params.width - params.margin_right,
+                          wrap ? params.height : params.height - params.margin_bottom,
+                          wrap ? params.depth : params.depth - params.margin_back};
+    const double bias = initial_bias(params, kind);
+    using T = ScalarTraits<Real>;
+    // Agents already there without a third axis sit at mid-depth (as Simulation would place them).
+    world.z.resize(world.size(), T::from_double(params.depth / 2));
+    world.vz.resize(world.size(), Real(0));
+    for (long long i = 0; i < count; ++i) {
+        double p[3];
+        for (int a = 0; a < 3; ++a) {
+            p[a] = lo[a] + (hi[a] - lo[a]) * uniform01();
+        }
+        // A direction uniform on the sphere: z = cos(polar) uniform in [-1, 1], azimuth uniform.
+        const double cos_polar = 2.0 * uniform01() - 1.0;
+        const double azimuth = 2.0 * std::numbers::pi * uniform01();
+        const double sin_polar = std::sqrt(std::max(0.0, 1.0 - cos_polar * cos_polar));
+        const double speed = params.min_speed + (params.max_speed - params.min_speed) * uniform01();
+        world.add(kind, T::from_double(p[0]), T::from_double(p[1]), T::from_double(p[2]),
+                  T::from_double(speed * sin_polar * std::cos(azimuth)),
+                  T::from_double(speed * sin_polar * std::sin(azimuth)), T::from_double(speed * cos_polar),
+                  T::from_double(bias));
     }
 }
 

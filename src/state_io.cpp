@@ -19,9 +19,10 @@ namespace boids {
 
 namespace {
 
-enum Column { ColKind, ColX, ColY, ColVx, ColVy, ColBias, ColTarget, ColRest, ColumnCount };
-constexpr std::array<std::string_view, ColumnCount> column_names{"kind", "x",    "y",      "vx",
-                                                                 "vy",   "bias", "target", "rest"};
+// z, vz (3D) are real-valued like x..bias; target, rest are the integer extension columns.
+enum Column { ColKind, ColX, ColY, ColVx, ColVy, ColBias, ColZ, ColVz, ColTarget, ColRest, ColumnCount };
+constexpr std::array<std::string_view, ColumnCount> column_names{"kind", "x", "y",  "vx",     "vy",
+                                                                 "bias", "z", "vz", "target", "rest"};
 
 std::vector<std::string_view> split_fields(std::string_view line) {
     std::vector<std::string_view> fields;
@@ -102,7 +103,7 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
                 }
                 if (col < 0) {
                     throw InputError(where(source, line_no) + ": unknown column '" + std::string(fields[f]) +
-                                     "'; allowed columns are kind, x, y, vx, vy, bias, target, rest");
+                                     "'; allowed columns are kind, x, y, vx, vy, bias, z, vz, target, rest");
                 }
                 if (column_of[static_cast<std::size_t>(col)] >= 0) {
                     throw InputError(where(source, line_no) + ": column '" + std::string(fields[f]) +
@@ -116,6 +117,14 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
                                      std::string(column_names[static_cast<std::size_t>(c)]) +
                                      "' (the header needs kind, x, y, vx, vy; bias is optional)");
                 }
+            }
+            if ((column_of[ColZ] >= 0) != (column_of[ColVz] >= 0)) {
+                throw InputError(where(source, line_no) + ": a 3D state needs both columns z and vz");
+            }
+            if (column_of[ColZ] >= 0 && params.dimensions != 3) {
+                throw InputError(where(source, line_no) +
+                                 ": the state has z and vz columns (3D), but dimensions = 2; set "
+                                 "dimensions = 3 to load it");
             }
             header_fields = fields.size();
             have_header = true;
@@ -150,7 +159,7 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
         std::array<Real, ColTarget> v{};
         for (int c = ColX; c < ColTarget; ++c) {
             if (column_of[static_cast<std::size_t>(c)] < 0) {
-                continue; // only bias can be absent
+                continue; // only bias (and z, vz in 2D) can be absent
             }
             const auto parsed = parse_scalar<Real>(field(static_cast<Column>(c)));
             if (!parsed) {
@@ -172,8 +181,13 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
         } else {
             bias = Real(0); // only scouts carry a bias
         }
-        world.add(*kind, v[ColX], v[ColY], v[ColVx], v[ColVy], bias, static_cast<std::int32_t>(extension[0]),
-                  static_cast<std::int32_t>(extension[1]));
+        if (column_of[ColZ] >= 0) {
+            world.add(*kind, v[ColX], v[ColY], v[ColZ], v[ColVx], v[ColVy], v[ColVz], bias,
+                      static_cast<std::int32_t>(extension[0]), static_cast<std::int32_t>(extension[1]));
+        } else {
+            world.add(*kind, v[ColX], v[ColY], v[ColVx], v[ColVy], bias, static_cast<std::int32_t>(extension[0]),
+                      static_cast<std::int32_t>(extension[1]));
+        }
     }
     if (!have_header) {
         throw InputError(std::string(source) +
@@ -207,13 +221,17 @@ void write_state_csv(std::ostream& out, const World<Real>& world) {
     // Pursuit locks and rest timers are written only when some agent has one, so classic runs keep the
     // plain six columns.
     const bool extension = world.has_extension_state();
-    out << (extension ? "kind,x,y,vx,vy,bias,target,rest\n" : "kind,x,y,vx,vy,bias\n");
+    const bool depth = world.has_depth(); // 3D: z and vz follow the planar columns
+    out << "kind,x,y,vx,vy,bias" << (depth ? ",z,vz" : "") << (extension ? ",target,rest\n" : "\n");
     std::string row;
     for (std::size_t i = 0; i < world.size(); ++i) {
         row.assign(kind_name(world.kind[i]));
         for (const Real value : {world.x[i], world.y[i], world.vx[i], world.vy[i], world.bias[i]}) {
             row += ',';
             row += format_number(value);
+        }
+        if (depth) {
+            row += ',' + format_number(world.z[i]) + ',' + format_number(world.vz[i]);
         }
         if (extension) {
             row += ',' + std::to_string(world.target[i]) + ',' + std::to_string(world.rest[i]);

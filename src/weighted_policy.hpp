@@ -20,27 +20,29 @@
 
 namespace boids::weighted {
 
-struct Vec2 {
-    double x = 0, y = 0;
-    Vec2 operator+(Vec2 o) const { return {x + o.x, y + o.y}; }
-    Vec2 operator-(Vec2 o) const { return {x - o.x, y - o.y}; }
-    Vec2 operator*(double k) const { return {x * k, y * k}; }
-    [[nodiscard]] double norm() const { return std::sqrt(x * x + y * y); }
+/// Downey's vectors are 3D (VPython); in a 2D world z is 0 and every result is the planar one.
+struct Vec3 {
+    double x = 0, y = 0, z = 0;
+    Vec3 operator+(Vec3 o) const { return {x + o.x, y + o.y, z + o.z}; }
+    Vec3 operator-(Vec3 o) const { return {x - o.x, y - o.y, z - o.z}; }
+    Vec3 operator*(double k) const { return {x * k, y * k, z * k}; }
+    [[nodiscard]] double dot(Vec3 o) const { return x * o.x + y * o.y + z * o.z; }
+    [[nodiscard]] double norm() const { return std::sqrt(x * x + y * y + z * z); }
 };
 
 /// The seed's limit_vector: a vector longer than 1 is scaled to length 1.
-inline Vec2 limit(Vec2 v) {
+inline Vec3 limit(Vec3 v) {
     const double n = v.norm();
     return n > 1.0 ? v * (1.0 / n) : v;
 }
 
 /// The angle between a and b in [0, pi]; 0 if either is zero (a neighbour on top of the boid is seen).
-inline double angle_between(Vec2 a, Vec2 b) {
+inline double angle_between(Vec3 a, Vec3 b) {
     const double na = a.norm(), nb = b.norm();
     if (na == 0 || nb == 0) {
         return 0;
     }
-    const double c = (a.x * b.x + a.y * b.y) / (na * nb);
+    const double c = a.dot(b) / (na * nb);
     return std::acos(c > 1 ? 1 : (c < -1 ? -1 : c));
 }
 
@@ -50,7 +52,7 @@ struct Policy {
     static constexpr NeighbourQuery query = NeighbourQuery::InRange;
 
     struct Sums {
-        Vec2 center_sum, avoid_sum, align_sum;
+        Vec3 center_sum, avoid_sum, align_sum;
         int center_count = 0, avoid_count = 0, align_count = 0;
     };
 
@@ -61,30 +63,35 @@ struct Policy {
         return std::fmax(p.center_radius, std::fmax(p.avoid_radius, p.align_radius));
     }
 
-    static Vec2 heading(const Agent<Real>& a) {
-        return {static_cast<double>(a.vx), static_cast<double>(a.vy)};
+    static Vec3 heading(const Agent<Real>& a) {
+        return {static_cast<double>(a.vx), static_cast<double>(a.vy), static_cast<double>(a.vz)};
+    }
+
+    static Vec3 position(const Agent<Real>& a) {
+        return {static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(a.z)};
     }
 
     /// Within radius r and half-angle `angle` of the velocity (the seed's get_neighbors: skip if beyond).
-    static bool in_view(Vec2 velocity, Vec2 offset, double radius, double angle) {
+    static bool in_view(Vec3 velocity, Vec3 offset, double radius, double angle) {
         return !(offset.norm() > radius) && !(angle_between(velocity, offset) > angle);
     }
 
     void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
-        const Vec2 offset{-static_cast<double>(n.dx), -static_cast<double>(n.dy)}; // from the boid to it
-        const Vec2 position =
-            Vec2{static_cast<double>(a.x), static_cast<double>(a.y)} + offset; // nearest image
-        const Vec2 v = heading(a);
+        const Vec3 offset{-static_cast<double>(n.dx), -static_cast<double>(n.dy),
+                          -static_cast<double>(n.dz)};           // from the boid to it
+        const Vec3 neighbour_at = position(a) + offset; // nearest image
+        const Vec3 v = heading(a);
         if (in_view(v, offset, params.center_radius, params.center_angle)) {
-            s.center_sum = s.center_sum + position;
+            s.center_sum = s.center_sum + neighbour_at;
             ++s.center_count;
         }
         if (in_view(v, offset, params.avoid_radius, params.avoid_angle)) {
-            s.avoid_sum = s.avoid_sum + position;
+            s.avoid_sum = s.avoid_sum + neighbour_at;
             ++s.avoid_count;
         }
         if (in_view(v, offset, params.align_radius, params.align_angle)) {
-            s.align_sum = s.align_sum + Vec2{static_cast<double>(n.vx), static_cast<double>(n.vy)};
+            s.align_sum = s.align_sum + Vec3{static_cast<double>(n.vx), static_cast<double>(n.vy),
+                                             static_cast<double>(n.vz)};
             ++s.align_count;
         }
     }
@@ -93,35 +100,39 @@ struct Policy {
 
     void steer(const Sums& sums, Agent<Real>& a) const {
         Sums s = sums;
-        const Vec2 pos{static_cast<double>(a.x), static_cast<double>(a.y)};
-        Vec2 to_carrot = Vec2{params.carrot_x, params.carrot_y} - pos;
+        const Vec3 pos = position(a);
+        Vec3 to_carrot = Vec3{params.carrot_x, params.carrot_y, c.three_d ? params.carrot_z : 0.0} - pos;
         if (c.wrap) {
             to_carrot.x = std::remainder(to_carrot.x, params.width);
             to_carrot.y = std::remainder(to_carrot.y, params.height);
+            if (c.three_d) {
+                to_carrot.z = std::remainder(to_carrot.z, params.depth);
+            }
         }
-        const Vec2 v = heading(a);
+        const Vec3 v = heading(a);
         if (in_view(v, to_carrot, params.avoid_radius, params.avoid_angle)) { // the carrot is avoided too
             s.avoid_sum = s.avoid_sum + pos + to_carrot;
             ++s.avoid_count;
         }
-        const auto toward_mean = [&](Vec2 sum, int count, Vec2 from) {
-            return count > 0 ? limit(sum * (1.0 / count) - from) : Vec2{};
+        const auto toward_mean = [&](Vec3 sum, int count, Vec3 from) {
+            return count > 0 ? limit(sum * (1.0 / count) - from) : Vec3{};
         };
-        const Vec2 center = toward_mean(s.center_sum, s.center_count, pos);
-        const Vec2 avoid = toward_mean(s.avoid_sum, s.avoid_count, pos) * -1.0;
-        const Vec2 align = toward_mean(s.align_sum, s.align_count, Vec2{});
-        const Vec2 love = limit(to_carrot);
-        Vec2 goal =
+        const Vec3 center = toward_mean(s.center_sum, s.center_count, pos);
+        const Vec3 avoid = toward_mean(s.avoid_sum, s.avoid_count, pos) * -1.0;
+        const Vec3 align = toward_mean(s.align_sum, s.align_count, Vec3{});
+        const Vec3 love = limit(to_carrot);
+        Vec3 goal =
             center * params.w_center + avoid * params.w_avoid + align * params.w_align + love * params.w_love;
         const double goal_norm = goal.norm();
         const double speed = v.norm();
-        const Vec2 unit_velocity = speed > 0 ? v * (1.0 / speed) : Vec2{1, 0};
+        const Vec3 unit_velocity = speed > 0 ? v * (1.0 / speed) : Vec3{1, 0, 0};
         goal = goal_norm > 0 ? goal * (1.0 / goal_norm) : unit_velocity;
-        Vec2 next = unit_velocity * (1.0 - params.maneuverability) + goal * params.maneuverability;
+        Vec3 next = unit_velocity * (1.0 - params.maneuverability) + goal * params.maneuverability;
         const double next_norm = next.norm();
         next = next_norm > 0 ? next * (1.0 / next_norm) : unit_velocity;
         a.vx = T::from_double(next.x * params.time_step);
         a.vy = T::from_double(next.y * params.time_step);
+        a.vz = T::from_double(next.z * params.time_step);
     }
 
     const Params& params;

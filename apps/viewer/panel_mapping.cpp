@@ -16,7 +16,7 @@ constexpr double table_max = std::numeric_limits<double>::quiet_NaN(); // "take 
 
 // clang-format off
 // Lab ranges (SPEC §3) where the lab gives them; NaN bounds are filled from param_table().
-constexpr std::array<SliderSpec, 63> raw_sliders{{
+constexpr std::array<SliderSpec, 67> raw_sliders{{
     {"visual_range", "visual range", 0, 200, false, "Flocking"},
     {"protected_range", "protected range", 0, 100, false, "Flocking"},
     {"centering_factor", "centering (cohesion)", 0.0002, 1, true, "Flocking"},
@@ -31,6 +31,9 @@ constexpr std::array<SliderSpec, 63> raw_sliders{{
     {"margin_bottom", "margin bottom", table_max, table_max, true, "Edges"},
     {"width", "world width", table_max, table_max, true, "Edges"},
     {"height", "world height", table_max, table_max, true, "Edges"},
+    {"depth", "world depth (3D)", table_max, table_max, true, "Edges"},
+    {"margin_front", "margin front (3D)", table_max, table_max, true, "Edges"},
+    {"margin_back", "margin back (3D)", table_max, table_max, true, "Edges"},
     {"predator_range", "predator range", table_max, table_max, true, "Predators"},
     {"predator_turn_factor", "predator turn factor", table_max, table_max, true, "Predators"},
     {"predator_speed", "predator speed (0 = limits)", 0, 20, false, "Predators"},
@@ -61,6 +64,7 @@ constexpr std::array<SliderSpec, 63> raw_sliders{{
     {"time_step", "dt (weighted)", 0, 10, false, "Models"},
     {"carrot_x", "carrot x (weighted)", table_max, table_max, false, "Models"},
     {"carrot_y", "carrot y (weighted)", table_max, table_max, false, "Models"},
+    {"carrot_z", "carrot z (weighted, 3D)", table_max, table_max, false, "Models"},
     {"speed", "speed (vicsek, couzin)", 0, 10, false, "Models"},
     {"interaction_radius", "interaction radius (vicsek)", 0, 50, false, "Models"},
     {"noise", "noise (vicsek, couzin)", table_max, table_max, false, "Models"},

@@ -1,6 +1,7 @@
 #pragma once
 /// Food sources: attractors, fixed or moving along a closed path, that boids within range steer toward.
 
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@ struct FoodSource {
     double strength = 0.1;                       ///< velocity change per step toward it
     std::vector<std::pair<double, double>> path; ///< waypoints of a closed loop (empty: fixed)
     double speed = 1;                            ///< pixels per step along the path
+    std::optional<double> z;                     ///< 3D: its z, path included (none: the middle of the depth)
 
     bool operator==(const FoodSource&) const = default;
 
@@ -20,7 +22,8 @@ struct FoodSource {
     [[nodiscard]] std::pair<double, double> position(long long step) const;
 };
 
-/// Parses "X Y [RANGE [STRENGTH]]" (the CLI's --food). Throws InputError.
+/// Parses "X Y [RANGE [STRENGTH]]" (the CLI's --food; in 3D the source sits at the middle of the depth).
+/// Throws InputError.
 [[nodiscard]] FoodSource parse_food(std::string_view text);
 
 /// Throws InputError unless the source is well formed.

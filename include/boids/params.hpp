@@ -54,6 +54,10 @@ struct Params {
     double margin_right = 100.0;       ///< boids right of width - margin_right turn left
     double margin_top = 100.0;         ///< boids above this y turn down
     double margin_bottom = 100.0;      ///< boids below height - margin_bottom turn up
+    int dimensions = 2;                ///< 2 (x, y) or 3 (x, y, z: classic and weighted models)
+    double depth = 480.0;              ///< 3D: world depth in pixels (z from 0, the front, to depth)
+    double margin_front = 100.0;       ///< 3D: boids with z below this turn back
+    double margin_back = 100.0;        ///< 3D: boids with z above depth - margin_back turn forward
     double turn_factor = 0.2;          ///< velocity change per step at an edge
     double visual_range = 40.0;        ///< neighbours closer than this are averaged (cohesion, alignment)
     double protected_range = 8.0;      ///< neighbours closer than this are avoided (separation)
@@ -92,6 +96,7 @@ struct Params {
     double time_step = 0.1;                 ///< weighted: dt in pos += dt vel (boids fly at unit speed)
     double carrot_x = 1.0;                  ///< weighted: the carrot (attractor) position
     double carrot_y = 0.0;
+    double carrot_z = 0.0;                  ///< weighted, 3D: the carrot's z
     PredatorBehavior predator_behavior = PredatorBehavior::Edge; ///< edge, chase-centroid or pursue
     double predator_speed = 0.0;       ///< predators fly at exactly this speed; 0 = the boids' limits
     double predator_vision = 150.0;    ///< how far a hunting predator sees boids

@@ -80,11 +80,12 @@ private:
     SpatialGrid<Real> flock_grid_;
     SpatialGrid<Real> predator_grid_;
     struct Next {
-        std::vector<Real> vx, vy, bias;
+        std::vector<Real> vx, vy, vz, bias; // vz: 3D only
         std::vector<std::int32_t> target, rest;
-        void resize(std::size_t n) {
+        void resize(std::size_t n, bool three_d) {
             vx.resize(n);
             vy.resize(n);
+            vz.resize(three_d ? n : 0);
             bias.resize(n);
             target.resize(n);
             rest.resize(n);
@@ -112,6 +113,11 @@ void reference_step(World<Real>& world, const Params& params);
 /// once. Brute force, one thread, as on the microcontroller.
 template <class Real>
 void sequential_step(World<Real>& world, const Params& params);
+
+/// Makes a world fit params.dimensions: in 3D every agent gets z and vz (agents without them are placed at
+/// depth / 2 with vz = 0); in 2D z and vz are dropped.
+template <class Real>
+void conform_dimensions(World<Real>& world, const Params& params);
 
 /// Applies SPEC §2's group-bias rule when parameters change: with dynamic bias off, every scout takes its
 /// group's value; with it on, a group whose value changed restarts from the new value.

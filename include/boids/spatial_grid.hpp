@@ -1,12 +1,13 @@
 #pragma once
 /// A uniform grid over agent positions, built by counting sort, so that a neighbour query visits only
-/// the 3 x 3 cells around a point instead of every agent.
+/// the 3 x 3 cells (3 x 3 x 3 in 3D) around a point instead of every agent.
 
 #include "boids/world.hpp"
 
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace boids {
@@ -28,30 +29,52 @@ public:
     /// covers the agents' bounding box, wherever they are. The number of cells is capped near the number
     /// of agents, so far-flung agents cost memory proportional to N, not to the area they span.
     void build(const World<Real>& world, GridMembers members, double range, bool wrap, double width,
-               double height, int threads);
+               double height, int threads) {
+        build(world, members, range, wrap, width, height, 0.0, threads);
+    }
+
+    /// The same for a 3D world when `depth` > 0 (the world must have z): cells are boxes and the torus
+    /// (wrap) is [0, width) x [0, height) x [0, depth). With depth 0 the grid is planar.
+    void build(const World<Real>& world, GridMembers members, double range, bool wrap, double width,
+               double height, double depth, int threads);
 
     [[nodiscard]] std::size_t size() const { return agent_.size(); }
+    [[nodiscard]] bool three_d() const { return three_d_; }
 
-    /// Calls `visit(slot)` for every slot in the cells that can hold agents within `range` of (px, py),
-    /// each slot once, in a fixed order: rows then columns of the 3 x 3 block, then cell order.
+    /// Calls `visit(slot)` for every slot in the cells that can hold agents within `range` of (px, py, pz)
+    /// (pz is ignored by a planar grid), each slot once, in a fixed order: layers, then rows, then columns
+    /// of the 3 x 3 (x 3) block, then cell order.
     template <class Visit>
-    void for_each_candidate(Real px, Real py, Visit&& visit) const {
+    void for_each_candidate(Real px, Real py, Real pz, Visit&& visit) const {
         if (agent_.empty()) {
             return;
         }
-        std::array<int, 3> cols{}, rows{};
+        std::array<int, 3> cols{}, rows{}, layers{0, 0, 0};
         const int ncols = neighbour_lines(static_cast<double>(px), origin_x_, cell_w_, nx_, cols);
         const int nrows = neighbour_lines(static_cast<double>(py), origin_y_, cell_h_, ny_, rows);
-        for (int r = 0; r < nrows; ++r) {
-            const std::size_t row_base = static_cast<std::size_t>(rows[r]) * static_cast<std::size_t>(nx_);
-            for (int c = 0; c < ncols; ++c) {
-                const std::size_t cell = row_base + static_cast<std::size_t>(cols[c]);
-                const std::uint32_t end = cell_start_[cell + 1];
-                for (std::uint32_t s = cell_start_[cell]; s < end; ++s) {
-                    visit(s);
+        const int nlayers =
+            three_d_ ? neighbour_lines(static_cast<double>(pz), origin_z_, cell_d_, nz_, layers) : 1;
+        for (int l = 0; l < nlayers; ++l) {
+            const std::size_t layer_base =
+                static_cast<std::size_t>(layers[l]) * static_cast<std::size_t>(ny_) * static_cast<std::size_t>(nx_);
+            for (int r = 0; r < nrows; ++r) {
+                const std::size_t row_base =
+                    layer_base + static_cast<std::size_t>(rows[r]) * static_cast<std::size_t>(nx_);
+                for (int c = 0; c < ncols; ++c) {
+                    const std::size_t cell = row_base + static_cast<std::size_t>(cols[c]);
+                    const std::uint32_t end = cell_start_[cell + 1];
+                    for (std::uint32_t s = cell_start_[cell]; s < end; ++s) {
+                        visit(s);
+                    }
                 }
             }
         }
+    }
+
+    /// Planar query (a 2D grid).
+    template <class Visit>
+    void for_each_candidate(Real px, Real py, Visit&& visit) const {
+        for_each_candidate(px, py, Real(0), std::forward<Visit>(visit));
     }
 
     /// Calls `visit(slot)` for every slot in the cells exactly `ring` cells away (Chebyshev distance on the
@@ -59,43 +82,64 @@ public:
     /// lies wholly outside the grid (so larger rings are empty too). Agents in ring r+1 and beyond are at
     /// least r * min_cell() away from any point of ring 0's cell.
     template <class Visit>
-    bool for_each_in_ring(Real px, Real py, int ring, Visit&& visit) const {
+    bool for_each_in_ring(Real px, Real py, Real pz, int ring, Visit&& visit) const {
         const int cx = clamped_line(static_cast<double>(px), origin_x_, cell_w_, nx_);
         const int cy = clamped_line(static_cast<double>(py), origin_y_, cell_h_, ny_);
+        const int cz = three_d_ ? clamped_line(static_cast<double>(pz), origin_z_, cell_d_, nz_) : 0;
         bool any = false;
-        for_lines(cy, ring, ny_, [&](int row, int drow) {
-            for_lines(cx, ring, nx_, [&](int col, int dcol) {
-                if (dcol < ring && drow < ring) {
-                    return; // inside: an earlier ring
-                }
-                any = true;
-                const std::size_t cell = static_cast<std::size_t>(row) * static_cast<std::size_t>(nx_) +
-                                         static_cast<std::size_t>(col);
-                for (std::uint32_t s = cell_start_[cell]; s < cell_start_[cell + 1]; ++s) {
-                    visit(s);
-                }
+        for_lines(cz, three_d_ ? ring : 0, nz_, [&](int layer, int dlayer) {
+            for_lines(cy, ring, ny_, [&](int row, int drow) {
+                for_lines(cx, ring, nx_, [&](int col, int dcol) {
+                    if (dcol < ring && drow < ring && (dlayer < ring || !three_d_)) {
+                        return; // inside: an earlier ring
+                    }
+                    any = true;
+                    const std::size_t cell =
+                        (static_cast<std::size_t>(layer) * static_cast<std::size_t>(ny_) +
+                         static_cast<std::size_t>(row)) *
+                            static_cast<std::size_t>(nx_) +
+                        static_cast<std::size_t>(col);
+                    for (std::uint32_t s = cell_start_[cell]; s < cell_start_[cell + 1]; ++s) {
+                        visit(s);
+                    }
+                });
             });
         });
         return any;
     }
 
-    /// Calls `visit(slot)` for every slot in the cells that can hold agents within `range` of (px, py), for
-    /// ranges larger than a cell (rings out to ceil(range / cell)); each slot once, in a fixed order.
+    /// Planar ring (a 2D grid).
     template <class Visit>
-    void for_each_within(Real px, Real py, double range, Visit&& visit) const {
+    bool for_each_in_ring(Real px, Real py, int ring, Visit&& visit) const {
+        return for_each_in_ring(px, py, Real(0), ring, std::forward<Visit>(visit));
+    }
+
+    /// Calls `visit(slot)` for every slot in the cells that can hold agents within `range` of (px, py, pz),
+    /// for ranges larger than a cell (rings out to ceil(range / cell)); each slot once, in a fixed order.
+    template <class Visit>
+    void for_each_within(Real px, Real py, Real pz, double range, Visit&& visit) const {
         if (agent_.empty()) {
             return;
         }
         const int rings = static_cast<int>(std::ceil(range / min_cell()));
         for (int ring = 0; ring <= rings; ++ring) {
-            if (!for_each_in_ring(px, py, ring, visit)) {
+            if (!for_each_in_ring(px, py, pz, ring, visit)) {
                 return;
             }
         }
     }
 
-    /// The smaller side of a cell.
-    [[nodiscard]] double min_cell() const { return cell_w_ < cell_h_ ? cell_w_ : cell_h_; }
+    /// Planar search (a 2D grid).
+    template <class Visit>
+    void for_each_within(Real px, Real py, double range, Visit&& visit) const {
+        for_each_within(px, py, Real(0), range, std::forward<Visit>(visit));
+    }
+
+    /// The smallest side of a cell.
+    [[nodiscard]] double min_cell() const {
+        const double planar = cell_w_ < cell_h_ ? cell_w_ : cell_h_;
+        return three_d_ && cell_d_ < planar ? cell_d_ : planar;
+    }
 
     /// World index of the agent in a slot.
     [[nodiscard]] std::uint32_t agent(std::uint32_t slot) const { return agent_[slot]; }
@@ -103,9 +147,13 @@ public:
     [[nodiscard]] Real y(std::uint32_t slot) const { return y_[slot]; }
     [[nodiscard]] Real vx(std::uint32_t slot) const { return vx_[slot]; }
     [[nodiscard]] Real vy(std::uint32_t slot) const { return vy_[slot]; }
+    /// z and vz of a slot; 0 in a planar grid.
+    [[nodiscard]] Real z(std::uint32_t slot) const { return three_d_ ? z_[slot] : Real(0); }
+    [[nodiscard]] Real vz(std::uint32_t slot) const { return three_d_ ? vz_[slot] : Real(0); }
 
     [[nodiscard]] int columns() const { return nx_; }
     [[nodiscard]] int rows() const { return ny_; }
+    [[nodiscard]] int layers() const { return nz_; }
     [[nodiscard]] double cell_width() const { return cell_w_; }
     [[nodiscard]] double cell_height() const { return cell_h_; }
 
@@ -139,7 +187,9 @@ private:
         return count;
     }
 
-    [[nodiscard]] std::size_t cell_of(double px, double py) const;
+    [[nodiscard]] std::size_t cell_of(double px, double py, double pz) const;
+    void geometry_3d(const World<Real>& world, double cell, double max_cells, bool wrap, double width,
+                     double height, double depth);
 
     /// Calls fn(line, distance) for each distinct line within `ring` of line c, in ascending order.
     template <class Fn>
@@ -168,12 +218,14 @@ private:
     }
 
     bool wrap_ = false;
-    int nx_ = 1, ny_ = 1;
-    double origin_x_ = 0.0, origin_y_ = 0.0;
-    double cell_w_ = 1.0, cell_h_ = 1.0;
-    std::vector<std::uint32_t> cell_start_; ///< nx * ny + 1 offsets into the slots (prefix sum)
+    bool three_d_ = false;
+    int nx_ = 1, ny_ = 1, nz_ = 1;
+    double origin_x_ = 0.0, origin_y_ = 0.0, origin_z_ = 0.0;
+    double cell_w_ = 1.0, cell_h_ = 1.0, cell_d_ = 1.0;
+    std::vector<std::uint32_t> cell_start_; ///< nx * ny * nz + 1 offsets into the slots (prefix sum)
     std::vector<std::uint32_t> agent_;      ///< world index per slot
     std::vector<Real> x_, y_, vx_, vy_;     ///< agent state per slot
+    std::vector<Real> z_, vz_;              ///< 3D only
     std::vector<std::uint32_t> slot_cell_;  ///< scratch: cell of each member, in world order
     std::vector<std::uint32_t> members_;    ///< scratch: world indices of the members
 };

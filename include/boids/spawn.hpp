@@ -1,6 +1,7 @@
 #pragma once
 /// Random initial states (SPEC §3): positions uniform inside the margins (the whole world when it
-/// wraps), heading uniform, speed uniform in [min_speed, max_speed].
+/// wraps), heading uniform, speed uniform in [min_speed, max_speed]. In 3D the box includes the front and
+/// back margins and the heading is uniform on the sphere.
 
 #include "boids/kind.hpp"
 #include "boids/params.hpp"
@@ -15,7 +16,8 @@ namespace boids {
 inline constexpr std::uint64_t default_seed = 4760;
 
 /// A seeded source of new agents. The stream is consumed serially (4 draws per agent: x, y, heading,
-/// speed), so a seed gives the same agents whatever the thread count, on every platform.
+/// speed; in 3D 6: x, y, z, two for the direction, speed), so a seed gives the same agents whatever the
+/// thread count, on every platform.
 class Spawner {
 public:
     explicit Spawner(std::uint64_t seed) : engine_(seed) {}
@@ -25,6 +27,9 @@ public:
     void spawn(World<Real>& world, const Params& params, Kind kind, long long count);
 
 private:
+    template <class Real>
+    void spawn_3d(World<Real>& world, const Params& params, Kind kind, long long count);
+
     /// Uniform in [0, 1) from the top 53 bits: portable, unlike std::uniform_real_distribution.
     double uniform01() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
 

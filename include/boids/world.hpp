@@ -25,15 +25,22 @@ struct AgentCounts {
 /// row i of the state file it was loaded from. `bias` is a scout's own bias and 0 for other kinds.
 /// `target` is a pursuing predator's locked prey (world index, -1 for none); `rest` the steps a perched
 /// boid has left to rest (0 when flying).
+///
+/// A 3D world (Params::dimensions = 3) also has `z, vz`, one entry per agent; in a 2D world they are
+/// empty, so 2D flocks pay nothing for the third axis. Code that reads them checks has_depth().
 template <class Real>
 struct World {
     std::vector<Kind> kind;
     std::vector<Real> x, y, vx, vy, bias;
+    std::vector<Real> z, vz; ///< empty in a 2D world
     std::vector<std::int32_t> target, rest;
 
     [[nodiscard]] std::size_t size() const { return kind.size(); }
 
-    /// Appends one agent.
+    /// True when the agents have a z coordinate (a 3D world with at least one agent).
+    [[nodiscard]] bool has_depth() const { return !z.empty(); }
+
+    /// Appends one agent to a 2D world.
     void add(Kind k, Real px, Real py, Real pvx, Real pvy, Real b, std::int32_t locked = -1,
              std::int32_t resting = 0) {
         kind.push_back(k);
@@ -46,12 +53,36 @@ struct World {
         bias.push_back(b);
     }
 
+    /// Appends one agent to a 3D world (every agent of a world has z, or none has).
+    void add(Kind k, Real px, Real py, Real pz, Real pvx, Real pvy, Real pvz, Real b, std::int32_t locked = -1,
+             std::int32_t resting = 0) {
+        add(k, px, py, pvx, pvy, b, locked, resting);
+        z.push_back(pz);
+        vz.push_back(pvz);
+    }
+
+    /// Gives a 2D world a third axis: every agent at height `pz`, with no vertical velocity.
+    void add_depth(Real pz) {
+        z.assign(size(), pz);
+        vz.assign(size(), Real(0));
+    }
+
+    /// Drops the third axis (projects the flock onto the x-y plane).
+    void drop_depth() {
+        z.clear();
+        vz.clear();
+    }
+
     /// Removes agent i; later agents move up one place (order is preserved), and locks on them follow.
     void erase(std::size_t i) {
         const auto at = static_cast<std::ptrdiff_t>(i);
         kind.erase(kind.begin() + at);
         for (auto* column : {&x, &y, &vx, &vy, &bias}) {
             column->erase(column->begin() + at);
+        }
+        if (has_depth()) {
+            z.erase(z.begin() + at);
+            vz.erase(vz.begin() + at);
         }
         target.erase(target.begin() + at);
         rest.erase(rest.begin() + at);
@@ -62,7 +93,7 @@ struct World {
 
     void clear() {
         kind.clear();
-        for (auto* column : {&x, &y, &vx, &vy, &bias}) {
+        for (auto* column : {&x, &y, &vx, &vy, &bias, &z, &vz}) {
             column->clear();
         }
         target.clear();

@@ -295,7 +295,9 @@ TEST(Obstacles, NoBoidEverEndsAStepInside) {
 }
 
 TEST(Obstacles, SignedDistanceAndNormals) {
-    Obstacle c{Obstacle::Shape::Circle, 10, 10, 5};
+    Obstacle c;
+    c.x = c.y = 10;
+    c.radius = 5;
     SurfaceDistance d = surface_distance(c, 14, 13);
     EXPECT_DOUBLE_EQ(d.distance, 0.0); // (4, 3) from the centre: on the surface
     EXPECT_DOUBLE_EQ(d.nx, 0.8);
