@@ -87,32 +87,45 @@ double link_range(const Params& params) {
     return params.visual_range;
 }
 
+namespace {
+
+/// A vector's length: the planar hypot in 2D (the bits the planar metrics always had), else the 3D norm.
+double norm(double x, double y, double z, bool solid) {
+    return solid ? std::sqrt(x * x + y * y + z * z) : std::hypot(x, y);
+}
+
+} // namespace
+
 template <class Real>
 FlockSummary summarize(const World<Real>& world) {
     FlockSummary summary;
-    double speed_sum = 0.0, ux = 0.0, uy = 0.0;
+    double speed_sum = 0.0, ux = 0.0, uy = 0.0, uz = 0.0;
     long long count = 0;
+    const bool solid = world.has_depth();
     for (std::size_t i = 0; i < world.size(); ++i) {
         const double x = static_cast<double>(world.x[i]), y = static_cast<double>(world.y[i]);
         const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
+        const double z = solid ? static_cast<double>(world.z[i]) : 0.0;
+        const double vz = solid ? static_cast<double>(world.vz[i]) : 0.0;
         if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(vx) || !std::isfinite(vy) ||
-            !std::isfinite(static_cast<double>(world.bias[i]))) {
+            !std::isfinite(z) || !std::isfinite(vz) || !std::isfinite(static_cast<double>(world.bias[i]))) {
             summary.finite = false;
         }
         if (!is_flocking(world.kind[i])) {
             continue;
         }
-        const double speed = std::hypot(vx, vy);
+        const double speed = norm(vx, vy, vz, solid);
         speed_sum += speed;
         if (speed > 0.0) {
             ux += vx / speed;
             uy += vy / speed;
+            uz += vz / speed;
         }
         ++count;
     }
     if (count > 0) {
         summary.mean_speed = speed_sum / static_cast<double>(count);
-        summary.polarization = std::hypot(ux, uy) / static_cast<double>(count);
+        summary.polarization = norm(ux, uy, uz, solid) / static_cast<double>(count);
     }
     return summary;
 }
@@ -124,7 +137,11 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
     const bool wrap = params.boundary == Boundary::Wrap;
 
     // O(N) sums, serial and in world order so that they are the same bits for any thread count.
-    double cx = 0.0, cy = 0.0, ux = 0.0, uy = 0.0, speed_sum = 0.0, speed_sq = 0.0;
+    // In 3D (the world has z) every vector gains its z component; in 2D the planar formulas run unchanged.
+    const bool solid = world.has_depth();
+    const auto z_of = [&](std::size_t i) { return solid ? static_cast<double>(world.z[i]) : 0.0; };
+    const auto vz_of = [&](std::size_t i) { return solid ? static_cast<double>(world.vz[i]) : 0.0; };
+    double cx = 0.0, cy = 0.0, cz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, speed_sum = 0.0, speed_sq = 0.0;
     long long count = 0, boids = 0, right = 0, left = 0, any_right = 0, any_left = 0, side = 0, any_side = 0;
     const double middle = 0.5 * params.width;
     for (std::size_t i = 0; i < world.size(); ++i) {
@@ -132,14 +149,17 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
             continue;
         }
         const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
-        const double speed = std::hypot(vx, vy);
+        const double vz = vz_of(i);
+        const double speed = norm(vx, vy, vz, solid);
         cx += static_cast<double>(world.x[i]);
         cy += static_cast<double>(world.y[i]);
+        cz += z_of(i);
         speed_sum += speed;
         speed_sq += speed * speed;
         if (speed > 0.0) {
             ux += vx / speed;
             uy += vy / speed;
+            uz += vz / speed;
         }
         any_right += vx > 0.0 ? 1 : 0;
         any_left += vx < 0.0 ? 1 : 0;
@@ -159,7 +179,8 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
     const double n = static_cast<double>(count);
     cx /= n;
     cy /= n;
-    m.polarization = std::hypot(ux, uy) / n;
+    cz /= n;
+    m.polarization = norm(ux, uy, uz, solid) / n;
     m.speed_mean = speed_sum / n;
     m.speed_std = std::sqrt(std::max(0.0, speed_sq / n - m.speed_mean * m.speed_mean));
     // The seeds' decision: where the uninformed majority goes. Without plain boids, everyone counts.
@@ -167,22 +188,29 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
     m.frac_right = static_cast<double>(boids > 0 ? right : any_right) / deciders;
     m.frac_left = static_cast<double>(boids > 0 ? left : any_left) / deciders;
     m.side_right = static_cast<double>(boids > 0 ? side : any_side) / deciders;
-    m.accuracy = (ux == 0.0 && uy == 0.0) ? 0.5 : 1.0 - std::abs(std::atan2(uy, ux)) / pi;
+    m.accuracy = (ux == 0.0 && uy == 0.0 && uz == 0.0) ? 0.5
+                 : solid ? 1.0 - std::atan2(std::hypot(uy, uz), ux) / pi // the angle to +x in space
+                         : 1.0 - std::abs(std::atan2(uy, ux)) / pi;
 
-    // Milling: the mean angular momentum of unit vectors about the centroid.
-    double mill = 0.0;
+    // Milling: the mean angular momentum of unit vectors about the centroid (in 3D the norm of the mean
+    // vector r_hat x u_hat; in 2D only its z component exists).
+    double mill = 0.0, mill_x = 0.0, mill_y = 0.0;
     for (std::size_t i = 0; i < world.size(); ++i) {
         if (!is_flocking(world.kind[i])) {
             continue;
         }
         const double rx = static_cast<double>(world.x[i]) - cx, ry = static_cast<double>(world.y[i]) - cy;
+        const double rz = z_of(i) - cz;
         const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
-        const double r = std::hypot(rx, ry), v = std::hypot(vx, vy);
+        const double vz = vz_of(i);
+        const double r = norm(rx, ry, rz, solid), v = norm(vx, vy, vz, solid);
         if (r > 0.0 && v > 0.0) {
             mill += (rx * vy - ry * vx) / (r * v);
+            mill_x += (ry * vz - rz * vy) / (r * v);
+            mill_y += (rz * vx - rx * vz) / (r * v);
         }
     }
-    m.milling = std::abs(mill) / n;
+    m.milling = (solid ? std::sqrt(mill * mill + mill_x * mill_x + mill_y * mill_y) : std::abs(mill)) / n;
 
     // Nearest neighbours and groups from one grid. Its range is the link range, widened to twice the mean
     // spacing so that nearly every agent finds its nearest neighbour in the 3 x 3 cells; the few that do
@@ -201,19 +229,39 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
         }
         area = (x1 - x0) * (y1 - y0);
     }
-    const double spacing = std::sqrt(area / n);
+    double spacing = std::sqrt(area / n);
+    if (solid) { // the mean spacing in a volume: the world's, or the flock's bounding box
+        double z0 = 0.0, z1 = params.depth;
+        if (!wrap) {
+            z0 = std::numeric_limits<double>::max();
+            z1 = -z0;
+            for (std::size_t i = 0; i < world.size(); ++i) {
+                if (is_flocking(world.kind[i])) {
+                    z0 = std::min(z0, z_of(i));
+                    z1 = std::max(z1, z_of(i));
+                }
+            }
+        }
+        spacing = std::cbrt(area * (z1 - z0) / n);
+    }
     const double range = std::max({link, 2.0 * spacing, 1e-9});
     SpatialGrid<Real> grid;
-    grid.build(world, GridMembers::Flocking, range, wrap, params.width, params.height, nthreads);
+    grid.build(world, GridMembers::Flocking, range, wrap, params.width, params.height,
+               solid ? params.depth : 0.0, nthreads);
     const std::size_t slots = grid.size();
     const double link2 = link * link, range2 = range * range;
-    const auto separation2 = [&](double x, double y, double ox, double oy) {
-        double dx = ox - x, dy = oy - y;
+    const auto separation2 = [&](std::uint32_t sa, std::uint32_t sb) {
+        double dx = static_cast<double>(grid.x(sb)) - static_cast<double>(grid.x(sa));
+        double dy = static_cast<double>(grid.y(sb)) - static_cast<double>(grid.y(sa));
+        double dz = static_cast<double>(grid.z(sb)) - static_cast<double>(grid.z(sa));
         if (wrap) {
             dx = min_image(dx, params.width);
             dy = min_image(dy, params.height);
+            if (solid) {
+                dz = min_image(dz, params.depth);
+            }
         }
-        return dx * dx + dy * dy;
+        return solid ? dx * dx + dy * dy + dz * dz : dx * dx + dy * dy;
     };
 
     std::vector<double> nearest2(slots, std::numeric_limits<double>::infinity());
@@ -225,14 +273,12 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
 #pragma omp for schedule(dynamic, 256)
         for (std::size_t a = 0; a < slots; ++a) {
             const auto sa = static_cast<std::uint32_t>(a);
-            const double x = static_cast<double>(grid.x(sa)), y = static_cast<double>(grid.y(sa));
             double best = std::numeric_limits<double>::infinity();
-            grid.for_each_candidate(grid.x(sa), grid.y(sa), [&](std::uint32_t s) {
+            grid.for_each_candidate(grid.x(sa), grid.y(sa), grid.z(sa), [&](std::uint32_t s) {
                 if (s == sa) {
                     return;
                 }
-                const double d2 =
-                    separation2(x, y, static_cast<double>(grid.x(s)), static_cast<double>(grid.y(s)));
+                const double d2 = separation2(sa, s);
                 best = std::min(best, d2);
                 if (s > sa && d2 < link2) {
                     mine.emplace_back(sa, s);
@@ -241,8 +287,7 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
             if (!(best < range2)) { // nothing within the grid's range: the 3 x 3 cells may miss the nearest
                 for (std::uint32_t s = 0; s < slots; ++s) {
                     if (s != sa) {
-                        best = std::min(best, separation2(x, y, static_cast<double>(grid.x(s)),
-                                                          static_cast<double>(grid.y(s))));
+                        best = std::min(best, separation2(sa, s));
                     }
                 }
             }

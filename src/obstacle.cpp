@@ -161,7 +161,8 @@ std::string to_string(const Obstacle& o) {
         return "circle " + text::shortest(o.x) + " " + text::shortest(o.y) + " " + text::shortest(o.radius);
     }
     if (o.z0) {
-        return "box " + n(o.x0) + " " + n(o.y0) + " " + n(*o.z0) + " " + n(o.x1) + " " + n(o.y1) + " " + n(*o.z1);
+        return "box " + n(o.x0) + " " + n(o.y0) + " " + n(*o.z0) + " " + n(o.x1) + " " + n(o.y1) + " " +
+               n(*o.z1);
     }
     return "rect " + text::shortest(o.x0) + " " + text::shortest(o.y0) + " " + text::shortest(o.x1) + " " +
            text::shortest(o.y1);

@@ -295,7 +295,8 @@ void validate(const Params& p) {
                                                    shortest(p.margin_top + p.margin_bottom)));
     }
     if (p.dimensions != 2 && p.dimensions != 3) {
-        throw InputError(invalid_value_message("dimensions", std::to_string(p.dimensions), "allowed values are 2 | 3"));
+        throw InputError(
+            invalid_value_message("dimensions", std::to_string(p.dimensions), "allowed values are 2 | 3"));
     }
     if (p.dimensions == 3) {
         validate_depth(p);
@@ -336,7 +337,7 @@ void set_param(Params& params, std::string_view key, std::string_view value) {
                                                "allowed values are " + choice_list(key)));
     }
     throw InputError("unknown parameter '" + std::string(key) +
-"'; known parameters: margin (sets all six), " + [] {
+                     "'; known parameters: margin (sets all six), " + [] {
                          std::string keys;
                          for (const auto& info : all_params) {
                              keys += (keys.empty() ? "" : ", ") + std::string(info.key);

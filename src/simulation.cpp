@@ -67,7 +67,8 @@ void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, double depth,
     for (int pass = 0; pass < 4; ++pass) { // overlapping obstacles can push into each other
         bool moved = false;
         for (const Obstacle& o : obstacles) {
-            const double px = static_cast<double>(x), py = static_cast<double>(y), pz = static_cast<double>(z);
+            const double px = static_cast<double>(x), py = static_cast<double>(y),
+                         pz = static_cast<double>(z);
             const SurfaceDistance sd =
                 three_d ? surface_distance(o, px, py, pz, depth) : surface_distance(o, px, py);
             // A clearance relative to the position's size keeps the point outside after rounding to Real.
@@ -241,8 +242,8 @@ void Simulation<Real>::step_once() {
     // policy in the one neighbour loop.
     const auto t_neighbours = clock::now();
     next_.resize(n, c.three_d);
-    const Geometry<Real> geo{c.wrap,     c.width, c.height, c.half_width, c.half_height,
-                             c.three_d, c.depth, c.half_depth};
+    const Geometry<Real> geo{c.wrap,        c.width,   c.height, c.half_width,
+                             c.half_height, c.three_d, c.depth,  c.half_depth};
     const predators::Behavior<Real> hunter(params_, c);
     switch (params_.model) {
     case Model::Vicsek:

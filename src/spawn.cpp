@@ -74,10 +74,10 @@ void Spawner::spawn_3d(World<Real>& world, const Params& params, Kind kind, long
         const double azimuth = 2.0 * std::numbers::pi * uniform01();
         const double sin_polar = std::sqrt(std::max(0.0, 1.0 - cos_polar * cos_polar));
         const double speed = params.min_speed + (params.max_speed - params.min_speed) * uniform01();
-        world.add(kind, T::from_double(p[0]), T::from_double(p[1]), T::from_double(p[2]),
-                  T::from_double(speed * sin_polar * std::cos(azimuth)),
-                  T::from_double(speed * sin_polar * std::sin(azimuth)), T::from_double(speed * cos_polar),
-                  T::from_double(bias));
+        world.add_3d(kind, T::from_double(p[0]), T::from_double(p[1]), T::from_double(p[2]),
+                     T::from_double(speed * sin_polar * std::cos(azimuth)),
+                     T::from_double(speed * sin_polar * std::sin(azimuth)), T::from_double(speed * cos_polar),
+                     T::from_double(bias));
     }
 }
 

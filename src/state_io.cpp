@@ -182,11 +182,11 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
             bias = Real(0); // only scouts carry a bias
         }
         if (column_of[ColZ] >= 0) {
-            world.add(*kind, v[ColX], v[ColY], v[ColZ], v[ColVx], v[ColVy], v[ColVz], bias,
-                      static_cast<std::int32_t>(extension[0]), static_cast<std::int32_t>(extension[1]));
+            world.add_3d(*kind, v[ColX], v[ColY], v[ColZ], v[ColVx], v[ColVy], v[ColVz], bias,
+                         static_cast<std::int32_t>(extension[0]), static_cast<std::int32_t>(extension[1]));
         } else {
-            world.add(*kind, v[ColX], v[ColY], v[ColVx], v[ColVy], bias, static_cast<std::int32_t>(extension[0]),
-                      static_cast<std::int32_t>(extension[1]));
+            world.add(*kind, v[ColX], v[ColY], v[ColVx], v[ColVy], bias,
+                      static_cast<std::int32_t>(extension[0]), static_cast<std::int32_t>(extension[1]));
         }
     }
     if (!have_header) {

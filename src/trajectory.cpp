@@ -44,14 +44,15 @@ TrajectoryFormat trajectory_format(const std::filesystem::path& path) {
 }
 
 template <class Real>
-TrajectoryWriter<Real>::TrajectoryWriter(const std::filesystem::path& path, std::size_t agents)
-    : path_(path), format_(trajectory_format(path)), agents_(agents) {
+TrajectoryWriter<Real>::TrajectoryWriter(const std::filesystem::path& path, std::size_t agents,
+                                         int dimensions)
+    : path_(path), format_(trajectory_format(path)), agents_(agents), solid_(dimensions == 3) {
     file_ = std::fopen(path.c_str(), "wb");
     if (file_ == nullptr) {
         throw InputError(io_error(path, "create it"));
     }
     if (format_ == TrajectoryFormat::Csv) {
-        std::fputs("step,agent,kind,x,y,vx,vy\n", file_);
+        std::fputs(solid_ ? "step,agent,kind,x,y,z,vx,vy,vz\n" : "step,agent,kind,x,y,vx,vy\n", file_);
     } else {
         write_npy_header();
     }
@@ -73,7 +74,7 @@ void TrajectoryWriter<Real>::write_npy_header() {
     std::string frames = std::to_string(frames_);
     frames.insert(0, 20 - frames.size(), ' '); // fixed width: the header never changes length
     std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + frames + ", " +
-                         std::to_string(agents_) + ", 4), }";
+                         std::to_string(agents_) + (solid_ ? ", 6), }" : ", 4), }");
     const std::size_t fixed = 10; // magic (6) + version (2) + header length (2)
     header.append(npy_preamble - fixed - header.size() - 1, ' ');
     header.push_back('\n');
@@ -105,25 +106,47 @@ void TrajectoryWriter<Real>::write_frame(const World<Real>& world, long long ste
                          std::to_string(agents_) + " to " + std::to_string(world.size()) +
                          "; a trajectory needs a fixed agent count");
     }
+    if (solid_ && world.z.size() != agents_) {
+        throw InputError("trajectory file " + path_.string() + ": a 3D trajectory needs a world with z");
+    }
     if (format_ == TrajectoryFormat::Csv) {
         std::string rows;
         const std::string step_text = std::to_string(step);
         for (std::size_t i = 0; i < agents_; ++i) {
-            rows += step_text + "," + std::to_string(i) + "," + std::string(kind_name(world.kind[i])) + "," +
-                    format_number(world.x[i]) + "," + format_number(world.y[i]) + "," +
-                    format_number(world.vx[i]) + "," + format_number(world.vy[i]) + "\n";
+            rows.append(step_text).append(",").append(std::to_string(i)).append(",");
+            rows.append(kind_name(world.kind[i]));
+            const auto column = [&](Real v) { rows.append(",").append(format_number(v)); };
+            column(world.x[i]);
+            column(world.y[i]);
+            if (solid_) {
+                column(world.z[i]);
+            }
+            column(world.vx[i]);
+            column(world.vy[i]);
+            if (solid_) {
+                column(world.vz[i]);
+            }
+            rows.append("\n");
         }
         if (std::fwrite(rows.data(), 1, rows.size(), file_) != rows.size()) {
             throw InputError(io_error(path_, "write"));
         }
     } else {
         using Stored = NpyScalar<Real>;
-        std::vector<Stored> block(agents_ * 4);
+        const std::size_t columns = solid_ ? 6 : 4;
+        std::vector<Stored> block(agents_ * columns);
         for (std::size_t i = 0; i < agents_; ++i) {
-            block[4 * i + 0] = static_cast<Stored>(world.x[i]);
-            block[4 * i + 1] = static_cast<Stored>(world.y[i]);
-            block[4 * i + 2] = static_cast<Stored>(world.vx[i]);
-            block[4 * i + 3] = static_cast<Stored>(world.vy[i]);
+            Stored* row = &block[columns * i];
+            if (solid_) {
+                for (const Real v :
+                     {world.x[i], world.y[i], world.z[i], world.vx[i], world.vy[i], world.vz[i]}) {
+                    *row++ = static_cast<Stored>(v);
+                }
+            } else {
+                for (const Real v : {world.x[i], world.y[i], world.vx[i], world.vy[i]}) {
+                    *row++ = static_cast<Stored>(v);
+                }
+            }
         }
         if (std::fwrite(block.data(), sizeof(Stored), block.size(), file_) != block.size()) {
             throw InputError(io_error(path_, "write"));

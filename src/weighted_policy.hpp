@@ -78,7 +78,7 @@ struct Policy {
 
     void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
         const Vec3 offset{-static_cast<double>(n.dx), -static_cast<double>(n.dy),
-                          -static_cast<double>(n.dz)};           // from the boid to it
+                          -static_cast<double>(n.dz)};  // from the boid to it
         const Vec3 neighbour_at = position(a) + offset; // nearest image
         const Vec3 v = heading(a);
         if (in_view(v, offset, params.center_radius, params.center_angle)) {

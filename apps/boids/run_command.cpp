@@ -162,7 +162,7 @@ void run(const RunPlan& plan) {
         [](std::FILE* f) { return std::fclose(f); });
     std::optional<TrajectoryWriter<Real>> trajectory;
     if (plan.trajectory_file) {
-        trajectory.emplace(*plan.trajectory_file, sim.world().size());
+        trajectory.emplace(*plan.trajectory_file, sim.world().size(), sim.params().dimensions);
     }
     const auto observe = [&](long long t) {
         if (metrics_out && t % plan.metrics_every == 0) {
@@ -362,6 +362,10 @@ RunPlan make_run_plan(const RunOptions& o) {
     }
     plan.trace_every = parse_integer("--trace-every", o.trace_every, 1, 1'000'000'000'000LL);
     plan.trace_format = parse_trace_format(o.trace_format);
+    if (plan.trace_file && plan.scenario.params.dimensions == 3) {
+        throw InputError("--trace writes the lab's planar golden trace: it needs dimensions = 2 (the run has "
+                         "dimensions = 3; use --trajectory for a 3D record)");
+    }
     if (plan.trace_format == TraceFormat::CHeader && plan.precision != Precision::Fix15) {
         throw InputError("--trace-format c-header writes raw fix15 arrays: it needs --precision fix15");
     }

@@ -22,9 +22,9 @@ struct Obstacle {
 
 /// Where a point is relative to an obstacle's surface.
 struct SurfaceDistance {
-    double distance;   ///< signed: negative inside
-    double nx, ny;     ///< unit outward normal at the nearest surface point
-    double nz = 0;     ///< its z component (3D)
+    double distance; ///< signed: negative inside
+    double nx, ny;   ///< unit outward normal at the nearest surface point
+    double nz = 0;   ///< its z component (3D)
 };
 
 /// The signed distance from (px, py) to the obstacle's surface and the outward normal there (2D: the

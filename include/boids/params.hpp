@@ -96,7 +96,7 @@ struct Params {
     double time_step = 0.1;                 ///< weighted: dt in pos += dt vel (boids fly at unit speed)
     double carrot_x = 1.0;                  ///< weighted: the carrot (attractor) position
     double carrot_y = 0.0;
-    double carrot_z = 0.0;                  ///< weighted, 3D: the carrot's z
+    double carrot_z = 0.0;                                       ///< weighted, 3D: the carrot's z
     PredatorBehavior predator_behavior = PredatorBehavior::Edge; ///< edge, chase-centroid or pursue
     double predator_speed = 0.0;       ///< predators fly at exactly this speed; 0 = the boids' limits
     double predator_vision = 150.0;    ///< how far a hunting predator sees boids

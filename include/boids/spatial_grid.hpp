@@ -55,8 +55,8 @@ public:
         const int nlayers =
             three_d_ ? neighbour_lines(static_cast<double>(pz), origin_z_, cell_d_, nz_, layers) : 1;
         for (int l = 0; l < nlayers; ++l) {
-            const std::size_t layer_base =
-                static_cast<std::size_t>(layers[l]) * static_cast<std::size_t>(ny_) * static_cast<std::size_t>(nx_);
+            const std::size_t layer_base = static_cast<std::size_t>(layers[l]) *
+                                           static_cast<std::size_t>(ny_) * static_cast<std::size_t>(nx_);
             for (int r = 0; r < nrows; ++r) {
                 const std::size_t row_base =
                     layer_base + static_cast<std::size_t>(rows[r]) * static_cast<std::size_t>(nx_);

@@ -6,6 +6,8 @@
 /// NPY (`.npy`): NumPy format 1.0, C order, little-endian float32 (f32 runs) or float64 (f64 runs), shape
 /// (frames, N, 4) with columns x, y, vx, vy; agent order is the world's (row i of the state CSV). The
 /// header is rewritten with the final frame count when the writer closes.
+/// A 3D run (dimensions = 3) adds z and vz: CSV `step,agent,kind,x,y,z,vx,vy,vz`, NPY shape (frames, N, 6)
+/// with columns x, y, z, vx, vy, vz.
 
 #include "boids/world.hpp"
 
@@ -25,8 +27,9 @@ enum class TrajectoryFormat { Csv, Npy };
 template <class Real>
 class TrajectoryWriter {
 public:
-    /// Creates the file. Throws InputError if it cannot be written or has an unknown extension.
-    TrajectoryWriter(const std::filesystem::path& path, std::size_t agents);
+    /// Creates the file for `agents` agents in `dimensions` (2 or 3). Throws InputError if it cannot be
+    /// written or has an unknown extension.
+    TrajectoryWriter(const std::filesystem::path& path, std::size_t agents, int dimensions = 2);
     ~TrajectoryWriter();
     TrajectoryWriter(const TrajectoryWriter&) = delete;
     TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
@@ -45,6 +48,7 @@ private:
     std::filesystem::path path_;
     TrajectoryFormat format_;
     std::size_t agents_;
+    bool solid_;
     std::FILE* file_ = nullptr;
     long long frames_ = 0;
 };

@@ -54,8 +54,8 @@ struct World {
     }
 
     /// Appends one agent to a 3D world (every agent of a world has z, or none has).
-    void add(Kind k, Real px, Real py, Real pz, Real pvx, Real pvy, Real pvz, Real b, std::int32_t locked = -1,
-             std::int32_t resting = 0) {
+    void add_3d(Kind k, Real px, Real py, Real pz, Real pvx, Real pvy, Real pvz, Real b,
+                std::int32_t locked = -1, std::int32_t resting = 0) {
         add(k, px, py, pvx, pvy, b, locked, resting);
         z.push_back(pz);
         vz.push_back(pvz);

@@ -8,7 +8,7 @@ namespace {
 
 TEST(Scenario, PresetsCarryTheSeedsParameterSets) {
     EXPECT_EQ(preset_names(),
-              (std::vector<std::string>{"couzin", "downey-2d", "ece4760", "obstacles", "perching", "pynboids",
+              (std::vector<std::string>{"couzin", "downey-2d", "downey-3d", "ece4760", "obstacles", "perching", "pynboids",
                                         "smart-predators", "vga-predator", "vga-scouts", "vicsek"}));
 
     const Scenario lab = load_preset("ece4760");
