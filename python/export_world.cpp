@@ -184,6 +184,12 @@ py::array agent_array(PyWorld& w, py::ssize_t columns, Getter&& get) {
     });
 }
 
+/// Columns of the position and velocity arrays: the world's dimensions.
+py::ssize_t axes(PyWorld& w) {
+    std::lock_guard lock(w.mutex);
+    return w.controller.params().dimensions;
+}
+
 py::dict profile_dict(const StepProfile& p) {
     py::dict d;
     d["total_ms"] = p.total_ms;
@@ -317,19 +323,20 @@ void export_world(py::module_& m) {
         .def_property_readonly(
             "positions",
             [](PyWorld& w) {
-                return agent_array(w, 2, [](const auto& world, std::size_t i, py::ssize_t c) {
-                    return c == 0 ? world.x[i] : world.y[i];
+                return agent_array(w, axes(w), [](const auto& world, std::size_t i, py::ssize_t c) {
+                    return c == 0 ? world.x[i] : c == 1 ? world.y[i] : world.z[i];
                 });
             },
-            "Copy of the positions, shape (N, 2): x, y in pixels (y grows downward).")
+            "Copy of the positions, shape (N, 2): x, y in pixels (y grows downward); (N, 3) with z in a 3D\n"
+            "world (dimensions = 3).")
         .def_property_readonly(
             "velocities",
             [](PyWorld& w) {
-                return agent_array(w, 2, [](const auto& world, std::size_t i, py::ssize_t c) {
-                    return c == 0 ? world.vx[i] : world.vy[i];
+                return agent_array(w, axes(w), [](const auto& world, std::size_t i, py::ssize_t c) {
+                    return c == 0 ? world.vx[i] : c == 1 ? world.vy[i] : world.vz[i];
                 });
             },
-            "Copy of the velocities, shape (N, 2): vx, vy in pixels per step.")
+            "Copy of the velocities, shape (N, 2): vx, vy in pixels per step; (N, 3) with vz in 3D.")
         .def_property_readonly(
             "biases",
             [](PyWorld& w) {

@@ -80,6 +80,37 @@ TEST(Cli, ExtensionsFromTheCommandLine) {
     EXPECT_NE(slurp(dump).find("kind,x,y,vx,vy,bias"), std::string::npos);
 }
 
+TEST(Cli, ThreeDimensionsFromTheCommandLine) {
+    const fs::path half = tmp_dir() / "3d_half.csv", whole = tmp_dir() / "3d_whole.csv",
+                   resumed = tmp_dir() / "3d_resumed.csv";
+    const std::string common = " --set dimensions=3 --set depth=400 "
+                               "--obstacle 'sphere 320 240 200 50' --obstacle 'box 100 100 50 150 380 350'";
+    const std::string agents = " --boids 300 --predators 2";
+    ASSERT_EQ(boids("run --headless --steps 10 --dump " + half.string() + common + agents).code, 0);
+    const Result r = boids("run --headless --steps 20 --dump " + whole.string() + common + agents);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string csv = slurp(whole);
+    EXPECT_EQ(csv.substr(0, csv.find('\n')), "kind,x,y,vx,vy,bias,z,vz");
+    // A 3D run continues exactly from its dump.
+    ASSERT_EQ(
+        boids("run --headless --steps 10 --init " + half.string() + " --dump " + resumed.string() + common)
+            .code,
+        0);
+    EXPECT_EQ(slurp(whole), slurp(resumed));
+    const Result downey = boids("run --headless --preset downey-3d --steps 30");
+    ASSERT_EQ(downey.code, 0) << downey.err;
+    EXPECT_NE(downey.out.find("weighted"), std::string::npos);
+
+    expect_rejected("run --headless --set dimensions=4", {"dimensions", "4", "2 | 3"});
+    expect_rejected("run --headless --set dimensions=3 --set depth=150", {"depth", "150", "margin_front"});
+    expect_rejected("run --headless --set dimensions=3 --set model=vicsek",
+                    {"model", "vicsek", "dimensions = 3"});
+    expect_rejected("run --headless --set dimensions=3 --precision fix15", {"dimensions", "fix15"});
+    expect_rejected("run --headless --set dimensions=3 --trace t.csv", {"--trace", "dimensions"});
+    expect_rejected("run --headless --init " + half.string(), {"z and vz", "dimensions = 3"});
+    expect_rejected("run --headless --obstacle 'box 0 0 9 10 10 1'", {"z1", "z0 < z1"});
+}
+
 TEST(Cli, ListsPresetsAndParams) {
     const Result presets = boids("presets");
     EXPECT_EQ(presets.code, 0);

@@ -263,3 +263,25 @@ def test_metrics_are_returned(tmp_path):
     assert m["step"] == 0
     w.step(3)
     assert w.metrics()["step"] == 3
+
+
+def test_a_3d_world_has_three_columns_and_matches_the_cli(tmp_path):
+    dump = tmp_path / "cli.csv"
+    out = cli_run("--preset", "downey-3d", "--seed", "5", "--steps", "40", "--dump", str(dump))
+    w = boids.World("downey-3d", seed=5, threads=1)
+    assert w.get("dimensions") == "3"
+    assert w.positions.shape == (20, 3) and w.velocities.shape == (20, 3)
+    w.step(40)
+    assert w.state_hash() == cli_hash(out)
+    speeds = np.linalg.norm(w.velocities, axis=1)
+    assert np.allclose(speeds, 0.1, atol=1e-6)  # Downey's unit speed times dt, in space
+    assert np.ptp(w.positions[:, 2]) > 0  # the flock spreads in depth
+    mine = tmp_path / "py.csv"
+    w.save_state(mine)
+    assert mine.read_bytes() == dump.read_bytes()
+    w.spawn("boid", 5)
+    assert w.positions.shape == (25, 3)
+    with pytest.raises(ValueError, match="model"):
+        boids.World(dimensions=3, model="topological")
+    with pytest.raises(ValueError, match="dimensions"):
+        w.set("dimensions", 4)
