@@ -10,7 +10,10 @@
 //   void accumulate(Sums&, const Agent<Real>&, const Neighbour<Real>&) const;   // flock neighbours
 //   void accumulate_predator(Sums&, const Agent<Real>&, const Neighbour<Real>&) const;
 //   void steer(const Sums&, Agent<Real>&) const;       // a flocking agent's new state
-// Predators move the same way in every model (predator_behavior.hpp).
+// and optionally:
+//   void start(Sums&, const Agent<Real>&) const;       // before the neighbours (e.g. count itself first)
+//   static constexpr bool predators_keep_course = true; // the model has no predators: they fly straight on
+// Otherwise predators move the same way in every model (predator_behavior.hpp).
 
 #include "boids/neighbour_search.hpp"
 #include "boids/spatial_grid.hpp"
@@ -21,6 +24,16 @@
 #include <vector>
 
 namespace boids {
+
+/// True when the policy leaves predators on their course (Policy::predators_keep_course).
+template <class Policy>
+constexpr bool keeps_course() {
+    if constexpr (requires { Policy::predators_keep_course; }) {
+        return Policy::predators_keep_course;
+    } else {
+        return false;
+    }
+}
 
 /// Computes every agent's new velocity and state from the old state (the world and the grids' copies),
 /// in parallel.
@@ -52,6 +65,9 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
         };
         if (is_flocking(a.kind)) {
             typename Policy::Sums sums{};
+            if constexpr (requires { policy.start(sums, a); }) {
+                policy.start(sums, a);
+            }
             if constexpr (Policy::query == NeighbourQuery::InRange) {
                 flock.for_each_candidate(a.x, a.y, a.z, [&](std::uint32_t s) {
                     if (flock.agent(s) != a.index) {
@@ -70,6 +86,8 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
                 policy.accumulate_predator(sums, a, neighbour(predators, s));
             });
             policy.steer(sums, a);
+        } else if constexpr (keeps_course<Policy>()) {
+            // a predator outside the model: its velocity stays as it is
         } else {
             typename predators::Behavior<Real>::Sight sight;
             if (hunter.hunts()) {

@@ -3,11 +3,10 @@
 #include "boids/spawn.hpp"
 #include "classic_policy.hpp"
 #include "classic_rules.hpp"
-#include "couzin_model.hpp"
 #include "fast_classic_step.hpp"
+#include "heading_policies.hpp"
 #include "neighbour_pass.hpp"
 #include "topological_policy.hpp"
-#include "vicsek_model.hpp"
 #include "weighted_policy.hpp"
 
 #include <algorithm>
@@ -175,28 +174,6 @@ void Simulation<Real>::step_once() {
     if (world_.z.size() != (params_.dimensions == 3 ? world_.size() : 0)) {
         conform_dimensions(world_, params_); // agents were added or removed through world()
     }
-    // The other models (src/<name>_model.cpp) share the grid and scratch buffers; the classic model follows.
-    if constexpr (std::is_floating_point_v<Real>) { // validate_fix15 keeps fixed point on the lab's models
-        if (params_.model == Model::Vicsek || params_.model == Model::Couzin) {
-            StepProfile other;
-            const heading::StepContext<Real> context{flock_grid_, next_.vx, next_.vy, steps_taken_,
-                                                     threads()};
-            switch (params_.model) {
-            case Model::Vicsek:
-                vicsek::step(world_, params_, context, other);
-                break;
-            case Model::Couzin:
-                couzin::step(world_, params_, context, other);
-                break;
-            default:
-                break;
-            }
-            last_profile_ = other;
-            total_profile_ += other;
-            ++steps_taken_;
-            return;
-        }
-    }
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
     if (params_.update == UpdateOrder::Sequential) {
@@ -231,6 +208,8 @@ void Simulation<Real>::step_once() {
     // The topological model's k-nearest search works with any cell size: 0 lets the grid choose fine cells.
     const double flock_range = params_.model == Model::Topological ? 0.0
                                : params_.model == Model::Weighted  ? weighted::Policy<Real>::range(params_)
+                               : params_.model == Model::Vicsek    ? vicsek::Policy<Real>::range(params_)
+                               : params_.model == Model::Couzin    ? couzin::Policy<Real>::range(params_)
                                                                    : params_.visual_range;
     flock_grid_.build(w, GridMembers::Flocking, flock_range, c.wrap, params_.width, params_.height, depth,
                       nthreads);
@@ -247,7 +226,12 @@ void Simulation<Real>::step_once() {
     const predators::Behavior<Real> hunter(params_, c);
     switch (params_.model) {
     case Model::Vicsek:
-    case Model::Couzin: // stepped above
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, vicsek::Policy<Real>(params_, steps_taken_), hunter,
+                       next_, nthreads);
+        break;
+    case Model::Couzin:
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, couzin::Policy<Real>(params_, steps_taken_), hunter,
+                       next_, nthreads);
         break;
     case Model::Topological:
         neighbour_pass(w, flock_grid_, predator_grid_, geo, topological::Policy<Real>(params_, c), hunter,
