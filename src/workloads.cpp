@@ -19,6 +19,19 @@ Scenario w20_scenario(long long boids) {
     return s;
 }
 
+Scenario w20_3d_scenario(long long boids) {
+    Scenario s = w20_scenario(boids);
+    s.name = "W20-3D";
+    s.description = "uniform 3D wrap world, 20 neighbours within visual range on average";
+    const double r = s.params.visual_range;
+    const double density = w20_mean_neighbours / (4.0 / 3.0 * std::numbers::pi * r * r * r);
+    const double side = std::cbrt(static_cast<double>(boids) / density);
+    s.params.dimensions = 3;
+    s.params.width = s.params.height = s.params.depth = side;
+    s.params.margin_front = s.params.margin_back = 0.0;
+    return s;
+}
+
 Scenario vga_predator_at_density(long long boids) {
     Scenario s = load_preset("vga-predator");
     const Params& p0 = s.params;
