@@ -227,7 +227,9 @@ public:
             glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
             glClear(GL_COLOR_BUFFER_BIT);
             renderer.upload(sim.world());
-            renderer.draw(sim.params(), view(), view_w_, view_h_, fb_h);
+            render::SceneOverlay overlay;
+            overlay.step = sim.steps_taken();
+            renderer.draw(sim.params(), view(), view_w_, view_h_, fb_h, overlay);
 
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplSDL2_NewFrame();
