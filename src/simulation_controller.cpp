@@ -3,6 +3,7 @@
 #include "boids/error.hpp"
 #include "boids/hash.hpp"
 #include "boids/state_io.hpp"
+#include "boids/world_edit.hpp"
 
 #include <array>
 
@@ -15,27 +16,6 @@ constexpr std::array<std::string_view, kind_count> count_keys{"boids", "scouts1"
 /// Agents added during a session come from their own stream, derived from the scene's seed, so that
 /// adding agents never disturbs the starting state and a session replays exactly.
 constexpr std::uint64_t spawn_stream_salt = 0x9e3779b97f4a7c15ull;
-
-template <class Real>
-void keep_rows(World<Real>& world, const std::vector<bool>& keep) {
-    std::size_t out = 0;
-    for (std::size_t i = 0; i < world.size(); ++i) {
-        if (!keep[i]) {
-            continue;
-        }
-        world.kind[out] = world.kind[i];
-        world.x[out] = world.x[i];
-        world.y[out] = world.y[i];
-        world.vx[out] = world.vx[i];
-        world.vy[out] = world.vy[i];
-        world.bias[out] = world.bias[i];
-        ++out;
-    }
-    world.kind.resize(out);
-    for (auto* column : {&world.x, &world.y, &world.vx, &world.vy, &world.bias}) {
-        column->resize(out);
-    }
-}
 
 } // namespace
 
@@ -123,29 +103,14 @@ void SimulationController::spawn(Kind kind, long long count) {
 }
 
 void SimulationController::remove(Kind kind, long long count) {
-    const long long present = [&] {
-        const AgentCounts c = counts();
-        const std::array<long long, kind_count> n{c.boids, c.scouts1, c.scouts2, c.predators};
-        return n[static_cast<std::size_t>(kind)];
-    }();
+    const long long present = count_of(counts(), kind);
     if (count < 0 || count > present) {
         throw InputError(invalid_value_message("remove " + std::string(kind_name(kind)) + " count",
                                                std::to_string(count),
                                                "allowed range is [0, " + std::to_string(present) + "] (the " +
                                                    std::string(kind_count_key(kind)) + " present)"));
     }
-    visit([&](auto& sim) {
-        auto& world = sim.world();
-        std::vector<bool> keep(world.size(), true);
-        long long left = count;
-        for (std::size_t i = world.size(); i-- > 0 && left > 0;) {
-            if (world.kind[i] == kind) {
-                keep[i] = false;
-                --left;
-            }
-        }
-        keep_rows(world, keep);
-    });
+    visit([&](auto& sim) { remove_newest(sim.world(), kind, count); });
 }
 
 void SimulationController::reset() {

@@ -174,7 +174,7 @@ void run(const RunPlan& plan) {
             trajectory->write_frame(sim.world(), t);
         }
         if (video && t > 0 && t % plan.record_every == 0) {
-            recording->add_frame(sim.world(), sim.params());
+            recording->add_frame(sim.world(), sim.params(), sim.steps_taken());
         }
         if (trace && t > 0 && t % plan.trace_every == 0) {
             trace->record(t, sim.world());
@@ -203,7 +203,7 @@ void run(const RunPlan& plan) {
         trace->finish();
     }
     if (recording && !video) {
-        recording->add_frame(sim.world(), sim.params());
+        recording->add_frame(sim.world(), sim.params(), sim.steps_taken());
     }
     if (recording) {
         recording->finish();

@@ -4,8 +4,11 @@
 #include <epoxy/gl.h>
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace boids::render {
 
@@ -59,9 +62,9 @@ void main() { colour_out = vec4(shade, 1.0); }
 )";
 
 const char* line_fragment_shader = R"(#version 330 core
-uniform vec3 colour;
+uniform vec4 colour;
 out vec4 colour_out;
-void main() { colour_out = vec4(colour, 1.0); }
+void main() { colour_out = colour; }
 )";
 
 // An arrow head: a narrow isosceles triangle pointing along +x, centred near the agent's position. Three
@@ -113,6 +116,64 @@ unsigned link(const char* vertex, const char* fragment) {
         throw std::runtime_error(std::string("OpenGL program link failed: ") + log);
     }
     return program;
+}
+
+// Scene shapes, built on the CPU in world units each frame (a handful of obstacles and sources).
+
+/// Segments of a circle of `radius_px` pixels on screen: smooth at any zoom, cheap when small.
+int segments(double radius_px) {
+    return std::clamp(static_cast<int>(radius_px), 24, 160);
+}
+
+/// A filled circle as a triangle fan: the centre, then the rim closed.
+std::vector<float> disc(double cx, double cy, double r, int n) {
+    std::vector<float> v{static_cast<float>(cx), static_cast<float>(cy)};
+    for (int i = 0; i <= n; ++i) {
+        const double a = 2.0 * std::numbers::pi * i / n;
+        v.push_back(static_cast<float>(cx + r * std::cos(a)));
+        v.push_back(static_cast<float>(cy + r * std::sin(a)));
+    }
+    return v;
+}
+
+/// A circle's outline as a line loop.
+std::vector<float> ring(double cx, double cy, double r, int n) {
+    std::vector<float> v;
+    for (int i = 0; i < n; ++i) {
+        const double a = 2.0 * std::numbers::pi * i / n;
+        v.push_back(static_cast<float>(cx + r * std::cos(a)));
+        v.push_back(static_cast<float>(cy + r * std::sin(a)));
+    }
+    return v;
+}
+
+/// An axis-aligned rectangle's corners, for a triangle fan (fill) or a line loop (outline).
+std::vector<float> box(double x0, double y0, double x1, double y1) {
+    return {static_cast<float>(x0), static_cast<float>(y0), static_cast<float>(x1), static_cast<float>(y0),
+            static_cast<float>(x1), static_cast<float>(y1), static_cast<float>(x0), static_cast<float>(y1)};
+}
+
+/// A closed path as dashes (GL_LINES pairs) of length `dash`, as long gaps between them: told apart from
+/// the solid border and margin lines.
+std::vector<float> dashed_loop(const std::vector<std::pair<double, double>>& path, double dash) {
+    std::vector<float> v;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        const auto [ax, ay] = path[i];
+        const auto [bx, by] = path[(i + 1) % path.size()];
+        const double length = std::hypot(bx - ax, by - ay);
+        for (double s = 0; s < length && v.size() < 200'000; s += 2 * dash) {
+            const double e = std::min(length, s + dash);
+            v.push_back(static_cast<float>(ax + (bx - ax) * s / length));
+            v.push_back(static_cast<float>(ay + (by - ay) * s / length));
+            v.push_back(static_cast<float>(ax + (bx - ax) * e / length));
+            v.push_back(static_cast<float>(ay + (by - ay) * e / length));
+        }
+    }
+    return v;
+}
+
+constexpr float channel(std::uint8_t c) {
+    return static_cast<float>(c) / 255.0f;
 }
 
 void set_view(unsigned program, const ViewTransform& view, int w, int h) {
@@ -194,8 +255,88 @@ void FlockRenderer::upload(const World<Real>& world) {
     }
 }
 
+void FlockRenderer::draw_shape(const std::vector<float>& points, unsigned mode, Rgba c) {
+    if (points.empty()) {
+        return;
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, line_buffer_);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(points.size() * sizeof(float)), points.data(),
+                 GL_STREAM_DRAW);
+    glUniform4f(glGetUniformLocation(line_program_, "colour"), c.r, c.g, c.b, c.a);
+    if (c.a < 1.0f) {
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    }
+    glDrawArrays(mode, 0, static_cast<GLsizei>(points.size() / 2));
+    glDisable(GL_BLEND);
+}
+
+void FlockRenderer::draw_obstacle(const Obstacle& o, Rgba fill, Rgba outline, double pixel) {
+    if (o.shape == Obstacle::Shape::Circle) {
+        const int n = segments(o.radius / pixel);
+        draw_shape(disc(o.x, o.y, o.radius, n), GL_TRIANGLE_FAN, fill);
+        draw_shape(ring(o.x, o.y, o.radius, n), GL_LINE_LOOP, outline);
+    } else {
+        const std::vector<float> corners = box(o.x0, o.y0, o.x1, o.y1);
+        draw_shape(corners, GL_TRIANGLE_FAN, fill);
+        draw_shape(corners, GL_LINE_LOOP, outline);
+    }
+}
+
+void FlockRenderer::draw_scene_under(const Params& params, const SceneOverlay& overlay, double pixel) {
+    const Rgba food{channel(food_rgb[0]), channel(food_rgb[1]), channel(food_rgb[2]), 1.0f};
+    for (const FoodSource& f : params.food) {
+        // The range, faintly: the boids inside it are pulled toward the source. A moving source's loop too.
+        const auto [fx, fy] = f.position(overlay.step);
+        const int n = segments(f.range / pixel);
+        draw_shape(disc(fx, fy, f.range, n), GL_TRIANGLE_FAN, {food.r, food.g, food.b, 0.06f});
+        draw_shape(ring(fx, fy, f.range, n), GL_LINE_LOOP, {food.r, food.g, food.b, 0.3f});
+        if (f.path.size() >= 2) {
+            draw_shape(dashed_loop(f.path, 6 * pixel), GL_LINES, {food.r, food.g, food.b, 0.4f});
+        }
+    }
+    if (params.perch_rest_max > 0) {
+        // The ledge as the engine resolves it: defaults are the bottom margin line between the side margins.
+        const double y = params.ledge_y >= 0 ? params.ledge_y : params.height - params.margin_bottom;
+        const double x0 = params.ledge_x0 >= 0 ? params.ledge_x0 : params.margin_left;
+        const double x1 = params.ledge_x1 >= 0 ? params.ledge_x1 : params.width - params.margin_right;
+        draw_shape(box(x0, y, x1, y + 4 * pixel), GL_TRIANGLE_FAN,
+                   {channel(ledge_rgb[0]), channel(ledge_rgb[1]), channel(ledge_rgb[2]), 1.0f});
+    }
+    const Rgba stone{channel(obstacle_rgb[0]), channel(obstacle_rgb[1]), channel(obstacle_rgb[2]), 1.0f};
+    const Rgba edge{0.68f, 0.63f, 0.58f, 1.0f};
+    for (const Obstacle& o : params.obstacles) {
+        draw_obstacle(o, stone, edge, pixel);
+    }
+}
+
+void FlockRenderer::draw_scene_over(const Params& params, const SceneOverlay& overlay, double pixel) {
+    // Markers keep a fixed size on screen, whatever the zoom.
+    const Rgba outline{0.05f, 0.06f, 0.08f, 1.0f};
+    for (const FoodSource& f : params.food) {
+        const auto [fx, fy] = f.position(overlay.step);
+        draw_shape(disc(fx, fy, 7 * pixel, 32), GL_TRIANGLE_FAN, outline);
+        draw_shape(disc(fx, fy, 5.5 * pixel, 32), GL_TRIANGLE_FAN,
+                   {channel(food_rgb[0]), channel(food_rgb[1]), channel(food_rgb[2]), 1.0f});
+    }
+    if (params.model == Model::Weighted) {
+        const double cx = params.carrot_x, cy = params.carrot_y;
+        if (overlay.carrot_tracking) {
+            draw_shape(ring(cx, cy, 12 * pixel, 40), GL_LINE_LOOP, {1.0f, 1.0f, 1.0f, 0.85f});
+        }
+        draw_shape(disc(cx, cy, 8 * pixel, 32), GL_TRIANGLE_FAN, outline);
+        draw_shape(disc(cx, cy, 6.5 * pixel, 32), GL_TRIANGLE_FAN,
+                   {channel(carrot_rgb[0]), channel(carrot_rgb[1]), channel(carrot_rgb[2]), 1.0f});
+    }
+    if (overlay.preview) { // half transparent, with a light outline
+        draw_obstacle(*overlay.preview,
+                      {channel(obstacle_rgb[0]), channel(obstacle_rgb[1]), channel(obstacle_rgb[2]), 0.45f},
+                      {0.92f, 0.92f, 0.92f, 1.0f}, pixel);
+    }
+}
+
 void FlockRenderer::draw(const Params& params, const ViewTransform& view, int view_width, int view_height,
-                         int framebuffer_height) {
+                         int framebuffer_height, const SceneOverlay& overlay) {
     glViewport(0, framebuffer_height - view_height, view_width, view_height);
     glEnable(GL_SCISSOR_TEST);
     glScissor(0, framebuffer_height - view_height, view_width, view_height);
@@ -218,12 +359,17 @@ void FlockRenderer::draw(const Params& params, const ViewTransform& view, int vi
     glBindVertexArray(line_vao_);
     glBindBuffer(GL_ARRAY_BUFFER, line_buffer_);
     glBufferData(GL_ARRAY_BUFFER, sizeof lines, lines, GL_STREAM_DRAW);
-    glUniform3f(glGetUniformLocation(line_program_, "colour"), 0.55f, 0.58f, 0.65f);
+    glUniform4f(glGetUniformLocation(line_program_, "colour"), 0.55f, 0.58f, 0.65f, 1.0f);
     glDrawArrays(GL_LINE_LOOP, 0, 4);
-    if (params.boundary == Boundary::Margin) {
-        glUniform3f(glGetUniformLocation(line_program_, "colour"), 0.25f, 0.27f, 0.33f);
+    // Margins are drawn where they steer: the weighted, Vicsek and Couzin models never turn at them.
+    const bool turns_at_margins =
+        params.model != Model::Weighted && params.model != Model::Vicsek && params.model != Model::Couzin;
+    if (params.boundary == Boundary::Margin && turns_at_margins) {
+        glUniform4f(glGetUniformLocation(line_program_, "colour"), 0.25f, 0.27f, 0.33f, 1.0f);
         glDrawArrays(GL_LINE_LOOP, 4, 4);
     }
+    const double pixel = 1.0 / view.scale; // one screen pixel in world units
+    draw_scene_under(params, overlay, pixel);
 
     glUseProgram(arrow_program_);
     set_view(arrow_program_, view, view_width, view_height);
@@ -231,18 +377,25 @@ void FlockRenderer::draw(const Params& params, const ViewTransform& view, int vi
     const GLint min_loc = glGetUniformLocation(arrow_program_, "min_pixels");
     const GLint heading_loc = glGetUniformLocation(arrow_program_, "by_heading");
     const GLint colour_loc = glGetUniformLocation(arrow_program_, "colour");
+    // Arrow sizes are world units for worlds of VGA size and above; a smaller world (the lab's TFT, the
+    // unit worlds of Vicsek, Couzin and Downey) shrinks them in proportion to its diagonal.
+    const double world_fraction = std::min(1.0, std::hypot(params.width, params.height) / 800.0);
     for (int k = 0; k < kind_count; ++k) { // predators last, on top
         if (counts_[k] == 0) {
             continue;
         }
         const KindStyle& s = styles[k];
-        glUniform1f(size_loc, s.size_world);
+        glUniform1f(size_loc, static_cast<float>(s.size_world * world_fraction));
         glUniform1f(min_loc, s.min_pixels);
         glUniform1i(heading_loc, s.by_heading);
         glUniform3f(colour_loc, s.rgb[0], s.rgb[1], s.rgb[2]);
         glBindVertexArray(arrow_vaos_[k]);
         glDrawArraysInstanced(GL_TRIANGLES, 0, 3, static_cast<GLsizei>(counts_[k]));
     }
+
+    glUseProgram(line_program_);
+    glBindVertexArray(line_vao_);
+    draw_scene_over(params, overlay, pixel);
     glBindVertexArray(0);
     glUseProgram(0);
 }

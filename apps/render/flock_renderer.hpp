@@ -11,12 +11,28 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace boids::render {
 
 /// The background colour, 0-255 RGB (tests look for it).
 inline constexpr std::uint8_t background_rgb[3] = {14, 16, 24};
+/// The fill of obstacles: a dull stone, apart from the boids' saturated hues (tests look for it).
+inline constexpr std::uint8_t obstacle_rgb[3] = {96, 86, 78};
+/// The marker of a food source (drawn over the boids; its range is a faint disc and ring).
+inline constexpr std::uint8_t food_rgb[3] = {140, 225, 100};
+/// The marker of the weighted model's carrot (drawn over the boids).
+inline constexpr std::uint8_t carrot_rgb[3] = {255, 140, 20};
+/// The perching ledge.
+inline constexpr std::uint8_t ledge_rgb[3] = {176, 128, 78};
+
+/// What a frame shows besides the agents and what the parameters hold (obstacles, food, carrot, ledge).
+struct SceneOverlay {
+    long long step = 0;              ///< moving food sources are drawn where they are at this step
+    std::optional<Obstacle> preview; ///< an obstacle being drawn with the mouse, outlined
+    bool carrot_tracking = false;    ///< the carrot follows the mouse: drawn with a ring around it
+};
 
 /// Draws flocks. Boids are arrows coloured by heading hue; scouts 1 and 2 in two fixed colours; predators
 /// red and larger.
@@ -33,14 +49,26 @@ public:
     void upload(const World<Real>& world);
 
     /// Clears the `view_width` x `view_height` area at the framebuffer's bottom-left corner and draws the
-    /// world's border, its margins (margin mode) and the agents uploaded last.
+    /// world's border, its margins (margin mode), the perching ledge (when perching is on), food ranges
+    /// and obstacles, the agents uploaded last, and over them the food sources, the carrot (weighted
+    /// model) and the overlay's obstacle preview.
     void draw(const Params& params, const ViewTransform& view, int view_width, int view_height,
-              int framebuffer_height);
+              int framebuffer_height, const SceneOverlay& overlay);
 
     /// Agents uploaded last, by kind.
     [[nodiscard]] long long uploaded(Kind kind) const { return counts_[static_cast<int>(kind)]; }
 
 private:
+    struct Rgba {
+        float r, g, b, a;
+    };
+    /// Draws world-unit points (x, y pairs) with the line program in one colour; alpha < 1 blends.
+    void draw_shape(const std::vector<float>& points, unsigned mode, Rgba colour);
+    void draw_obstacle(const Obstacle& obstacle, Rgba fill, Rgba outline, double pixel);
+    /// Obstacles, food, carrot and ledge, in world units; `pixel` is one screen pixel in world units.
+    void draw_scene_under(const Params& params, const SceneOverlay& overlay, double pixel);
+    void draw_scene_over(const Params& params, const SceneOverlay& overlay, double pixel);
+
     unsigned arrow_program_ = 0;
     unsigned line_program_ = 0;
     unsigned arrow_vertices_ = 0;

@@ -29,12 +29,14 @@ HeadlessRecording::HeadlessRecording(const std::string& path, int width, int hei
 HeadlessRecording::~HeadlessRecording() = default;
 
 template <class Real>
-void HeadlessRecording::add_frame(const World<Real>& world, const Params& params) {
+void HeadlessRecording::add_frame(const World<Real>& world, const Params& params, long long step) {
     const Camera camera;
     const ViewTransform view =
         camera.transform(params.width, params.height, context_.width(), context_.height());
     renderer_.upload(world);
-    renderer_.draw(params, view, context_.width(), context_.height(), context_.height());
+    SceneOverlay overlay;
+    overlay.step = step;
+    renderer_.draw(params, view, context_.width(), context_.height(), context_.height(), overlay);
     last_ = context_.read();
     if (video_) {
         video_->add_frame(last_);
@@ -50,8 +52,8 @@ void HeadlessRecording::finish() {
     }
 }
 
-template void HeadlessRecording::add_frame(const World<float>&, const Params&);
-template void HeadlessRecording::add_frame(const World<double>&, const Params&);
-template void HeadlessRecording::add_frame(const World<Fix15>&, const Params&);
+template void HeadlessRecording::add_frame(const World<float>&, const Params&, long long);
+template void HeadlessRecording::add_frame(const World<double>&, const Params&, long long);
+template void HeadlessRecording::add_frame(const World<Fix15>&, const Params&, long long);
 
 } // namespace boids::render

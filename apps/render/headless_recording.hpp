@@ -20,9 +20,10 @@ public:
     HeadlessRecording(const std::string& path, int width, int height, int fps);
     ~HeadlessRecording();
 
-    /// Draws `world` with the whole world in view and appends it as one frame.
+    /// Draws `world` after `step` steps (where moving food is) with the whole world in view and appends it
+    /// as one frame.
     template <class Real>
-    void add_frame(const World<Real>& world, const Params& params);
+    void add_frame(const World<Real>& world, const Params& params, long long step);
 
     /// Closes the video or writes the PNG.
     void finish();

@@ -1,7 +1,8 @@
 #include "apply_requests.hpp"
-#include "boids/fix15.hpp"
 
 #include "boids/error.hpp"
+#include "boids/fix15.hpp"
+#include "boids/world_edit.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,33 +13,6 @@ namespace {
 
 /// A seed for the agents added after a reset, distinct from the reset's own stream.
 constexpr std::uint64_t additions_stream = 0x9e3779b97f4a7c15ULL;
-
-long long count_of(const AgentCounts& c, Kind k) {
-    switch (k) {
-    case Kind::Boid:
-        return c.boids;
-    case Kind::Scout1:
-        return c.scouts1;
-    case Kind::Scout2:
-        return c.scouts2;
-    case Kind::Predator:
-        return c.predators;
-    }
-    return 0;
-}
-
-long long& count_of(AgentCounts& c, Kind k) {
-    switch (k) {
-    case Kind::Scout1:
-        return c.scouts1;
-    case Kind::Scout2:
-        return c.scouts2;
-    case Kind::Predator:
-        return c.predators;
-    default:
-        return c.boids;
-    }
-}
 
 constexpr std::array<Kind, kind_count> all_kinds{Kind::Boid, Kind::Scout1, Kind::Scout2, Kind::Predator};
 
@@ -59,38 +33,10 @@ template <class Real>
 void match_counts(World<Real>& world, const AgentCounts& wanted, Spawner& spawner, const Params& params) {
     const AgentCounts have = world.counts();
     std::array<long long, kind_count> excess{};
-    bool any_excess = false;
     for (Kind k : all_kinds) {
-        excess[static_cast<int>(k)] = std::max(0LL, count_of(have, k) - count_of(wanted, k));
-        any_excess = any_excess || excess[static_cast<int>(k)] > 0;
+        excess[static_cast<std::size_t>(k)] = std::max(0LL, count_of(have, k) - count_of(wanted, k));
     }
-    if (any_excess) {
-        // Mark the last `excess` agents of each kind, then compact in one stable pass.
-        std::vector<char> keep(world.size(), 1);
-        for (std::size_t i = world.size(); i-- > 0;) {
-            long long& e = excess[static_cast<int>(world.kind[i])];
-            if (e > 0) {
-                keep[i] = 0;
-                --e;
-            }
-        }
-        std::size_t out = 0;
-        for (std::size_t i = 0; i < world.size(); ++i) {
-            if (keep[i]) {
-                world.kind[out] = world.kind[i];
-                world.x[out] = world.x[i];
-                world.y[out] = world.y[i];
-                world.vx[out] = world.vx[i];
-                world.vy[out] = world.vy[i];
-                world.bias[out] = world.bias[i];
-                ++out;
-            }
-        }
-        world.kind.resize(out);
-        for (auto* column : {&world.x, &world.y, &world.vx, &world.vy, &world.bias}) {
-            column->resize(out);
-        }
-    }
+    remove_newest(world, excess);
     for (Kind k : all_kinds) {
         const long long missing = count_of(wanted, k) - count_of(have, k);
         if (missing > 0) {
@@ -117,8 +63,13 @@ void place_agents(World<Real>& world, const Placement& p, Spawner& spawner, cons
             x += ((static_cast<double>(fresh.x[i]) - x0) / (x1 - x0) - 0.5) * spread;
             y += ((static_cast<double>(fresh.y[i]) - y0) / (y1 - y0) - 0.5) * spread;
         }
-        world.add(fresh.kind[i], static_cast<Real>(x), static_cast<Real>(y), fresh.vx[i], fresh.vy[i],
-                  fresh.bias[i]);
+        if (fresh.has_depth()) { // 3D: at the clicked x, y, at the spawner's depth
+            world.add_3d(fresh.kind[i], static_cast<Real>(x), static_cast<Real>(y), fresh.z[i], fresh.vx[i],
+                         fresh.vy[i], fresh.vz[i], fresh.bias[i]);
+        } else {
+            world.add(fresh.kind[i], static_cast<Real>(x), static_cast<Real>(y), fresh.vx[i], fresh.vy[i],
+                      fresh.bias[i]);
+        }
     }
 }
 

@@ -8,7 +8,9 @@
 #include <imgui.h>
 
 #include <cfloat>
+#include <cstddef>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,7 @@ void simulation_section(ViewerState& state, PanelUi& ui) {
                 state.counts = s.agents;
                 state.seed = s.seed;
                 state.scene_name = s.name;
+                state.carrot_tracking = false; // the new scene's carrot stays where the scene puts it
                 state.reset = true;
                 ui.seed_synced = false;
             }
@@ -193,6 +196,58 @@ void parameters_section(ViewerState& state) {
     }
 }
 
+/// The mouse tools: the weighted model's carrot and the obstacles, with what the scene holds.
+void mouse_tools_section(ViewerState& state) {
+    if (!ImGui::CollapsingHeader("Carrot and obstacles", ImGuiTreeNodeFlags_DefaultOpen)) {
+        return;
+    }
+    const bool weighted = state.params.model == Model::Weighted;
+    ImGui::BeginDisabled(!weighted);
+    ImGui::Checkbox("carrot follows the mouse (left click)", &state.carrot_tracking);
+    ImGui::EndDisabled();
+    if (weighted) {
+        ImGui::Text("carrot at (%.4g, %.4g): %s", state.params.carrot_x, state.params.carrot_y,
+                    state.carrot_tracking ? "tracking the mouse" : "fixed");
+    } else {
+        ImGui::TextDisabled("the carrot belongs to the weighted model");
+    }
+    ImGui::Checkbox("obstacle tool (o)", &state.obstacle_tool);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("left drag: a circle from its centre; shift + left drag: a rectangle\n"
+                          "right click on an obstacle removes it");
+    }
+    ImGui::Text("obstacles: %zu", state.params.obstacles.size());
+    ImGui::SameLine();
+    ImGui::BeginDisabled(state.params.obstacles.empty());
+    if (ImGui::SmallButton("clear obstacles")) {
+        error_line(state, apply_obstacles_edit(state.params, {}));
+    }
+    ImGui::EndDisabled();
+    std::optional<std::size_t> remove;
+    for (std::size_t i = 0; i < state.params.obstacles.size(); ++i) {
+        ImGui::PushID(static_cast<int>(i));
+        if (ImGui::SmallButton("x")) {
+            remove = i;
+        }
+        ImGui::SameLine();
+        ImGui::TextUnformatted(to_string(state.params.obstacles[i]).c_str());
+        ImGui::PopID();
+    }
+    if (remove) {
+        std::vector<Obstacle> kept = state.params.obstacles;
+        kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(*remove));
+        error_line(state, apply_obstacles_edit(state.params, kept));
+    }
+    ImGui::Text("food sources: %zu", state.params.food.size());
+    for (const FoodSource& f : state.params.food) {
+        if (f.path.empty()) {
+            ImGui::BulletText("at (%.4g, %.4g), range %.4g", f.x, f.y, f.range);
+        } else {
+            ImGui::BulletText("moving along %zu points, range %.4g", f.path.size(), f.range);
+        }
+    }
+}
+
 /// Live plots of the order parameters (the last few hundred samples).
 void metrics_section(ViewerState& state) {
     if (!ImGui::CollapsingHeader("Metrics", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -223,13 +278,21 @@ const char* help_text() {
            "  r       reset (respawn from counts and seed)\n"
            "  f       full screen on / off\n"
            "  h       hide / show this panel\n"
+           "  o       obstacle tool on / off\n"
            "  s       screenshot (boids-screenshot-N.png)\n"
            "  q, Esc  quit\n"
            "Mouse\n"
-           "  left click    add a predator at the cursor\n"
-           "  right click   add 50 boids at the cursor\n"
+           "  left click    add a predator at the cursor;\n"
+           "                weighted model: the carrot follows\n"
+           "                the mouse / stops (toggle)\n"
+           "  right click   on an obstacle: remove it;\n"
+           "                elsewhere: add 50 boids there\n"
            "  left or middle drag   pan\n"
            "  wheel         zoom about the cursor\n"
+           "Obstacle tool (o)\n"
+           "  left drag         a circle from its centre\n"
+           "  shift+left drag   a rectangle, corner to corner\n"
+           "  middle drag       pan\n"
            "Panel\n"
            "  sliders act on the next step; ctrl+click a\n"
            "  slider to type a value; agent counts apply\n"
@@ -256,6 +319,7 @@ void draw_panel(ViewerState& state, PanelUi& ui, float width, float height) {
     if (ImGui::CollapsingHeader("Agents", ImGuiTreeNodeFlags_DefaultOpen)) {
         agents_section(state, ui);
     }
+    mouse_tools_section(state);
     metrics_section(state);
     parameters_section(state);
     if (ImGui::CollapsingHeader("Help: keys and mouse")) {
@@ -292,6 +356,18 @@ void draw_hud(const ViewerState& state, const char* precision) {
     if (s.falling_behind) {
         ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "falling behind: the step cannot keep %s steps/s",
                            std::string(sim_rate_name(state.rate)).c_str());
+    }
+    if (state.params.model == Model::Weighted) {
+        if (state.carrot_tracking) {
+            ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "carrot: following the mouse (click stops)");
+        } else {
+            ImGui::Text("carrot: fixed at (%.4g, %.4g) (click to follow the mouse)", state.params.carrot_x,
+                        state.params.carrot_y);
+        }
+    }
+    if (state.obstacle_tool) {
+        ImGui::TextColored(ImVec4(0.8f, 0.75f, 0.7f, 1.0f),
+                           "obstacle tool: drag = circle, shift+drag = rectangle, right click removes");
     }
     if (state.growth.active) {
         ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.6f, 1.0f), "grow: largest flock holding the rate %lld%s",

@@ -7,6 +7,7 @@
 #include <array>
 #include <charconv>
 #include <limits>
+#include <utility>
 
 namespace boids::viewer {
 
@@ -168,6 +169,18 @@ std::optional<std::string> apply_param_edit(Params& params, std::string_view key
         return std::string(e.what());
     }
     params = edited;
+    return std::nullopt;
+}
+
+std::optional<std::string> apply_obstacles_edit(Params& params, std::vector<Obstacle> obstacles) {
+    Params edited = params;
+    edited.obstacles = std::move(obstacles);
+    try {
+        validate(edited);
+    } catch (const InputError& e) {
+        return std::string(e.what());
+    }
+    params = std::move(edited);
     return std::nullopt;
 }
 

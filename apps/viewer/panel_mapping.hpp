@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace boids::viewer {
 
@@ -42,6 +43,10 @@ std::optional<std::string> apply_param_edit(Params& params, std::string_view key
 
 /// Same for a parameter given as text (switches: `dynamic_bias` true|false, `boundary` margin|wrap).
 std::optional<std::string> apply_param_edit(Params& params, std::string_view key, std::string_view text);
+
+/// Replaces the obstacles (Params::obstacles) and validates them with the other parameters. Same contract:
+/// on rejection `params` is unchanged and the message says why (e.g. a rectangle without height).
+std::optional<std::string> apply_obstacles_edit(Params& params, std::vector<Obstacle> obstacles);
 
 /// Why the flock cannot switch to `precision` with these parameters (fix15 needs every value to fit
 /// it); nullopt when it can.

@@ -7,6 +7,7 @@
 #include "grow_controller.hpp"
 #include "panel.hpp"
 #include "panel_mapping.hpp"
+#include "pointer_tools.hpp"
 #include "step_clock.hpp"
 
 #include "camera.hpp"
@@ -49,8 +50,6 @@ constexpr double grow_window_s = 1.5;        // one measurement of the achieved 
 constexpr double grow_settle_s = 0.5;        // let a resized flock settle before measuring
 constexpr double stats_window_s = 0.5;       // HUD rates are averaged over this
 constexpr double unlimited_budget_s = 0.012; // "as fast as possible" steps this long per frame, at least once
-constexpr long long boids_per_right_click = 50;
-constexpr double drag_threshold_px = 4.0;
 
 /// The SDL window and its GL context; destroyed in the right order.
 struct Window {
@@ -113,14 +112,6 @@ struct Gui {
     }
 };
 
-/// Mouse gestures on the flock: click vs drag.
-struct Pointer {
-    bool left_down = false;
-    bool dragging = false;
-    double press_x = 0, press_y = 0;
-    bool middle_down = false;
-};
-
 template <class Real>
 class Flyer {
 public:
@@ -134,6 +125,8 @@ public:
         state_.grow = o.grow;
         state_.paused = o.paused;
         state_.precision = o.precision;
+        state_.carrot_tracking = o.carrot_tracking;
+        state_.obstacle_tool = o.obstacle_tool;
         ui_.hidden = o.hide_panel;
         if (o.init_file) {
             World<Real> world = read_state_csv<Real>(*o.init_file, sc.params);
@@ -161,6 +154,7 @@ public:
 
         while (!state_.quit) {
             handle_events();
+            tools_.follow(state_, mouse_over_view());
             if (options_.hook) {
                 options_.hook(state_);
             }
@@ -227,7 +221,11 @@ public:
             glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
             glClear(GL_COLOR_BUFFER_BIT);
             renderer.upload(sim.world());
-            renderer.draw(sim.params(), view(), view_w_, view_h_, fb_h);
+            render::SceneOverlay overlay;
+            overlay.step = sim.steps_taken();
+            overlay.preview = tools_.preview();
+            overlay.carrot_tracking = state_.carrot_tracking;
+            renderer.draw(sim.params(), view(), view_w_, view_h_, fb_h, overlay);
 
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplSDL2_NewFrame();
@@ -330,6 +328,8 @@ public:
         next.rate = state_.rate;
         next.paused = state_.paused;
         next.hide_panel = ui_.hidden;
+        next.carrot_tracking = state_.carrot_tracking;
+        next.obstacle_tool = state_.obstacle_tool;
         next.grow = false;
         return true;
     }
@@ -365,35 +365,20 @@ private:
                 break;
             case SDL_MOUSEBUTTONDOWN:
                 if (!io.WantCaptureMouse) {
-                    if (e.button.button == SDL_BUTTON_LEFT) {
-                        pointer_ = {true, false, static_cast<double>(e.button.x),
-                                    static_cast<double>(e.button.y), pointer_.middle_down};
-                    } else if (e.button.button == SDL_BUTTON_MIDDLE) {
-                        pointer_.middle_down = true;
+                    if (const auto b = button(e.button.button)) {
+                        tools_.press(state_, *b, pointer_at(e.button.x, e.button.y));
                     }
                 }
                 break;
             case SDL_MOUSEMOTION:
-                if (pointer_.left_down && !pointer_.dragging &&
-                    std::hypot(e.motion.x - pointer_.press_x, e.motion.y - pointer_.press_y) >
-                        drag_threshold_px) {
-                    pointer_.dragging = true;
-                }
-                if ((pointer_.left_down && pointer_.dragging) || pointer_.middle_down) {
+                if (tools_.move(state_, pointer_at(e.motion.x, e.motion.y), shift_held())) {
                     camera_.pan_pixels(e.motion.xrel * pixel_ratio_, e.motion.yrel * pixel_ratio_, p.width,
                                        p.height, view_w_, view_h_);
                 }
                 break;
             case SDL_MOUSEBUTTONUP:
-                if (e.button.button == SDL_BUTTON_LEFT && pointer_.left_down) {
-                    if (!pointer_.dragging) {
-                        place(Kind::Predator, 1, e.button.x, e.button.y);
-                    }
-                    pointer_.left_down = pointer_.dragging = false;
-                } else if (e.button.button == SDL_BUTTON_MIDDLE) {
-                    pointer_.middle_down = false;
-                } else if (e.button.button == SDL_BUTTON_RIGHT && !io.WantCaptureMouse) {
-                    place(Kind::Boid, boids_per_right_click, e.button.x, e.button.y);
+                if (const auto b = button(e.button.button)) {
+                    tools_.release(state_, *b, pointer_at(e.button.x, e.button.y), shift_held());
                 }
                 break;
             default:
@@ -402,10 +387,37 @@ private:
         }
     }
 
-    void place(Kind kind, long long count, int window_x, int window_y) {
-        const render::ViewTransform t = view();
-        state_.placements.push_back(
-            {kind, t.to_world_x(window_x * pixel_ratio_), t.to_world_y(window_y * pixel_ratio_), count});
+    static std::optional<MouseButton> button(Uint8 sdl_button) {
+        switch (sdl_button) {
+        case SDL_BUTTON_LEFT:
+            return MouseButton::Left;
+        case SDL_BUTTON_MIDDLE:
+            return MouseButton::Middle;
+        case SDL_BUTTON_RIGHT:
+            return MouseButton::Right;
+        default:
+            return std::nullopt;
+        }
+    }
+
+    static bool shift_held() { return (SDL_GetModState() & KMOD_SHIFT) != 0; }
+
+    /// A window position (SDL's window coordinates) and the world point under it.
+    [[nodiscard]] PointerPos pointer_at(int window_x, int window_y) const {
+        return pointer_position(view(), window_x, window_y, pixel_ratio_);
+    }
+
+    /// The mouse, when it is over the flock view of this window and not over the panel or a menu.
+    [[nodiscard]] std::optional<PointerPos> mouse_over_view() const {
+        if (SDL_GetMouseFocus() != window_.window || ImGui::GetIO().WantCaptureMouse) {
+            return std::nullopt;
+        }
+        int mx = 0, my = 0;
+        SDL_GetMouseState(&mx, &my);
+        if (mx < 0 || my < 0 || mx * pixel_ratio_ >= view_w_ || my * pixel_ratio_ >= view_h_) {
+            return std::nullopt;
+        }
+        return pointer_at(mx, my);
     }
 
     void key(SDL_Keycode k) {
@@ -426,6 +438,9 @@ private:
             break;
         case SDLK_h:
             ui_.hidden = !ui_.hidden;
+            break;
+        case SDLK_o:
+            state_.obstacle_tool = !state_.obstacle_tool;
             break;
         case SDLK_s: {
             char name[64];
@@ -511,7 +526,7 @@ private:
     Flight<Real> flight_;
     render::Camera camera_;
     StepClock clock_;
-    Pointer pointer_;
+    PointerTools tools_;
     std::optional<GrowController> grow_;
     Clock::time_point grow_window_start_;
     long long grow_steps_ = 0;

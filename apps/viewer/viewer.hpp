@@ -23,10 +23,12 @@ struct ViewerOptions {
     int window_height = 800;
     bool hide_panel = false;
     bool paused = false;
-    long long frames = 0;        ///< quit after this many frames (0: run until closed)
-    std::string screenshot_path; ///< with frames: save the last frame here as PNG
-    std::string record_path;     ///< pipe every frame to ffmpeg into this .mp4 / .gif
-    FrameHook hook;              ///< called once per frame before the requests apply (control server)
+    bool carrot_tracking = false; ///< weighted model: start with the carrot following the mouse
+    bool obstacle_tool = false;   ///< start with left drags drawing obstacles
+    long long frames = 0;         ///< quit after this many frames (0: run until closed)
+    std::string screenshot_path;  ///< with frames: save the last frame here as PNG
+    std::string record_path;      ///< pipe every frame to ffmpeg into this .mp4 / .gif
+    FrameHook hook;               ///< called once per frame before the requests apply (control server)
 };
 
 /// Why no window can be opened here (no DISPLAY / WAYLAND_DISPLAY, or SDL refuses), or empty if one can.

@@ -44,13 +44,6 @@ std::string count_key(std::string_view kind) {
                                                        : "";
 }
 
-long long count_of(const AgentCounts& c, const std::string& key) {
-    return key == "boids"     ? c.boids
-           : key == "scouts1" ? c.scouts1
-           : key == "scouts2" ? c.scouts2
-                              : c.predators;
-}
-
 std::string stats_line(const ViewerState& s) {
     const ViewerStats& st = s.stats;
     std::ostringstream out;
@@ -137,7 +130,7 @@ std::string execute_viewer_command(ViewerState& state, std::string_view line) {
         if (key.empty()) {
             return "error kind = '" + w[1] + "' is invalid: allowed kinds are boid, scout1, scout2, predator";
         }
-        const long long now = count_of(wanted, key);
+        const long long now = count_value(wanted, key);
         const auto n = integer(w[2], 0, max_spawn_per_call);
         if (!n) {
             return "error N = '" + w[2] + "' is invalid: expected an integer in [0, " +

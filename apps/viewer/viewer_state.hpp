@@ -101,6 +101,8 @@ struct ViewerState {
     bool plot_metrics = true; ///< measure the order parameters every few frames for the live plots
     Precision precision = Precision::F32;       ///< the scalar the flock flies in now
     std::optional<Precision> precision_request; ///< switch to this scalar (the flock carries over)
+    bool carrot_tracking = false; ///< weighted model: the carrot follows the mouse (a left click toggles)
+    bool obstacle_tool = false;   ///< left drags draw obstacles instead of panning (the `o` key)
     // --- observations, written by the viewer ---
     ViewerStats stats;
     MetricsHistory history;

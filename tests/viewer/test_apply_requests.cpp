@@ -97,3 +97,28 @@ TEST(ApplyRequests, ResetRespawnsFromSeedAndCounts) {
     apply_requests(s, f);
     EXPECT_NE(f.sim->world(), initial);
 }
+
+TEST(ApplyRequests, RemovalKeepsPursuitLocksAndRestTimesInStep) {
+    // Pursuing predators lock on boids (World::target); removing boids must move the locks with them.
+    ViewerState s;
+    s.params = load_preset("smart-predators").params;
+    s.counts = {300, 0, 0, 3};
+    s.seed = 3;
+    Flight<float> f = start_flight<float>(s, 1);
+    f.sim->step(20);
+    ASSERT_TRUE(f.sim->world().has_extension_state());
+    s.counts.boids = 40;
+    apply_requests(s, f);
+    const World<float>& w = f.sim->world();
+    ASSERT_EQ(w.size(), 43u);
+    ASSERT_EQ(w.target.size(), w.size());
+    ASSERT_EQ(w.rest.size(), w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        EXPECT_LT(w.target[i], static_cast<std::int32_t>(w.size()));
+        if (w.target[i] >= 0) {
+            EXPECT_EQ(w.kind[static_cast<std::size_t>(w.target[i])], Kind::Boid);
+        }
+    }
+    f.sim->step(5);
+    EXPECT_EQ(f.sim->world().size(), 43u);
+}

@@ -122,3 +122,25 @@ TEST(PanelMapping, CountEdits) {
         EXPECT_NO_THROW((void)count_value(c, s.key));
     }
 }
+
+TEST(PanelMapping, ObstacleEditsAreValidatedWithTheOtherParameters) {
+    Params p;
+    const Params before = p;
+    EXPECT_EQ(apply_obstacles_edit(p, {parse_obstacle("circle 100 100 20"), parse_obstacle("rect 1 2 3 4")}),
+              std::nullopt);
+    ASSERT_EQ(p.obstacles.size(), 2u);
+    EXPECT_EQ(p.obstacles[1], parse_obstacle("rect 1 2 3 4"));
+    // A circle without radius is refused whole: the two good obstacles stay, nothing else changes.
+    Obstacle dot;
+    dot.x = 5;
+    dot.y = 5;
+    const Params with_two = p;
+    const auto error = apply_obstacles_edit(p, {parse_obstacle("circle 300 300 10"), dot});
+    ASSERT_TRUE(error);
+    EXPECT_NE(error->find("obstacle 2"), std::string::npos) << *error;
+    EXPECT_NE(error->find("radius"), std::string::npos) << *error;
+    EXPECT_EQ(p, with_two);
+    // Clearing.
+    EXPECT_EQ(apply_obstacles_edit(p, {}), std::nullopt);
+    EXPECT_EQ(p, before);
+}
