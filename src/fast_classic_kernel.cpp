@@ -161,10 +161,12 @@ HWY_INLINE hn::Vec<D> min_image(D d, hn::Vec<D> v, hn::TFromD<D> length, hn::TFr
                           hn::IfThenElse(hn::Lt(v, neg_h), hn::Add(v, len), v));
 }
 
-/// SPEC §2 steps 2-9 for `count` agents in lanes, from their neighbour sums.
+/// SPEC §2 steps 2-9 for `count` agents in lanes, from their neighbour sums; the new state may be
+/// stored up to slot `writable_end` (the end of the row).
 template <bool kWrap, class D, class Real>
 HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_t slot0, std::size_t count,
-                              hn::Vec<D> x, hn::Vec<D> y, const NeighbourSums<D>& s) {
+                              std::size_t writable_end, hn::Vec<D> x, hn::Vec<D> y,
+                              const NeighbourSums<D>& s) {
     const auto& c = f.c;
     const auto zero = hn::Zero(d);
     auto vx = hn::LoadU(d, f.vx + slot0);
@@ -263,14 +265,17 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     vx = hn::IfThenElse(stopped, min_speed, vx);
     vy = hn::IfThenElse(stopped, zero, vy);
 
-    // Step 9: move; the new state in slot order. A partial vector is written lane by lane (the slots
-    // after it may belong to a row another thread is writing), as is a vector with a lane to wrap.
+    // Step 9: move; the new state in slot order. The whole vector is stored when its lanes past `count`
+    // fall on slots of this row (later tiles of the row, which this thread writes afterwards); otherwise
+    // (the row's last vector: the next slots may be another thread's row) it is written lane by lane, as
+    // is a vector with an agent to wrap.
     const auto moved_x = hn::Add(x, vx), moved_y = hn::Add(y, vy);
-    bool whole_vector = count == hn::Lanes(d);
+    bool whole_vector = slot0 + hn::Lanes(d) <= writable_end;
     if constexpr (kWrap) {
         const auto inside_x = hn::And(hn::Ge(moved_x, zero), hn::Lt(moved_x, hn::Set(d, c.width)));
         const auto inside_y = hn::And(hn::Ge(moved_y, zero), hn::Lt(moved_y, hn::Set(d, c.height)));
-        whole_vector = whole_vector && hn::AllTrue(d, hn::And(inside_x, inside_y));
+        const auto agents = hn::FirstN(d, count);
+        whole_vector = whole_vector && hn::AllTrue(d, hn::Or(hn::And(inside_x, inside_y), hn::Not(agents)));
     }
     if (whole_vector) {
         hn::StoreU(moved_x, d, f.new_x + slot0);
@@ -367,13 +372,18 @@ void rows_impl(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
                 NeighbourSums<D> s{hn::Zero(d), hn::Zero(d), hn::Zero(d), hn::Zero(d),
                                    hn::Zero(d), hn::Zero(d), hn::Zero(d)};
                 add_tile_candidates<kWrap, kGeneral>(d, f, row, col0, col1, x, y, lane_slot, s);
-                finish_agents<kWrap>(d, f, slot, count, x, y, s);
+                finish_agents<kWrap>(d, f, slot, count, start[f.nx], x, y, s);
             }
             col0 = col1 + 1;
         }
         if (f.new_cell != nullptr) {
             const std::uint32_t begin = start[0], end = start[f.nx];
             cells_impl(f.new_x + begin, f.new_y + begin, end - begin, f.next_grid, f.new_cell + begin);
+            if (f.old_cell != nullptr) {
+                for (std::uint32_t k = begin; k < end; ++k) {
+                    f.new_cell[k] |= f.new_cell[k] != f.old_cell[k] ? moved_cell_flag : 0u;
+                }
+            }
         }
     }
 }

@@ -54,10 +54,15 @@ struct FlockInCellOrder {
     Real* new_bias = nullptr;
 
     // When set, the cell of every agent's new position in `next_grid` (slot order), for the next step's
-    // sort: computed row by row while the new positions are still in cache.
+    // sort: computed row by row while the new positions are still in cache. With `old_cell` (the cell of
+    // every slot now, in the same grid), an agent that changes cell gets moved_cell_flag added.
     std::uint32_t* new_cell = nullptr;
+    const std::uint32_t* old_cell = nullptr;
     CellGeometry next_grid{0.0, 0.0, 1.0, 1.0, 1, 1};
 };
+
+/// Marks, in FlockInCellOrder::new_cell, an agent whose cell changes (cell indices stay below it).
+inline constexpr std::uint32_t moved_cell_flag = 0x80000000u;
 
 /// Neighbour pass (SPEC §2 steps 1-9) for the flocking agents of grid rows [row_begin, row_end).
 void neighbour_rows(const FlockInCellOrder<float>& flock, int row_begin, int row_end);
