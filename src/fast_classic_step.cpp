@@ -260,8 +260,9 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
     }
     // One increment per agent: a chain through memory along a run of one cell, but no branch. (Counting
     // whole runs in a register mispredicts the end of every run, and measured 4-5x slower.)
+    constexpr std::uint32_t cell_mask = ~fast::moved_cell_flag;
     for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
-        ++cursor[cell_of[s]];
+        ++cursor[cell_of[s] & cell_mask];
     }
 #pragma omp barrier
 #pragma omp single
@@ -302,8 +303,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
         Real *const to_vx = next_.vx.data(), *const to_vy = next_.vy.data();
         Kind* const to_kind = next_.kind.data();
         Real* const to_bias = next_.bias.data();
-        for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
-            const std::uint32_t cell = cell_of[s];
+        const auto move = [&](std::size_t s, std::uint32_t cell) {
             const std::uint32_t to = cursor[cell]++;
             to_agent[to] = agent[s];
             to_cell[to] = cell;
@@ -314,6 +314,19 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
             if (scouts) { // kinds and biases travel along only when scouts make them vary
                 to_kind[to] = kind[s];
                 to_bias[to] = bias[s];
+            }
+        };
+        // Agents that keep their cell first, then the ones that change cell (flagged by the kernel): in
+        // each cell the newcomers then follow the agents that stayed, which are in world order already,
+        // so the fix-up below moves each newcomer once instead of each stayer past a newcomer.
+        for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+            if ((cell_of[s] & fast::moved_cell_flag) == 0) {
+                move(s, cell_of[s]);
+            }
+        }
+        for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+            if ((cell_of[s] & fast::moved_cell_flag) != 0) {
+                move(s, cell_of[s] & cell_mask);
             }
         }
     }
@@ -330,11 +343,16 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
         Kind* const kind = next_.kind.data();
         Real* const bias = next_.bias.data();
         const std::uint32_t lo = first[mine.begin], hi = first[mine.end];
+        // Slots are in cell order, so (cell, agent) pairs out of order are agents out of order in a cell:
+        // one comparison, rarely true.
+        const auto key = [&](std::uint32_t k) {
+            return (static_cast<std::uint64_t>(cell_of_slot[k]) << 32) | agent[k];
+        };
         for (std::uint32_t k = lo + 1; k < hi; ++k) {
-            const std::uint32_t a = agent[k];
-            if (!((agent[k - 1] > a) & (cell_of_slot[k - 1] == cell_of_slot[k]))) {
+            if (key(k - 1) < key(k)) {
                 continue;
             }
+            const std::uint32_t a = agent[k];
             const std::uint32_t begin = first[cell_of_slot[k]];
             const Real ax = x[k], ay = y[k], avx = vx[k], avy = vy[k];
             const Kind akind = scouts ? kind[k] : Kind::Boid;
@@ -445,8 +463,10 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     flock.new_vx = cur_.vx.data();
     flock.new_vy = cur_.vy.data();
     flock.new_bias = cur_.bias.data();
-    if (wrap) {
+    const bool bin_in_kernel = wrap && cells < fast::moved_cell_flag;
+    if (bin_in_kernel) {
         flock.new_cell = slot_cell_.data();
+        flock.old_cell = sorted_cell_.data();
         flock.next_grid = grid;
     }
     // One team for the whole step: the sort's phases and the rows, with no thread start-up in between.
@@ -463,7 +483,7 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
             }
         }
     }
-    cells_valid_ = wrap;
+    cells_valid_ = bin_in_kernel;
     cells_grid_ = grid;
     profile.grid_build_ms = std::chrono::duration<double, std::milli>(t_neighbours - t_start).count();
     // The new state is in slot order of next_: its agent and kind columns go with it.
