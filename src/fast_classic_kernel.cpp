@@ -256,11 +256,19 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     const auto min_speed = hn::Set(d, c.min_speed), max_speed = hn::Set(d, c.max_speed);
     const auto speed = hn::Sqrt(hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy)));
     const auto slow = hn::Lt(speed, min_speed);
-    vx = hn::IfThenElse(slow, hn::Mul(hn::Div(vx, speed), min_speed), vx);
-    vy = hn::IfThenElse(slow, hn::Mul(hn::Div(vy, speed), min_speed), vy);
     const auto fast = hn::Gt(speed, max_speed);
-    vx = hn::IfThenElse(fast, hn::Mul(hn::Div(vx, speed), max_speed), vx);
-    vy = hn::IfThenElse(fast, hn::Mul(hn::Div(vy, speed), max_speed), vy);
+    if (c.min_speed <= c.max_speed) {
+        // A lane is slow or fast, not both: one division per component serves both limits.
+        const auto limit = hn::IfThenElse(slow, min_speed, max_speed);
+        const auto limited = hn::Or(slow, fast);
+        vx = hn::IfThenElse(limited, hn::Mul(hn::Div(vx, speed), limit), vx);
+        vy = hn::IfThenElse(limited, hn::Mul(hn::Div(vy, speed), limit), vy);
+    } else { // SPEC order: the max limit applies to the velocity the min limit produced
+        vx = hn::IfThenElse(slow, hn::Mul(hn::Div(vx, speed), min_speed), vx);
+        vy = hn::IfThenElse(slow, hn::Mul(hn::Div(vy, speed), min_speed), vy);
+        vx = hn::IfThenElse(fast, hn::Mul(hn::Div(vx, speed), max_speed), vx);
+        vy = hn::IfThenElse(fast, hn::Mul(hn::Div(vy, speed), max_speed), vy);
+    }
     const auto stopped = hn::Eq(speed, zero);
     vx = hn::IfThenElse(stopped, min_speed, vx);
     vy = hn::IfThenElse(stopped, zero, vy);
