@@ -26,6 +26,7 @@
 #include "fast_classic_kernel.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -245,8 +246,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
     const auto t = static_cast<std::size_t>(omp_get_thread_num());
     const auto nt = static_cast<std::size_t>(omp_get_num_threads());
     const Chunk chunk = chunk_of(m);
-#pragma omp single
-    histograms_.resize(nt * cells); // one histogram per thread the team really has
+    assert(histograms_.size() >= nt * cells); // sized for the threads asked for, the most a team has
     std::uint32_t* const cursor = histograms_.data() + t * cells;
     std::memset(cursor, 0, cells * sizeof(std::uint32_t));
 
@@ -303,8 +303,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
         Real *const to_vx = next_.vx.data(), *const to_vy = next_.vy.data();
         Kind* const to_kind = next_.kind.data();
         Real* const to_bias = next_.bias.data();
-        const auto move = [&](std::size_t s, std::uint32_t cell) {
-            const std::uint32_t to = cursor[cell]++;
+        const auto put = [&](std::size_t s, std::uint32_t cell, std::uint32_t to) {
             to_agent[to] = agent[s];
             to_cell[to] = cell;
             to_x[to] = x[s];
@@ -316,17 +315,40 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
                 to_bias[to] = bias[s];
             }
         };
-        // Agents that keep their cell first, then the ones that change cell (flagged by the kernel): in
-        // each cell the newcomers then follow the agents that stayed, which are in world order already,
-        // so the fix-up below moves each newcomer once instead of each stayer past a newcomer.
-        for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
-            if ((cell_of[s] & fast::moved_cell_flag) == 0) {
-                move(s, cell_of[s]);
+        if (cells_known) {
+            // Agents that keep their cell first, then the ones that change cell (flagged by the kernel):
+            // in each cell the newcomers then follow the agents that stayed, which are in world order
+            // already, so the fix-up below moves each newcomer once instead of each stayer past a
+            // newcomer. The slots are in cell order, so the agents that stay in a cell are consecutive
+            // (leavers aside) and land at the cell's cursor plus their rank: the cursors are only read
+            // here, so consecutive agents of a cell do not wait on each other's cursor increment. Where
+            // each (cell, thread) run of stayers ends goes to `next`, the newcomers' cursor.
+            std::uint32_t* const next = stay_end_.data() + t * cells;
+            std::memcpy(next, cursor, cells * sizeof(std::uint32_t));
+            std::uint32_t previous = std::numeric_limits<std::uint32_t>::max(), rank = 0;
+            for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+                const std::uint32_t cell = cell_of[s];
+                if ((cell & fast::moved_cell_flag) != 0) {
+                    continue;
+                }
+                rank = cell == previous ? rank + 1 : 0;
+                previous = cell;
+                const std::uint32_t to = cursor[cell] + rank;
+                put(s, cell, to);
+                next[cell] = to + 1;
             }
-        }
-        for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
-            if ((cell_of[s] & fast::moved_cell_flag) != 0) {
-                move(s, cell_of[s] & cell_mask);
+            for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+                if ((cell_of[s] & fast::moved_cell_flag) != 0) {
+                    const std::uint32_t cell = cell_of[s] & cell_mask;
+                    put(s, cell, next[cell]++);
+                }
+            }
+        } else {
+            // The slots' order is arbitrary (first step) or the cells were binned here: one cursor
+            // increment per agent.
+            for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+                const std::uint32_t cell = cell_of[s];
+                put(s, cell, cursor[cell]++);
             }
         }
     }
@@ -429,6 +451,8 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     slot_cell_.resize(m);
     sorted_cell_.resize(m);
     cell_start_.resize(cells + 1);
+    histograms_.resize(static_cast<std::size_t>(threads) * cells); // one histogram per thread
+    stay_end_.resize(static_cast<std::size_t>(threads) * cells);
     next_.resize(m, simd_lanes<Real>(), has_scouts_);
     predator_x_.resize(predators_.size());
     predator_y_.resize(predators_.size());

@@ -76,6 +76,7 @@ private:
     std::vector<std::uint32_t> slot_cell_;      ///< cell of each slot of cur_
     std::vector<std::uint32_t> sorted_cell_;    ///< cell of each slot of next_ (written by the scatter)
     std::vector<std::uint32_t> histograms_;     ///< per thread, per cell: counts, then scatter cursors
+    std::vector<std::uint32_t> stay_end_;       ///< per thread, per cell: the newcomers' scatter cursors
     std::vector<std::uint32_t> cell_start_;     ///< nx * ny + 1 slot offsets
     std::vector<Real> predator_x_, predator_y_; ///< the predators' old positions
 };
