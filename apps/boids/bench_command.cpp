@@ -197,11 +197,10 @@ void w20_table(const BenchPlan& plan) {
             rss / static_cast<double>(n));
         std::fflush(stdout);
     }
-    std::printf(
-        "min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time of all\n"
-        "threads per step (wall time on a busy machine exceeds it). (3D W20:\n"
-        "pending, no 3D classic model yet.) Peak RSS so far; one size alone: /usr/bin/time -v boids bench "
-        "--sizes N\n");
+    std::printf("min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time, "
+                "all threads.\n"
+                "(3D W20: pending, no 3D classic model yet.) Peak RSS so far; one size alone: "
+                "/usr/bin/time -v boids bench --sizes N\n");
 }
 
 /// Steps per second a vga-predator flock of `n` boids holds after warm-up: the inverse of the median
