@@ -29,24 +29,28 @@ namespace boids::fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// Per-lane sums of SPEC §2 step 1 for one vector of agents.
+/// Per-lane sums of SPEC §2 step 1 for one vector of agents. The neighbour count is kept in the lanes'
+/// floating-point type: a whole number far below 2^24, so exact, and one masked add per candidate.
 template <class D>
 struct NeighbourSums {
     using V = hn::Vec<D>;
-    using VI = hn::Vec<hn::RebindToSigned<D>>;
-    V xsum, ysum, vxsum, vysum, close_dx, close_dy;
-    VI count;
+    V xsum, ysum, vxsum, vysum, close_dx, close_dy, count;
 };
 
 /// Adds the candidates of slots [begin, end) to the lanes' sums. `shift_x`/`shift_y` (used when kShift)
-/// move a candidate across the wrap seam exactly as classic::min_image would. kGeneral adds the checks
+/// move a candidate across the wrap seam exactly as classic::min_image would. kExact (wrap mode, no
+/// shift, every lane's agent at least twice the visual range from the origin on both axes) adds the
+/// candidate's x instead of the plain path's x - dx: the two are equal to the bit, because a neighbour in
+/// range is then within a factor 2 of the agent on each axis, so dx = x - xj is exact (Sterbenz) and so is
+/// x - dx = xj. It saves two of the loop's vector operations. kGeneral adds the checks
 /// the common case can drop: the |dx|, |dy| < visual box (implied by d2 < visual^2 unless the protected
 /// range exceeds the visual range) and the exclusion of the agent itself (free otherwise: its own pair
 /// has d2 = 0, lands in the protected bucket and adds +0 to sums that start at +0).
-template <bool kWrap, bool kShift, bool kGeneral, class D, class Real>
+template <bool kWrap, bool kShift, bool kExact, bool kGeneral, class D, class Real>
 HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32_t begin, std::uint32_t end,
                                Real shift_x, Real shift_y, hn::Vec<D> x, hn::Vec<D> y,
                                hn::Vec<hn::RebindToSigned<D>> lane_slot, NeighbourSums<D>& s) {
+    static_assert(!(kExact && kShift), "a shifted candidate needs the plain path's x - dx");
     const hn::RebindToSigned<D> di;
     using TI = hn::TFromD<decltype(di)>;
     const auto visual2 = hn::Set(d, f.c.visual2);
@@ -54,7 +58,7 @@ HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32
     const auto visual = hn::Set(d, f.c.visual);
     const auto sx = hn::Set(d, shift_x);
     const auto sy = hn::Set(d, shift_y);
-    const auto one = hn::Set(di, TI{1});
+    const auto one = hn::Set(d, Real(1));
     for (std::uint32_t j = begin; j < end; ++j) {
         const auto xj = hn::Set(d, f.x[j]);
         const auto yj = hn::Set(d, f.y[j]);
@@ -79,7 +83,7 @@ HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32
         const auto averaged = hn::AndNot(close, near);
         s.close_dx = hn::IfThenElse(close, hn::Add(s.close_dx, dx), s.close_dx);
         s.close_dy = hn::IfThenElse(close, hn::Add(s.close_dy, dy), s.close_dy);
-        if constexpr (kWrap) {
+        if constexpr (kWrap && !kExact) {
             // Across a wrap seam the neighbour's nearest image is what the boid sees: x - dx.
             s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, hn::Sub(x, dx)), s.xsum);
             s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, hn::Sub(y, dy)), s.ysum);
@@ -89,7 +93,7 @@ HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32
         }
         s.vxsum = hn::IfThenElse(averaged, hn::Add(s.vxsum, hn::Set(d, f.vx[j])), s.vxsum);
         s.vysum = hn::IfThenElse(averaged, hn::Add(s.vysum, hn::Set(d, f.vy[j])), s.vysum);
-        s.count = hn::IfThenElse(hn::RebindMask(di, averaged), hn::Add(s.count, one), s.count);
+        s.count = hn::IfThenElse(averaged, hn::Add(s.count, one), s.count);
     }
 }
 
@@ -100,6 +104,9 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, int ro
                                     NeighbourSums<D>& s) {
     const int nx = f.nx, ny = f.ny;
     const Real zero(0);
+    // Cells are at least the visual range wide and high, so the agents of a tile from the fourth column
+    // and row on are more than twice the visual range from the origin (see add_candidates' kExact).
+    const bool exact = row >= 3 && col0 >= 3;
     for (int dr = -1; dr <= 1; ++dr) {
         int r = row + dr;
         Real shift_y = zero;
@@ -124,9 +131,14 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, int ro
                 return;
             }
             if (shift_x != zero || shift_y != zero) {
-                add_candidates<kWrap, true, kGeneral>(d, f, begin, end, shift_x, shift_y, x, y, lane_slot, s);
+                add_candidates<kWrap, true, false, kGeneral>(d, f, begin, end, shift_x, shift_y, x, y,
+                                                             lane_slot, s);
+            } else if (kWrap && exact) {
+                add_candidates<kWrap, false, true, kGeneral>(d, f, begin, end, zero, zero, x, y, lane_slot,
+                                                             s);
             } else {
-                add_candidates<kWrap, false, kGeneral>(d, f, begin, end, zero, zero, x, y, lane_slot, s);
+                add_candidates<kWrap, false, false, kGeneral>(d, f, begin, end, zero, zero, x, y, lane_slot,
+                                                              s);
             }
         };
         if (left_seam) {
@@ -149,19 +161,20 @@ HWY_INLINE hn::Vec<D> min_image(D d, hn::Vec<D> v, hn::TFromD<D> length, hn::TFr
                           hn::IfThenElse(hn::Lt(v, neg_h), hn::Add(v, len), v));
 }
 
-/// SPEC §2 steps 2-9 for `count` agents in lanes, from their neighbour sums.
+/// SPEC §2 steps 2-9 for `count` agents in lanes, from their neighbour sums; the new state may be
+/// stored up to slot `writable_end` (the end of the row).
 template <bool kWrap, class D, class Real>
 HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_t slot0, std::size_t count,
-                              hn::Vec<D> x, hn::Vec<D> y, const NeighbourSums<D>& s) {
-    const hn::RebindToSigned<D> di;
+                              std::size_t writable_end, hn::Vec<D> x, hn::Vec<D> y,
+                              const NeighbourSums<D>& s) {
     const auto& c = f.c;
     const auto zero = hn::Zero(d);
     auto vx = hn::LoadU(d, f.vx + slot0);
     auto vy = hn::LoadU(d, f.vy + slot0);
 
     // Step 2: cohesion and alignment (agents with no neighbour keep their velocity).
-    const auto has_neighbours = hn::RebindMask(d, hn::Gt(s.count, hn::Zero(di)));
-    const auto n = hn::ConvertTo(d, s.count);
+    const auto has_neighbours = hn::Gt(s.count, zero);
+    const auto& n = s.count;
     const auto xavg = hn::Div(s.xsum, n), yavg = hn::Div(s.ysum, n);
     const auto vxavg = hn::Div(s.vxsum, n), vyavg = hn::Div(s.vysum, n);
     const auto centering = hn::Set(d, c.centering), matching = hn::Set(d, c.matching);
@@ -243,23 +256,34 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     const auto min_speed = hn::Set(d, c.min_speed), max_speed = hn::Set(d, c.max_speed);
     const auto speed = hn::Sqrt(hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy)));
     const auto slow = hn::Lt(speed, min_speed);
-    vx = hn::IfThenElse(slow, hn::Mul(hn::Div(vx, speed), min_speed), vx);
-    vy = hn::IfThenElse(slow, hn::Mul(hn::Div(vy, speed), min_speed), vy);
     const auto fast = hn::Gt(speed, max_speed);
-    vx = hn::IfThenElse(fast, hn::Mul(hn::Div(vx, speed), max_speed), vx);
-    vy = hn::IfThenElse(fast, hn::Mul(hn::Div(vy, speed), max_speed), vy);
+    if (c.min_speed <= c.max_speed) {
+        // A lane is slow or fast, not both: one division per component serves both limits.
+        const auto limit = hn::IfThenElse(slow, min_speed, max_speed);
+        const auto limited = hn::Or(slow, fast);
+        vx = hn::IfThenElse(limited, hn::Mul(hn::Div(vx, speed), limit), vx);
+        vy = hn::IfThenElse(limited, hn::Mul(hn::Div(vy, speed), limit), vy);
+    } else { // SPEC order: the max limit applies to the velocity the min limit produced
+        vx = hn::IfThenElse(slow, hn::Mul(hn::Div(vx, speed), min_speed), vx);
+        vy = hn::IfThenElse(slow, hn::Mul(hn::Div(vy, speed), min_speed), vy);
+        vx = hn::IfThenElse(fast, hn::Mul(hn::Div(vx, speed), max_speed), vx);
+        vy = hn::IfThenElse(fast, hn::Mul(hn::Div(vy, speed), max_speed), vy);
+    }
     const auto stopped = hn::Eq(speed, zero);
     vx = hn::IfThenElse(stopped, min_speed, vx);
     vy = hn::IfThenElse(stopped, zero, vy);
 
-    // Step 9: move; the new state in slot order. A partial vector is written lane by lane (the slots
-    // after it may belong to a row another thread is writing), as is a vector with a lane to wrap.
+    // Step 9: move; the new state in slot order. The whole vector is stored when its lanes past `count`
+    // fall on slots of this row (later tiles of the row, which this thread writes afterwards); otherwise
+    // (the row's last vector: the next slots may be another thread's row) it is written lane by lane, as
+    // is a vector with an agent to wrap.
     const auto moved_x = hn::Add(x, vx), moved_y = hn::Add(y, vy);
-    bool whole_vector = count == hn::Lanes(d);
+    bool whole_vector = slot0 + hn::Lanes(d) <= writable_end;
     if constexpr (kWrap) {
         const auto inside_x = hn::And(hn::Ge(moved_x, zero), hn::Lt(moved_x, hn::Set(d, c.width)));
         const auto inside_y = hn::And(hn::Ge(moved_y, zero), hn::Lt(moved_y, hn::Set(d, c.height)));
-        whole_vector = whole_vector && hn::AllTrue(d, hn::And(inside_x, inside_y));
+        const auto agents = hn::FirstN(d, count);
+        whole_vector = whole_vector && hn::AllTrue(d, hn::Or(hn::And(inside_x, inside_y), hn::Not(agents)));
     }
     if (whole_vector) {
         hn::StoreU(moved_x, d, f.new_x + slot0);
@@ -288,56 +312,6 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         for (std::size_t l = 0; l < count; ++l) {
             f.new_bias[slot0 + l] = lane_bias[l];
         }
-    }
-}
-
-/// One row of cells: greedy tiles of consecutive cells that fit one vector.
-template <bool kWrap, bool kGeneral, class Real>
-void rows_impl(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
-    using D = hn::ScalableTag<Real>;
-    const D d;
-    const hn::RebindToSigned<D> di;
-    using TI = hn::TFromD<decltype(di)>;
-    const std::size_t lanes = hn::Lanes(d);
-    // A tile never reaches around the torus to its own columns (each candidate column once), and stays
-    // short enough that its candidate block is not mostly wasted on sparse rows.
-    const int max_tile = kWrap ? std::min(4, f.nx - 2) : 4;
-    for (int row = row_begin; row < row_end; ++row) {
-        const std::uint32_t* start =
-            f.cell_start + static_cast<std::size_t>(row) * static_cast<std::size_t>(f.nx);
-        int col0 = 0;
-        while (col0 < f.nx) {
-            int col1 = col0;
-            while (col1 + 1 < f.nx && col1 + 1 - col0 < max_tile && start[col1 + 2] - start[col0] <= lanes) {
-                ++col1;
-            }
-            for (std::uint32_t slot = start[col0]; slot < start[col1 + 1];
-                 slot += static_cast<std::uint32_t>(lanes)) {
-                const std::size_t count = std::min<std::size_t>(lanes, start[col1 + 1] - slot);
-                const auto x = hn::LoadU(d, f.x + slot);
-                const auto y = hn::LoadU(d, f.y + slot);
-                const auto lane_slot = hn::Iota(di, static_cast<TI>(slot));
-                NeighbourSums<D> s{hn::Zero(d), hn::Zero(d), hn::Zero(d), hn::Zero(d),
-                                   hn::Zero(d), hn::Zero(d), hn::Zero(di)};
-                add_tile_candidates<kWrap, kGeneral>(d, f, row, col0, col1, x, y, lane_slot, s);
-                finish_agents<kWrap>(d, f, slot, count, x, y, s);
-            }
-            col0 = col1 + 1;
-        }
-    }
-}
-
-template <class Real>
-void rows(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
-    // The general candidate test is needed only when the protected range exceeds the visual range, or
-    // is zero (then the agent's own pair must be excluded explicitly).
-    const bool general = !(f.c.protected2 <= f.c.visual2) || !(f.c.protected2 > Real(0));
-    if (f.c.wrap) {
-        general ? rows_impl<true, true>(f, row_begin, row_end)
-                : rows_impl<true, false>(f, row_begin, row_end);
-    } else {
-        general ? rows_impl<false, true>(f, row_begin, row_end)
-                : rows_impl<false, false>(f, row_begin, row_end);
     }
 }
 
@@ -374,6 +348,65 @@ void cells_impl(const Real* xs, const Real* ys, std::size_t count, const CellGeo
         const double row = std::min((static_cast<double>(ys[i]) - g.origin_y) / g.cell_h, last_row);
         out[i] = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * static_cast<std::size_t>(g.nx) +
                                             static_cast<std::size_t>(col));
+    }
+}
+
+/// One row of cells: greedy tiles of consecutive cells that fit one vector.
+template <bool kWrap, bool kGeneral, class Real>
+void rows_impl(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
+    using D = hn::ScalableTag<Real>;
+    const D d;
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    const std::size_t lanes = hn::Lanes(d);
+    // A tile never reaches around the torus to its own columns (each candidate column once), and stays
+    // short enough that its candidate block is not mostly wasted on sparse rows.
+    const int max_tile = kWrap ? std::min(4, f.nx - 2) : 4;
+    for (int row = row_begin; row < row_end; ++row) {
+        const std::uint32_t* start =
+            f.cell_start + static_cast<std::size_t>(row) * static_cast<std::size_t>(f.nx);
+        int col0 = 0;
+        while (col0 < f.nx) {
+            int col1 = col0;
+            while (col1 + 1 < f.nx && col1 + 1 - col0 < max_tile && start[col1 + 2] - start[col0] <= lanes) {
+                ++col1;
+            }
+            for (std::uint32_t slot = start[col0]; slot < start[col1 + 1];
+                 slot += static_cast<std::uint32_t>(lanes)) {
+                const std::size_t count = std::min<std::size_t>(lanes, start[col1 + 1] - slot);
+                const auto x = hn::LoadU(d, f.x + slot);
+                const auto y = hn::LoadU(d, f.y + slot);
+                const auto lane_slot = hn::Iota(di, static_cast<TI>(slot));
+                NeighbourSums<D> s{hn::Zero(d), hn::Zero(d), hn::Zero(d), hn::Zero(d),
+                                   hn::Zero(d), hn::Zero(d), hn::Zero(d)};
+                add_tile_candidates<kWrap, kGeneral>(d, f, row, col0, col1, x, y, lane_slot, s);
+                finish_agents<kWrap>(d, f, slot, count, start[f.nx], x, y, s);
+            }
+            col0 = col1 + 1;
+        }
+        if (f.new_cell != nullptr) {
+            const std::uint32_t begin = start[0], end = start[f.nx];
+            cells_impl(f.new_x + begin, f.new_y + begin, end - begin, f.next_grid, f.new_cell + begin);
+            if (f.old_cell != nullptr) {
+                for (std::uint32_t k = begin; k < end; ++k) {
+                    f.new_cell[k] |= f.new_cell[k] != f.old_cell[k] ? moved_cell_flag : 0u;
+                }
+            }
+        }
+    }
+}
+
+template <class Real>
+void rows(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
+    // The general candidate test is needed only when the protected range exceeds the visual range, or
+    // is zero (then the agent's own pair must be excluded explicitly).
+    const bool general = !(f.c.protected2 <= f.c.visual2) || !(f.c.protected2 > Real(0));
+    if (f.c.wrap) {
+        general ? rows_impl<true, true>(f, row_begin, row_end)
+                : rows_impl<true, false>(f, row_begin, row_end);
+    } else {
+        general ? rows_impl<false, true>(f, row_begin, row_end)
+                : rows_impl<false, false>(f, row_begin, row_end);
     }
 }
 

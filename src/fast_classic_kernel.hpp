@@ -12,6 +12,13 @@
 
 namespace boids::fast {
 
+/// A grid's placement: cell (col, row) = (min((x - origin_x) / cell_w, nx - 1), same for y), truncated,
+/// for positions >= the origin. Computed in double exactly as SpatialGrid::build does.
+struct CellGeometry {
+    double origin_x, origin_y, cell_w, cell_h;
+    int nx, ny;
+};
+
 /// Everything the neighbour pass reads and writes, for one step. Arrays in "slot" order are the
 /// flocking agents sorted by cell (counting sort, world order within a cell); they are padded with
 /// at least one vector of zeros so that a full-width load past the last slot is safe.
@@ -45,18 +52,21 @@ struct FlockInCellOrder {
     Real* new_vx = nullptr;
     Real* new_vy = nullptr;
     Real* new_bias = nullptr;
+
+    // When set, the cell of every agent's new position in `next_grid` (slot order), for the next step's
+    // sort: computed row by row while the new positions are still in cache. With `old_cell` (the cell of
+    // every slot now, in the same grid), an agent that changes cell gets moved_cell_flag added.
+    std::uint32_t* new_cell = nullptr;
+    const std::uint32_t* old_cell = nullptr;
+    CellGeometry next_grid{0.0, 0.0, 1.0, 1.0, 1, 1};
 };
+
+/// Marks, in FlockInCellOrder::new_cell, an agent whose cell changes (cell indices stay below it).
+inline constexpr std::uint32_t moved_cell_flag = 0x80000000u;
 
 /// Neighbour pass (SPEC §2 steps 1-9) for the flocking agents of grid rows [row_begin, row_end).
 void neighbour_rows(const FlockInCellOrder<float>& flock, int row_begin, int row_end);
 void neighbour_rows(const FlockInCellOrder<double>& flock, int row_begin, int row_end);
-
-/// A grid's placement: cell (col, row) = (min((x - origin_x) / cell_w, nx - 1), same for y), truncated,
-/// for positions >= the origin. Computed in double exactly as SpatialGrid::build does.
-struct CellGeometry {
-    double origin_x, origin_y, cell_w, cell_h;
-    int nx, ny;
-};
 
 /// Row-major cell index of each of `count` positions.
 void cells_of(const float* x, const float* y, std::size_t count, const CellGeometry& grid,

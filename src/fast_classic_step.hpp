@@ -10,6 +10,7 @@
 #include "boids/params.hpp"
 #include "boids/profile.hpp"
 #include "boids/world.hpp"
+#include "fast_classic_kernel.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -52,11 +53,17 @@ private:
     /// Copies the flocking agents out of the world in world order (which is the cell order's tie-break),
     /// wrapping positions into the torus in wrap mode.
     void load(const World<Real>& world, const Params& params, int threads);
-    /// Counting sort of the slots by cell into next_, then world order within each cell.
-    void sort_by_cell(int threads);
+    /// Counting sort of the slots by cell into next_, then world order within each cell. Called by every
+    /// thread of the step's team; `cells_known` when slot_cell_ already holds the cells (computed by the
+    /// previous step's kernel in the same geometry).
+    void sort_by_cell(bool cells_known);
     bool compute_geometry(const Params& params, int threads);
 
     bool loaded_ = false; ///< cur_ holds the flock; the world's flocking rows are stale
+    /// slot_cell_ holds the cell of every slot of cur_ in the grid cells_grid_ (wrap mode: the kernel
+    /// computes them with the new positions, and the grid stays the same from step to step).
+    bool cells_valid_ = false;
+    fast::CellGeometry cells_grid_{0.0, 0.0, 1.0, 1.0, 1, 1};
     std::size_t world_size_ = 0;
     bool has_scouts_ = false;
     std::vector<std::uint32_t> predators_; ///< world indices of the predators, in world order
@@ -67,7 +74,9 @@ private:
 
     SlotColumns<Real> cur_, next_;              ///< the flock in slot order; sort and kernel alternate them
     std::vector<std::uint32_t> slot_cell_;      ///< cell of each slot of cur_
+    std::vector<std::uint32_t> sorted_cell_;    ///< cell of each slot of next_ (written by the scatter)
     std::vector<std::uint32_t> histograms_;     ///< per thread, per cell: counts, then scatter cursors
+    std::vector<std::uint32_t> stay_end_;       ///< per thread, per cell: the newcomers' scatter cursors
     std::vector<std::uint32_t> cell_start_;     ///< nx * ny + 1 slot offsets
     std::vector<Real> predator_x_, predator_y_; ///< the predators' old positions
 };
