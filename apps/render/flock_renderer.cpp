@@ -55,6 +55,60 @@ void main() {
 }
 )";
 
+// 3D: each arrow is still a flat triangle in screen space, turned along its heading as projected, so it
+// reads at any distance; perspective sizes it (size_world at depth w is size_world * focal / w pixels), a
+// heading toward or away from the camera shortens it, and distance fades it toward the background.
+const char* arrow3d_vertex_shader = R"(#version 330 core
+layout(location = 0) in vec2 corner;   // arrow outline, unit length, pointing along +x
+layout(location = 1) in vec3 position; // world units
+layout(location = 2) in vec3 velocity;
+uniform mat4 view_projection;
+uniform vec2 viewport;                 // pixels
+uniform float focal;                   // pixels per world unit at depth 1
+uniform float size_world;
+uniform float min_pixels;
+uniform int by_heading;
+uniform vec3 colour;
+uniform vec3 background;
+uniform vec2 depth_range;              // near and far depth of the world box
+out vec3 shade;
+
+vec3 hsv_to_rgb(float h, float s, float v) {
+    vec3 k = clamp(abs(mod(h * 6.0 + vec3(0.0, 4.0, 2.0), 6.0) - 3.0) - 1.0, 0.0, 1.0);
+    return v * mix(vec3(1.0), k, s);
+}
+
+void main() {
+    float speed = length(velocity);
+    vec3 dir3 = speed > 0.0 ? velocity / speed : vec3(1.0, 0.0, 0.0);
+    vec4 tail = view_projection * vec4(position, 1.0);
+    vec4 head = view_projection * vec4(position + dir3 * size_world, 1.0);
+    float w = max(tail.w, 1e-4);
+    vec2 half_view = 0.5 * viewport;
+    vec2 s0 = tail.xy / w * half_view;
+    vec2 s1 = head.xy / max(head.w, 1e-4) * half_view;
+    float size = max(size_world * focal / w, min_pixels);
+    vec2 d = s1 - s0;
+    float len = length(d);
+    vec2 dir = len > 1e-4 ? d / len : vec2(1.0, 0.0);
+    float along = clamp(len / max(size_world * focal / w, 1e-4), 0.35, 1.0); // foreshortening
+    vec2 c = vec2(corner.x * size * along, corner.y * size);
+    vec2 turned = vec2(c.x * dir.x - c.y * dir.y, c.x * dir.y + c.y * dir.x);
+    gl_Position = vec4((s0 + turned) / half_view * w, tail.z, w);
+    // Hue from the heading in the horizontal (x, z) plane; brightness falls with distance (fog).
+    vec3 base = by_heading == 1 ? hsv_to_rgb(atan(velocity.z, velocity.x) / 6.28318530718 + 0.5, 0.8, 1.0)
+                                : colour;
+    float far = clamp((w - depth_range.x) / max(depth_range.y - depth_range.x, 1e-4), 0.0, 1.0);
+    shade = mix(base, background, 0.7 * far);
+}
+)";
+
+const char* line3d_vertex_shader = R"(#version 330 core
+layout(location = 0) in vec3 point;    // world units
+uniform mat4 view_projection;
+void main() { gl_Position = view_projection * vec4(point, 1.0); }
+)";
+
 const char* arrow_fragment_shader = R"(#version 330 core
 in vec3 shade;
 out vec4 colour_out;
@@ -183,6 +237,36 @@ void set_view(unsigned program, const ViewTransform& view, int w, int h) {
     glUniform2f(glGetUniformLocation(program, "viewport"), static_cast<float>(w), static_cast<float>(h));
 }
 
+/// A circle of radius r about c in the plane spanned by unit axes u and v, as world points for a line loop.
+std::vector<float> circle_3d(Vec3 c, double r, Vec3 u, Vec3 v, int n) {
+    std::vector<float> out;
+    for (int i = 0; i < n; ++i) {
+        const double a = 2.0 * std::numbers::pi * i / n;
+        const Vec3 p = c + u * (r * std::cos(a)) + v * (r * std::sin(a));
+        out.insert(out.end(), {static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)});
+    }
+    return out;
+}
+
+/// The 12 edges of an axis-aligned box, as GL_LINES pairs.
+std::vector<float> box_edges(Vec3 lo, Vec3 hi) {
+    std::vector<float> out;
+    const auto corner = [&](int i) {
+        return Vec3{(i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z};
+    };
+    for (int i = 0; i < 8; ++i) {
+        for (int bit : {1, 2, 4}) {
+            if ((i & bit) == 0) {
+                for (const Vec3 p : {corner(i), corner(i | bit)}) {
+                    out.insert(out.end(),
+                               {static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)});
+                }
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 FlockRenderer::FlockRenderer() {
@@ -215,6 +299,32 @@ FlockRenderer::FlockRenderer() {
     glBindBuffer(GL_ARRAY_BUFFER, line_buffer_);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+
+    // 3D: instances of six floats (x, y, z, vx, vy, vz), and lines of world points.
+    arrow3d_program_ = link(arrow3d_vertex_shader, arrow_fragment_shader);
+    line3d_program_ = link(line3d_vertex_shader, line_fragment_shader);
+    glGenVertexArrays(kind_count, arrow3d_vaos_.data());
+    glGenBuffers(kind_count, instance3d_buffers_.data());
+    for (int k = 0; k < kind_count; ++k) {
+        glBindVertexArray(arrow3d_vaos_[k]);
+        glBindBuffer(GL_ARRAY_BUFFER, arrow_vertices_);
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+        glBindBuffer(GL_ARRAY_BUFFER, instance3d_buffers_[k]);
+        glEnableVertexAttribArray(1);
+        glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+        glVertexAttribDivisor(1, 1);
+        glEnableVertexAttribArray(2);
+        glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
+                              reinterpret_cast<const void*>(3 * sizeof(float)));
+        glVertexAttribDivisor(2, 1);
+    }
+    glGenVertexArrays(1, &line3d_vao_);
+    glGenBuffers(1, &line3d_buffer_);
+    glBindVertexArray(line3d_vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, line3d_buffer_);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 3 * sizeof(float), nullptr);
     glBindVertexArray(0);
 }
 
@@ -226,26 +336,40 @@ FlockRenderer::~FlockRenderer() {
     glDeleteBuffers(1, &line_buffer_);
     glDeleteProgram(arrow_program_);
     glDeleteProgram(line_program_);
+    glDeleteVertexArrays(kind_count, arrow3d_vaos_.data());
+    glDeleteBuffers(kind_count, instance3d_buffers_.data());
+    glDeleteVertexArrays(1, &line3d_vao_);
+    glDeleteBuffers(1, &line3d_buffer_);
+    glDeleteProgram(arrow3d_program_);
+    glDeleteProgram(line3d_program_);
 }
 
 template <class Real>
 void FlockRenderer::upload(const World<Real>& world) {
     const AgentCounts c = world.counts();
     const long long per_kind[kind_count] = {c.boids, c.scouts1, c.scouts2, c.predators};
+    uploaded_3d_ = world.has_depth();
+    const std::size_t stride = uploaded_3d_ ? 6 : 4;
     for (int k = 0; k < kind_count; ++k) {
-        staging_[k].resize(static_cast<std::size_t>(per_kind[k]) * 4);
+        staging_[k].resize(static_cast<std::size_t>(per_kind[k]) * stride);
         counts_[k] = 0;
     }
+    const auto f = [](Real v) { return static_cast<float>(static_cast<double>(v)); };
     for (std::size_t i = 0; i < world.size(); ++i) {
         const int k = static_cast<int>(world.kind[i]);
-        float* out = staging_[k].data() + counts_[k]++ * 4;
-        out[0] = static_cast<float>(static_cast<double>(world.x[i]));
-        out[1] = static_cast<float>(static_cast<double>(world.y[i]));
-        out[2] = static_cast<float>(static_cast<double>(world.vx[i]));
-        out[3] = static_cast<float>(static_cast<double>(world.vy[i]));
+        float* out = staging_[k].data() + static_cast<std::size_t>(counts_[k]++) * stride;
+        if (uploaded_3d_) {
+            for (const Real v : {world.x[i], world.y[i], world.z[i], world.vx[i], world.vy[i], world.vz[i]}) {
+                *out++ = f(v);
+            }
+        } else {
+            for (const Real v : {world.x[i], world.y[i], world.vx[i], world.vy[i]}) {
+                *out++ = f(v);
+            }
+        }
     }
     for (int k = 0; k < kind_count; ++k) {
-        glBindBuffer(GL_ARRAY_BUFFER, instance_buffers_[k]);
+        glBindBuffer(GL_ARRAY_BUFFER, uploaded_3d_ ? instance3d_buffers_[k] : instance_buffers_[k]);
         // Orphan the old storage so the driver need not wait for the previous frame's draw.
         const auto bytes = static_cast<GLsizeiptr>(staging_[k].size() * sizeof(float));
         glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
@@ -396,6 +520,156 @@ void FlockRenderer::draw(const Params& params, const ViewTransform& view, int vi
     glUseProgram(line_program_);
     glBindVertexArray(line_vao_);
     draw_scene_over(params, overlay, pixel);
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+void FlockRenderer::draw_lines_3d(const std::vector<float>& points, unsigned mode, Rgba c) {
+    if (points.empty()) {
+        return;
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, line3d_buffer_);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(points.size() * sizeof(float)), points.data(),
+                 GL_STREAM_DRAW);
+    glUniform4f(glGetUniformLocation(line3d_program_, "colour"), c.r, c.g, c.b, c.a);
+    if (c.a < 1.0f) {
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    }
+    glDrawArrays(mode, 0, static_cast<GLsizei>(points.size() / 3));
+    glDisable(GL_BLEND);
+}
+
+void FlockRenderer::draw_obstacle_3d(const Obstacle& o, const Params& params, Rgba colour) {
+    if (o.shape == Obstacle::Shape::Circle) { // a sphere: three great circles and a few latitudes
+        const Vec3 c{o.x, o.y, o.z.value_or(params.depth / 2)};
+        const Vec3 ex{1, 0, 0}, ey{0, 1, 0}, ez{0, 0, 1};
+        draw_lines_3d(circle_3d(c, o.radius, ex, ez, 48), GL_LINE_LOOP, colour);
+        draw_lines_3d(circle_3d(c, o.radius, ex, ey, 48), GL_LINE_LOOP, colour);
+        draw_lines_3d(circle_3d(c, o.radius, ey, ez, 48), GL_LINE_LOOP, colour);
+        for (double lat : {-0.6, 0.6}) {
+            draw_lines_3d(
+                circle_3d(c + ey * (o.radius * lat), o.radius * std::sqrt(1 - lat * lat), ex, ez, 40),
+                GL_LINE_LOOP, colour);
+        }
+        return;
+    }
+    // A box, or a column through the whole depth.
+    draw_lines_3d(box_edges({o.x0, o.y0, o.z0.value_or(0.0)}, {o.x1, o.y1, o.z1.value_or(params.depth)}),
+                  GL_LINES, colour);
+}
+
+void FlockRenderer::draw_3d(const Params& params, const OrbitFrame& frame, int view_width, int view_height,
+                            int framebuffer_height, const SceneOverlay& overlay) {
+    glViewport(0, framebuffer_height - view_height, view_width, view_height);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, framebuffer_height - view_height, view_width, view_height);
+    const float bg[3] = {channel(background_rgb[0]), channel(background_rgb[1]), channel(background_rgb[2])};
+    glClearColor(bg[0], bg[1], bg[2], 1.0f);
+    glClearDepth(1.0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_BLEND);
+
+    // The scene under the agents: box, margins, ledge, food ranges, obstacles (no depth writes).
+    glDisable(GL_DEPTH_TEST);
+    glUseProgram(line3d_program_);
+    glUniformMatrix4fv(glGetUniformLocation(line3d_program_, "view_projection"), 1, GL_FALSE,
+                       frame.view_projection.data());
+    glBindVertexArray(line3d_vao_);
+    draw_lines_3d(box_edges({0, 0, 0}, {params.width, params.height, params.depth}), GL_LINES,
+                  {0.55f, 0.58f, 0.65f, 1.0f});
+    const bool turns_at_margins = params.model == Model::Classic;
+    if (params.boundary == Boundary::Margin && turns_at_margins) {
+        draw_lines_3d(box_edges({params.margin_left, params.margin_top, params.margin_front},
+                                {params.width - params.margin_right, params.height - params.margin_bottom,
+                                 params.depth - params.margin_back}),
+                      GL_LINES, {0.25f, 0.27f, 0.33f, 1.0f});
+    }
+    if (params.perch_rest_max > 0) { // the ledge: a strip through the whole depth
+        const double y = params.ledge_y >= 0 ? params.ledge_y : params.height - params.margin_bottom;
+        const double x0 = params.ledge_x0 >= 0 ? params.ledge_x0 : params.margin_left;
+        const double x1 = params.ledge_x1 >= 0 ? params.ledge_x1 : params.width - params.margin_right;
+        const std::vector<float> strip{
+            static_cast<float>(x0), static_cast<float>(y), 0.0f,
+            static_cast<float>(x1), static_cast<float>(y), 0.0f,
+            static_cast<float>(x1), static_cast<float>(y), static_cast<float>(params.depth),
+            static_cast<float>(x0), static_cast<float>(y), static_cast<float>(params.depth)};
+        draw_lines_3d(strip, GL_TRIANGLE_FAN,
+                      {channel(ledge_rgb[0]), channel(ledge_rgb[1]), channel(ledge_rgb[2]), 0.6f});
+    }
+    const Rgba food{channel(food_rgb[0]), channel(food_rgb[1]), channel(food_rgb[2]), 0.35f};
+    for (const FoodSource& f : params.food) {
+        const auto [fx, fy] = f.position(overlay.step);
+        const Vec3 c{fx, fy, f.z.value_or(params.depth / 2)};
+        draw_lines_3d(circle_3d(c, f.range, {1, 0, 0}, {0, 0, 1}, 64), GL_LINE_LOOP, food);
+        draw_lines_3d(circle_3d(c, f.range, {1, 0, 0}, {0, 1, 0}, 64), GL_LINE_LOOP, food);
+    }
+    const Rgba stone{0.68f, 0.63f, 0.58f, 1.0f};
+    for (const Obstacle& o : params.obstacles) {
+        draw_obstacle_3d(o, params, stone);
+    }
+    if (overlay.preview) {
+        draw_obstacle_3d(*overlay.preview, params, {0.92f, 0.92f, 0.92f, 1.0f});
+    }
+
+    // The agents, with a depth buffer so near arrows cover far ones.
+    if (uploaded_3d_) {
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LESS);
+        glUseProgram(arrow3d_program_);
+        const unsigned prog = arrow3d_program_;
+        glUniformMatrix4fv(glGetUniformLocation(prog, "view_projection"), 1, GL_FALSE,
+                           frame.view_projection.data());
+        glUniform2f(glGetUniformLocation(prog, "viewport"), static_cast<float>(view_width),
+                    static_cast<float>(view_height));
+        glUniform1f(glGetUniformLocation(prog, "focal"), static_cast<float>(frame.focal_px));
+        glUniform3f(glGetUniformLocation(prog, "background"), bg[0], bg[1], bg[2]);
+        glUniform2f(glGetUniformLocation(prog, "depth_range"), static_cast<float>(frame.near_depth),
+                    static_cast<float>(frame.far_depth));
+        // As in 2D: arrow sizes are world units for boxes of VGA size, scaled down with smaller worlds.
+        const double diagonal = std::sqrt(params.width * params.width + params.height * params.height +
+                                          params.depth * params.depth);
+        const double world_fraction = std::min(1.0, diagonal / 800.0);
+        for (int k = 0; k < kind_count; ++k) {
+            if (counts_[k] == 0) {
+                continue;
+            }
+            const KindStyle& st = styles[k];
+            glUniform1f(glGetUniformLocation(prog, "size_world"),
+                        static_cast<float>(1.5 * st.size_world * world_fraction));
+            glUniform1f(glGetUniformLocation(prog, "min_pixels"), st.min_pixels);
+            glUniform1i(glGetUniformLocation(prog, "by_heading"), st.by_heading);
+            glUniform3f(glGetUniformLocation(prog, "colour"), st.rgb[0], st.rgb[1], st.rgb[2]);
+            glBindVertexArray(arrow3d_vaos_[k]);
+            glDrawArraysInstanced(GL_TRIANGLES, 0, 3, static_cast<GLsizei>(counts_[k]));
+        }
+        glDisable(GL_DEPTH_TEST);
+    }
+
+    // Markers over everything, a fixed size on screen: drawn in pixels with the 2D line program.
+    glUseProgram(line_program_);
+    set_view(line_program_, ViewTransform{}, view_width, view_height);
+    glBindVertexArray(line_vao_);
+    const Rgba outline{0.05f, 0.06f, 0.08f, 1.0f};
+    const auto marker = [&](Vec3 at, double radius, Rgba fill) {
+        if (const auto p = frame.project(at)) {
+            draw_shape(disc(p->px, p->py, radius + 1.5, 32), GL_TRIANGLE_FAN, outline);
+            draw_shape(disc(p->px, p->py, radius, 32), GL_TRIANGLE_FAN, fill);
+        }
+    };
+    for (const FoodSource& f : params.food) {
+        const auto [fx, fy] = f.position(overlay.step);
+        marker({fx, fy, f.z.value_or(params.depth / 2)}, 5.5,
+               {channel(food_rgb[0]), channel(food_rgb[1]), channel(food_rgb[2]), 1.0f});
+    }
+    if (params.model == Model::Weighted) {
+        const Vec3 carrot{params.carrot_x, params.carrot_y, params.carrot_z};
+        if (const auto p = frame.project(carrot); p && overlay.carrot_tracking) {
+            draw_shape(ring(p->px, p->py, 12, 40), GL_LINE_LOOP, {1.0f, 1.0f, 1.0f, 0.85f});
+        }
+        marker(carrot, 6.5, {channel(carrot_rgb[0]), channel(carrot_rgb[1]), channel(carrot_rgb[2]), 1.0f});
+    }
     glBindVertexArray(0);
     glUseProgram(0);
 }

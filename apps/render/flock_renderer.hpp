@@ -4,6 +4,7 @@
 
 #include "camera.hpp"
 #include "image.hpp"
+#include "orbit_camera.hpp"
 
 #include "boids/kind.hpp"
 #include "boids/params.hpp"
@@ -44,7 +45,8 @@ public:
     FlockRenderer(const FlockRenderer&) = delete;
     FlockRenderer& operator=(const FlockRenderer&) = delete;
 
-    /// Copies the agents' positions and velocities into one instance buffer per kind.
+    /// Copies the agents' positions and velocities into one instance buffer per kind (x, y, vx, vy; in a 3D
+    /// world x, y, z, vx, vy, vz, for draw_3d).
     template <class Real>
     void upload(const World<Real>& world);
 
@@ -54,6 +56,13 @@ public:
     /// model) and the overlay's obstacle preview.
     void draw(const Params& params, const ViewTransform& view, int view_width, int view_height,
               int framebuffer_height, const SceneOverlay& overlay);
+
+    /// The 3D view (dimensions = 3): clears the area and its depth, draws the world box and its margins,
+    /// the perching ledge, food ranges and obstacles (spheres and boxes as wire frames), the agents as
+    /// arrows turned along their projected heading, sized by perspective and fading with distance (the
+    /// depth cues), and over them the food sources and the carrot.
+    void draw_3d(const Params& params, const OrbitFrame& frame, int view_width, int view_height,
+                 int framebuffer_height, const SceneOverlay& overlay);
 
     /// Agents uploaded last, by kind.
     [[nodiscard]] long long uploaded(Kind kind) const { return counts_[static_cast<int>(kind)]; }
@@ -69,6 +78,17 @@ private:
     void draw_scene_under(const Params& params, const SceneOverlay& overlay, double pixel);
     void draw_scene_over(const Params& params, const SceneOverlay& overlay, double pixel);
 
+    /// Draws world points (x, y, z triples) with the 3D line program in one colour.
+    void draw_lines_3d(const std::vector<float>& points, unsigned mode, Rgba colour);
+    void draw_obstacle_3d(const Obstacle& obstacle, const Params& params, Rgba colour);
+
+    bool uploaded_3d_ = false;
+    unsigned arrow3d_program_ = 0;
+    unsigned line3d_program_ = 0;
+    std::array<unsigned, kind_count> arrow3d_vaos_{};
+    std::array<unsigned, kind_count> instance3d_buffers_{};
+    unsigned line3d_vao_ = 0;
+    unsigned line3d_buffer_ = 0;
     unsigned arrow_program_ = 0;
     unsigned line_program_ = 0;
     unsigned arrow_vertices_ = 0;

@@ -30,13 +30,19 @@ HeadlessRecording::~HeadlessRecording() = default;
 
 template <class Real>
 void HeadlessRecording::add_frame(const World<Real>& world, const Params& params, long long step) {
-    const Camera camera;
-    const ViewTransform view =
-        camera.transform(params.width, params.height, context_.width(), context_.height());
     renderer_.upload(world);
     SceneOverlay overlay;
     overlay.step = step;
-    renderer_.draw(params, view, context_.width(), context_.height(), context_.height(), overlay);
+    if (params.dimensions == 3) { // the orbit camera's starting three-quarter view
+        const OrbitFrame frame = OrbitCamera{}.frame(params.width, params.height, params.depth,
+                                                     context_.width(), context_.height());
+        renderer_.draw_3d(params, frame, context_.width(), context_.height(), context_.height(), overlay);
+    } else {
+        const Camera camera;
+        const ViewTransform view =
+            camera.transform(params.width, params.height, context_.width(), context_.height());
+        renderer_.draw(params, view, context_.width(), context_.height(), context_.height(), overlay);
+    }
     last_ = context_.read();
     if (video_) {
         video_->add_frame(last_);

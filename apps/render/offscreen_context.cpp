@@ -82,6 +82,10 @@ OffscreenContext::OffscreenContext(int width, int height) : width_(width), heigh
     glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_buffer_);
+    glGenRenderbuffers(1, &depth_buffer_); // 3D views draw near agents over far ones
+    glBindRenderbuffer(GL_RENDERBUFFER, depth_buffer_);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_buffer_);
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
         throw std::runtime_error("offscreen OpenGL: the " + std::to_string(width) + "x" +
                                  std::to_string(height) + " framebuffer is incomplete");
@@ -91,6 +95,7 @@ OffscreenContext::OffscreenContext(int width, int height) : width_(width), heigh
 OffscreenContext::~OffscreenContext() {
     glDeleteFramebuffers(1, &framebuffer_);
     glDeleteRenderbuffers(1, &colour_buffer_);
+    glDeleteRenderbuffers(1, &depth_buffer_);
     eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(display_, context_);
     eglTerminate(display_);

@@ -28,6 +28,7 @@ private:
     void* context_ = nullptr;
     unsigned framebuffer_ = 0;
     unsigned colour_buffer_ = 0;
+    unsigned depth_buffer_ = 0;
 };
 
 } // namespace boids::render

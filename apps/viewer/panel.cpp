@@ -18,6 +18,17 @@ namespace boids::viewer {
 
 namespace {
 
+/// "(x, y)", or "(x, y, z)" in a 3D world.
+std::string carrot_text(const Params& p) {
+    char text[96];
+    if (p.dimensions == 3) {
+        std::snprintf(text, sizeof text, "(%.4g, %.4g, %.4g)", p.carrot_x, p.carrot_y, p.carrot_z);
+    } else {
+        std::snprintf(text, sizeof text, "(%.4g, %.4g)", p.carrot_x, p.carrot_y);
+    }
+    return text;
+}
+
 constexpr const char* count_keys[4] = {"boids", "scouts1", "scouts2", "predators"};
 
 void error_line(ViewerState& state, const std::optional<std::string>& error) {
@@ -162,6 +173,12 @@ void parameters_section(ViewerState& state) {
             group = s.group;
             open = ImGui::CollapsingHeader(std::string(group).c_str(), ImGuiTreeNodeFlags_DefaultOpen);
             if (open && group == "Edges") {
+                // A new number of dimensions respawns the flock: agents lifted from a plane would stay flat.
+                const int dimensions = state.params.dimensions;
+                choice_combo(state, "dimensions", "dimensions");
+                if (state.params.dimensions != dimensions) {
+                    state.reset = true;
+                }
                 int wrap = state.params.boundary == Boundary::Wrap ? 1 : 0;
                 ImGui::TextUnformatted("boundary:");
                 ImGui::SameLine();
@@ -206,7 +223,7 @@ void mouse_tools_section(ViewerState& state) {
     ImGui::Checkbox("carrot follows the mouse (left click)", &state.carrot_tracking);
     ImGui::EndDisabled();
     if (weighted) {
-        ImGui::Text("carrot at (%.4g, %.4g): %s", state.params.carrot_x, state.params.carrot_y,
+        ImGui::Text("carrot at %s: %s", carrot_text(state.params).c_str(),
                     state.carrot_tracking ? "tracking the mouse" : "fixed");
     } else {
         ImGui::TextDisabled("the carrot belongs to the weighted model");
@@ -361,8 +378,7 @@ void draw_hud(const ViewerState& state, const char* precision) {
         if (state.carrot_tracking) {
             ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "carrot: following the mouse (click stops)");
         } else {
-            ImGui::Text("carrot: fixed at (%.4g, %.4g) (click to follow the mouse)", state.params.carrot_x,
-                        state.params.carrot_y);
+            ImGui::Text("carrot: fixed at %s (click to follow the mouse)", carrot_text(state.params).c_str());
         }
     }
     if (state.obstacle_tool) {

@@ -21,7 +21,7 @@ void report(ViewerState& state, const std::optional<std::string>& error) {
 
 } // namespace
 
-Obstacle obstacle_from_drag(const PointerPos& from, const PointerPos& to, bool rectangle) {
+Obstacle obstacle_from_drag(const PointerPos& from, const PointerPos& to, bool rectangle, bool solid) {
     Obstacle o;
     if (rectangle) {
         o.shape = Obstacle::Shape::Rect;
@@ -34,26 +34,39 @@ Obstacle obstacle_from_drag(const PointerPos& from, const PointerPos& to, bool r
         o.x = from.wx;
         o.y = from.wy;
         o.radius = std::hypot(to.wx - from.wx, to.wy - from.wy);
+        if (solid) {
+            o.z = from.wz;
+            o.radius = std::sqrt(o.radius * o.radius + (to.wz - from.wz) * (to.wz - from.wz));
+        }
     }
     return o;
 }
 
-std::optional<std::size_t> obstacle_at(const Params& params, double x, double y, double tolerance) {
+std::optional<std::size_t> obstacle_at(const Params& params, const PointerPos& at, double tolerance) {
     for (std::size_t i = params.obstacles.size(); i-- > 0;) {
-        if (surface_distance(params.obstacles[i], x, y).distance <= tolerance) {
+        const Obstacle& o = params.obstacles[i];
+        const double d = params.dimensions == 3
+                             ? surface_distance(o, at.wx, at.wy, at.wz, params.depth).distance
+                             : surface_distance(o, at.wx, at.wy).distance;
+        if (d <= tolerance) {
             return i;
         }
     }
     return std::nullopt;
 }
 
-std::optional<std::string> move_carrot(Params& params, double x, double y) {
+std::optional<std::string> move_carrot(Params& params, const PointerPos& at) {
     Params edited = params;
-    if (auto error = apply_param_edit(edited, "carrot_x", x)) {
+    if (auto error = apply_param_edit(edited, "carrot_x", at.wx)) {
         return error;
     }
-    if (auto error = apply_param_edit(edited, "carrot_y", y)) {
+    if (auto error = apply_param_edit(edited, "carrot_y", at.wy)) {
         return error;
+    }
+    if (params.dimensions == 3) {
+        if (auto error = apply_param_edit(edited, "carrot_z", at.wz)) {
+            return error;
+        }
     }
     params = edited;
     return std::nullopt;
@@ -82,7 +95,7 @@ bool PointerTools::move(ViewerState& state, const PointerPos& at, bool shift) {
         dragging_ = true;
     }
     if (left_down_ && dragging_ && state.obstacle_tool) {
-        preview_ = obstacle_from_drag(press_, at, shift);
+        preview_ = obstacle_from_drag(press_, at, shift, state.params.dimensions == 3);
         return middle_down_;
     }
     return (left_down_ && dragging_) || middle_down_;
@@ -100,7 +113,7 @@ void PointerTools::release(ViewerState& state, MouseButton button, const Pointer
         if (state.obstacle_tool) {
             if (drag) {
                 std::vector<Obstacle> obstacles = state.params.obstacles;
-                obstacles.push_back(obstacle_from_drag(press_, at, shift));
+                obstacles.push_back(obstacle_from_drag(press_, at, shift, state.params.dimensions == 3));
                 report(state, apply_obstacles_edit(state.params, obstacles));
             }
             return; // a click with the obstacle tool draws nothing
@@ -111,7 +124,7 @@ void PointerTools::release(ViewerState& state, MouseButton button, const Pointer
         if (state.params.model == Model::Weighted) {
             state.carrot_tracking = !state.carrot_tracking;
             if (state.carrot_tracking) {
-                report(state, move_carrot(state.params, at.wx, at.wy));
+                report(state, move_carrot(state.params, at));
             }
             return;
         }
@@ -129,7 +142,7 @@ void PointerTools::release(ViewerState& state, MouseButton button, const Pointer
         if (moved_beyond_threshold(right_press_, at)) {
             return;
         }
-        if (const auto hit = obstacle_at(state.params, at.wx, at.wy, obstacle_pick_px * at.world_per_pixel)) {
+        if (const auto hit = obstacle_at(state.params, at, obstacle_pick_px * at.world_per_pixel)) {
             std::vector<Obstacle> obstacles = state.params.obstacles;
             obstacles.erase(obstacles.begin() + static_cast<std::ptrdiff_t>(*hit));
             report(state, apply_obstacles_edit(state.params, obstacles));
@@ -145,10 +158,11 @@ void PointerTools::follow(ViewerState& state, const std::optional<PointerPos>& m
     if (!state.carrot_tracking || state.params.model != Model::Weighted || !mouse) {
         return;
     }
-    if (state.params.carrot_x == mouse->wx && state.params.carrot_y == mouse->wy) {
+    if (state.params.carrot_x == mouse->wx && state.params.carrot_y == mouse->wy &&
+        (state.params.dimensions != 3 || state.params.carrot_z == mouse->wz)) {
         return;
     }
-    if (const auto error = move_carrot(state.params, mouse->wx, mouse->wy)) {
+    if (const auto error = move_carrot(state.params, *mouse)) {
         state.last_error = *error;
         state.carrot_tracking = false; // e.g. far outside the allowed range: stop rather than repeat
     }

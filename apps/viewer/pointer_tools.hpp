@@ -18,6 +18,7 @@ struct PointerPos {
     double py = 0.0;
     double wx = 0.0;
     double wy = 0.0;
+    double wz = 0.0; ///< 3D: on the plane facing the camera through the carrot (weighted) or the box centre
     double world_per_pixel = 1.0; ///< world units per window pixel, for pick tolerances
 };
 
@@ -41,11 +42,13 @@ inline constexpr double obstacle_pick_px = 4.0;
 inline constexpr long long boids_per_right_click = 50;
 
 /// The obstacle a drag from `from` to `to` draws: a circle centred at `from` through `to`, or with
-/// `rectangle` the axis-aligned rectangle with those two corners.
-[[nodiscard]] Obstacle obstacle_from_drag(const PointerPos& from, const PointerPos& to, bool rectangle);
+/// `rectangle` the axis-aligned rectangle with those two corners. In 3D (`solid`) the circle is a sphere
+/// centred at `from` in space and the rectangle a column through the whole depth.
+[[nodiscard]] Obstacle obstacle_from_drag(const PointerPos& from, const PointerPos& to, bool rectangle,
+                                          bool solid = false);
 
-/// The index of the topmost (last drawn) obstacle within `tolerance` world units of (x, y), if any.
-[[nodiscard]] std::optional<std::size_t> obstacle_at(const Params& params, double x, double y,
+/// The index of the topmost (last drawn) obstacle within `tolerance` world units of the pointer, if any.
+[[nodiscard]] std::optional<std::size_t> obstacle_at(const Params& params, const PointerPos& at,
                                                      double tolerance);
 
 /// Mouse gestures on the flock view. Bindings:
@@ -83,7 +86,8 @@ private:
     std::optional<Obstacle> preview_;
 };
 
-/// Sets the carrot (weighted model) to (x, y) through the panel's validation; the error, if rejected.
-std::optional<std::string> move_carrot(Params& params, double x, double y);
+/// Sets the carrot (weighted model) to the pointer's world point (x, y, and z in 3D) through the panel's
+/// validation; the error, if rejected.
+std::optional<std::string> move_carrot(Params& params, const PointerPos& at);
 
 } // namespace boids::viewer

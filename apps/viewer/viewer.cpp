@@ -77,6 +77,7 @@ std::unique_ptr<Window> open_window(const ViewerOptions& o, std::string& why) {
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24); // 3D views draw near agents over far ones
     w->window = SDL_CreateWindow("boids", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, o.window_width,
                                  o.window_height,
                                  SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
@@ -225,7 +226,11 @@ public:
             overlay.step = sim.steps_taken();
             overlay.preview = tools_.preview();
             overlay.carrot_tracking = state_.carrot_tracking;
-            renderer.draw(sim.params(), view(), view_w_, view_h_, fb_h, overlay);
+            if (solid()) {
+                renderer.draw_3d(sim.params(), frame(), view_w_, view_h_, fb_h, overlay);
+            } else {
+                renderer.draw(sim.params(), view(), view_w_, view_h_, fb_h, overlay);
+            }
 
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplSDL2_NewFrame();
@@ -340,6 +345,14 @@ private:
         return camera_.transform(p.width, p.height, view_w_, view_h_);
     }
 
+    /// A 3D world (dimensions = 3): the orbit camera instead of the 2D zoom and pan.
+    [[nodiscard]] bool solid() const { return flight_.sim->params().dimensions == 3; }
+
+    [[nodiscard]] render::OrbitFrame frame() const {
+        const Params& p = flight_.sim->params();
+        return orbit_.frame(p.width, p.height, p.depth, view_w_, view_h_);
+    }
+
     void handle_events() {
         SDL_Event e;
         const ImGuiIO& io = ImGui::GetIO();
@@ -359,6 +372,10 @@ private:
                 if (!io.WantCaptureMouse && e.wheel.y != 0) {
                     int mx = 0, my = 0;
                     SDL_GetMouseState(&mx, &my);
+                    if (solid()) {
+                        orbit_.zoom(std::pow(1.15, e.wheel.y));
+                        break;
+                    }
                     camera_.zoom_at(std::pow(1.15, e.wheel.y), mx * pixel_ratio_, my * pixel_ratio_, p.width,
                                     p.height, view_w_, view_h_);
                 }
@@ -372,6 +389,10 @@ private:
                 break;
             case SDL_MOUSEMOTION:
                 if (tools_.move(state_, pointer_at(e.motion.x, e.motion.y), shift_held())) {
+                    if (solid()) { // a drag orbits the camera round the box
+                        orbit_.rotate_pixels(e.motion.xrel * pixel_ratio_, e.motion.yrel * pixel_ratio_);
+                        break;
+                    }
                     camera_.pan_pixels(e.motion.xrel * pixel_ratio_, e.motion.yrel * pixel_ratio_, p.width,
                                        p.height, view_w_, view_h_);
                 }
@@ -404,7 +425,18 @@ private:
 
     /// A window position (SDL's window coordinates) and the world point under it.
     [[nodiscard]] PointerPos pointer_at(int window_x, int window_y) const {
-        return pointer_position(view(), window_x, window_y, pixel_ratio_);
+        if (!solid()) {
+            return pointer_position(view(), window_x, window_y, pixel_ratio_);
+        }
+        // 3D: the point under the cursor on the plane facing the camera through the carrot (weighted
+        // model: it moves in that plane) or through the box's centre.
+        const Params& p = flight_.sim->params();
+        const render::OrbitFrame f = frame();
+        const render::Vec3 focus =
+            p.model == Model::Weighted ? render::Vec3{p.carrot_x, p.carrot_y, p.carrot_z} : f.target;
+        const render::Vec3 w = f.unproject(window_x * pixel_ratio_, window_y * pixel_ratio_, focus);
+        return {static_cast<double>(window_x),      static_cast<double>(window_y), w.x, w.y, w.z,
+                f.world_per_pixel(w) * pixel_ratio_};
     }
 
     /// The mouse, when it is over the flock view of this window and not over the panel or a menu.
@@ -438,6 +470,10 @@ private:
             break;
         case SDLK_h:
             ui_.hidden = !ui_.hidden;
+            break;
+        case SDLK_c: // the camera back to its starting view (2D: the whole world; 3D: the three-quarter view)
+            camera_.reset();
+            orbit_.reset();
             break;
         case SDLK_o:
             state_.obstacle_tool = !state_.obstacle_tool;
@@ -525,6 +561,7 @@ private:
     PanelUi ui_;
     Flight<Real> flight_;
     render::Camera camera_;
+    render::OrbitCamera orbit_;
     StepClock clock_;
     PointerTools tools_;
     std::optional<GrowController> grow_;

@@ -6,11 +6,13 @@
 #include "camera.hpp"
 #include "flock_renderer.hpp"
 #include "image.hpp"
+#include "orbit_camera.hpp"
 
 #include "boids/scenario.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -214,4 +216,57 @@ TEST(FlockRenderer, PerchingShowsTheLedge) {
     // Without perching, no ledge.
     const RgbImage plain = headless_picture("--preset vga-predator --steps 1 --boids 0 --predators 0");
     EXPECT_FALSE(is(plain.pixel(at.px(320), at.py(380) + 2), boids::render::ledge_rgb));
+}
+
+// 3D (dimensions = 3): the orbit camera's starting view, headless and in the window.
+namespace {
+
+boids::render::OrbitFrame start_frame(double w, double h, double d) {
+    return boids::render::OrbitCamera{}.frame(w, h, d, width, height);
+}
+
+} // namespace
+
+TEST(FlockRenderer3D, Downey3dShowsTheCarrotWhereItProjectsAndTheFlockAroundIt) {
+    const RgbImage image = headless_picture("--preset downey-3d --steps 200 --set carrot_z=3");
+    const auto carrot = start_frame(4, 4, 4).project({3, 2, 3});
+    ASSERT_TRUE(carrot);
+    const int cx = static_cast<int>(std::lround(carrot->px)), cy = static_cast<int>(std::lround(carrot->py));
+    EXPECT_TRUE(is(image.pixel(cx, cy), boids::render::carrot_rgb));
+    // Boids (neither background, box grey nor carrot) gather within 120 pixels of it.
+    int boid_pixels = 0;
+    for (int y = std::max(0, cy - 120); y < std::min(height, cy + 120); ++y) {
+        for (int x = std::max(0, cx - 120); x < std::min(width, cx + 120); ++x) {
+            const std::uint8_t* p = image.pixel(x, y);
+            const int spread = std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]});
+            boid_pixels += spread > 60 && !is(p, boids::render::carrot_rgb);
+        }
+    }
+    EXPECT_GT(boid_pixels, 30);
+}
+
+TEST(FlockRenderer3D, ASphereIsDrawnAsAWireFrameAroundItsProjectedCentre) {
+    const RgbImage image = window_screenshot("--set dimensions=3 --boids 0 --predators 0 "
+                                             "--obstacle 'sphere 320 240 240 80'");
+    const auto frame = start_frame(640, 480, 480);
+    const auto centre = frame.project({320, 240, 240});
+    ASSERT_TRUE(centre);
+    // The equator in the x-y plane faces the viewer: its leftmost and rightmost points are drawn.
+    int rim_hits = 0;
+    for (const double angle : {0.0, std::numbers::pi / 2, std::numbers::pi, 1.5 * std::numbers::pi}) {
+        const auto p = frame.project({320 + 80 * std::cos(angle), 240 + 80 * std::sin(angle), 240});
+        bool lit = false;
+        for (int dy = -1; dy <= 1; ++dy) {
+            for (int dx = -1; dx <= 1; ++dx) {
+                const std::uint8_t* q = image.pixel(static_cast<int>(std::lround(p->px)) + dx,
+                                                    static_cast<int>(std::lround(p->py)) + dy);
+                lit = lit || q[0] > 120;
+            }
+        }
+        rim_hits += lit;
+    }
+    EXPECT_EQ(rim_hits, 4);
+    const std::uint8_t* inside = image.pixel(static_cast<int>(std::lround(centre->px)) + 20,
+                                             static_cast<int>(std::lround(centre->py)) + 7);
+    EXPECT_TRUE(is(inside, boids::render::background_rgb)) << "a wire frame: the inside stays clear";
 }
