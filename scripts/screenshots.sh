@@ -24,13 +24,9 @@ fi
 
 # Scenes pictured earlier, while what they show is still in the frame (the picture frames the world):
 # - couzin: the plane is open beyond the 10 x 10 spawn box, and the group flies out of it;
-# - smart-predators: its pursuing predators, at a fixed speed, leave the world after about 60 steps and do
-#   not come back (the edge turn is undone by the speed renormalisation; an engine issue, reported). Back
-#   to the default once that is fixed.
 steps_for() {
     case $1 in
     couzin) echo 100 ;;
-    smart-predators) echo 40 ;;
     *) echo "$steps" ;;
     esac
 }
