@@ -24,6 +24,7 @@ using Clock = std::chrono::steady_clock;
 
 struct BenchPlan {
     std::vector<long long> sizes;
+    std::vector<int> dimensions;
     double seconds = 2.0;
     long long warmup = 20;
     long long steps = 20;
@@ -69,6 +70,14 @@ BenchPlan make_plan(const BenchOptions& o) {
         }
         plan.sizes.push_back(parse_count("--sizes", o.sizes.substr(begin, end - begin), 1, 100'000'000));
         begin = end + 1;
+    }
+    if (o.dimensions == "2" || o.dimensions == "3") {
+        plan.dimensions = {o.dimensions == "2" ? 2 : 3};
+    } else if (o.dimensions == "2,3") {
+        plan.dimensions = {2, 3};
+    } else {
+        throw InputError(invalid_value_message("--dimensions", "'" + o.dimensions + "'",
+                                               "allowed values are 2 | 3 | 2,3"));
     }
     plan.seconds = parse_number("--seconds", o.seconds, 0.01, 3600);
     plan.warmup = parse_count("--warmup", o.warmup, 0, 100'000);
@@ -156,51 +165,68 @@ void print_header(const BenchPlan& plan, int threads) {
 template <class Real>
 void w20_table(const BenchPlan& plan) {
     std::printf(
-        "boids bench: W20 = 2D classic model, vga-predator parameters, wrap world at 20 neighbours in\n"
-        "visual range on average, uniform start. Rounds of: spawn, %lld warm-up steps, %lld timed steps;\n"
-        "rounds repeat until %g s are timed per size.\n",
+        "boids bench: W20 = classic model, vga-predator parameters, wrap world at 20 neighbours in\n"
+        "visual range on average (3D: a cube at the density of 20 in a sphere of radius 40), uniform start.\n"
+        "Rounds of: spawn, %lld warm-up steps, %lld timed steps; rounds repeat until %g s are timed per "
+        "size.\n",
         plan.warmup, plan.steps, plan.seconds);
     print_header<Real>(plan, resolved_threads(plan));
-    std::printf("%10s %9s %8s %8s %11s %10s %9s %8s %8s %6s %6s %10s\n", "N", "steps/s", "ns/boid", "grid ms",
-                "neighbour ms", "integr ms", "total ms", "min ms", "cpu ms", "steps", "path", "peak RSS");
-    for (const long long n : plan.sizes) {
-        // The flock condenses as it flies; timing the same early steps at every size keeps the neighbour
-        // count at W20's 20 (a long run at 10k would measure a denser flock than a short one at 1M).
-        const Scenario s = w20_scenario(n);
-        Timing t;
-        StepProfile total;
-        double cpu = 0.0;
-        double fastest_ms = std::numeric_limits<double>::infinity();
-        while (t.steps == 0 || t.seconds < plan.seconds) {
-            Simulation<Real> sim = make_sim<Real>(s, plan);
-            sim.step(plan.warmup);
-            const auto start = Clock::now();
-            const double cpu_start = cpu_seconds();
-            for (long long k = 0; k < plan.steps; ++k) {
-                sim.step();
-                total += sim.last_profile();
-                fastest_ms = std::min(fastest_ms, sim.last_profile().total_ms);
+    std::printf("%3s %10s %9s %8s %8s %11s %10s %9s %8s %8s %6s %6s %10s\n", "dim", "N", "steps/s", "ns/boid",
+                "grid ms", "neighbour ms", "integr ms", "total ms", "min ms", "cpu ms", "steps", "path",
+                "peak RSS");
+    std::vector<std::pair<long long, double>> planar_ns; // N and ns/boid-step in 2D, for the 3D/2D ratio
+    for (const int dims : plan.dimensions) {
+        for (const long long n : plan.sizes) {
+            // The flock condenses as it flies; timing the same early steps at every size keeps the neighbour
+            // count at W20's 20 (a long run at 10k would measure a denser flock than a short one at 1M).
+            const Scenario s = dims == 3 ? w20_3d_scenario(n) : w20_scenario(n);
+            Timing t;
+            StepProfile total;
+            double cpu = 0.0;
+            double fastest_ms = std::numeric_limits<double>::infinity();
+            while (t.steps == 0 || t.seconds < plan.seconds) {
+                Simulation<Real> sim = make_sim<Real>(s, plan);
+                sim.step(plan.warmup);
+                const auto start = Clock::now();
+                const double cpu_start = cpu_seconds();
+                for (long long k = 0; k < plan.steps; ++k) {
+                    sim.step();
+                    total += sim.last_profile();
+                    fastest_ms = std::min(fastest_ms, sim.last_profile().total_ms);
+                }
+                t.seconds += std::chrono::duration<double>(Clock::now() - start).count();
+                cpu += cpu_seconds() - cpu_start;
+                t.steps += plan.steps;
+                t.fast = sim.last_step_fast();
             }
-            t.seconds += std::chrono::duration<double>(Clock::now() - start).count();
-            cpu += cpu_seconds() - cpu_start;
-            t.steps += plan.steps;
-            t.fast = sim.last_step_fast();
+            const double inv = 1.0 / static_cast<double>(t.steps);
+            const double per_step_s = t.seconds * inv;
+            const double rss = peak_rss_bytes();
+            const double ns = per_step_s * 1e9 / static_cast<double>(n);
+            std::string ratio;
+            if (dims == 2) {
+                planar_ns.emplace_back(n, ns);
+            } else {
+                for (const auto& [n2, ns2] : planar_ns) {
+                    if (n2 == n) {
+                        ratio = " 3D/2D " + std::to_string(ns / ns2).substr(0, 4) + "x";
+                    }
+                }
+            }
+            std::printf("%3d %10lld %9.1f %8.1f %8.3f %11.3f %10.3f %9.3f %8.3f %8.3f %6lld %6s %4.0f MiB "
+                        "(%.0f B/boid)%s\n",
+                        dims, n, 1.0 / per_step_s, ns, total.grid_build_ms * inv, total.neighbours_ms * inv,
+                        total.integrate_ms * inv, total.total_ms * inv, fastest_ms, cpu * 1e3 * inv, t.steps,
+                        t.fast ? "fast" : "plain", rss / (1024.0 * 1024.0), rss / static_cast<double>(n),
+                        ratio.c_str());
+            std::fflush(stdout);
         }
-        const double inv = 1.0 / static_cast<double>(t.steps);
-        const double per_step_s = t.seconds * inv;
-        const double rss = peak_rss_bytes();
-        std::printf(
-            "%10lld %9.1f %8.1f %8.3f %11.3f %10.3f %9.3f %8.3f %8.3f %6lld %6s %4.0f MiB (%.0f B/boid)\n", n,
-            1.0 / per_step_s, per_step_s * 1e9 / static_cast<double>(n), total.grid_build_ms * inv,
-            total.neighbours_ms * inv, total.integrate_ms * inv, total.total_ms * inv, fastest_ms,
-            cpu * 1e3 * inv, t.steps, t.fast ? "fast" : "plain", rss / (1024.0 * 1024.0),
-            rss / static_cast<double>(n));
-        std::fflush(stdout);
     }
-    std::printf("min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time, "
-                "all threads.\n"
-                "(3D W20: pending, no 3D classic model yet.) Peak RSS so far; one size alone: "
-                "/usr/bin/time -v boids bench --sizes N\n");
+    std::printf(
+        "min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time, "
+        "all threads.\n"
+        "3D runs the plain (policy) path: the SIMD kernel is planar. Peak RSS so far; one size alone: "
+        "/usr/bin/time -v boids bench --sizes N\n");
 }
 
 /// Steps per second a vga-predator flock of `n` boids holds after warm-up: the inverse of the median

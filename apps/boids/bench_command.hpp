@@ -12,6 +12,7 @@ struct BenchOptions {
     std::string warmup = "20";                  ///< warm-up steps per round
     std::string steps = "20";                   ///< timed steps per round (W20 table)
     std::string threads = "0";
+    std::string dimensions = "2,3"; ///< W20 in 2D, 3D or both
     std::string precision = "f32";
     bool plain = false;     ///< force the plain grid path (the reference) instead of the fast SIMD path
     bool max_flock = false; ///< find the largest vga-predator flock holding --rate steps/s

@@ -152,6 +152,7 @@ void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
     cmd.add_option("--steps", o.steps, "Timed steps per round (default 20)");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
     cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
+    cmd.add_option("--dimensions", o.dimensions, "W20 in 2 | 3 | 2,3 dimensions (default 2,3)");
     cmd.add_flag("--plain", o.plain,
                  "Force the plain grid path (the readable reference) instead of the SIMD path");
     cmd.add_flag("--max-flock", o.max_flock,

@@ -201,7 +201,13 @@ TEST(Cli, BenchPrintsTheW20TableWithPhasesIsaAndMemory) {
     EXPECT_NE(r.out.find("threads 2, f32, fast path (SIMD "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("      2000 "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("      4000 "), std::string::npos) << r.out;
-    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 9) << r.out; // 4 header lines, 2 rows, 2 notes
+    // 4 header lines, 2 rows in 2D and 2 in 3D, 2 notes.
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 11) << r.out;
+    EXPECT_NE(r.out.find("  3       4000 "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("3D/2D "), std::string::npos) << r.out;
+    const Result flat = boids("bench --sizes 2000 --seconds 0.01 --warmup 1 --steps 2 --dimensions 2");
+    EXPECT_EQ(flat.code, 0) << flat.err;
+    EXPECT_EQ(flat.out.find("  3       2000 "), std::string::npos) << flat.out;
     const Result plain = boids("bench --sizes 1000 --seconds 0.01 --warmup 0 --plain --precision f64");
     EXPECT_EQ(plain.code, 0) << plain.err;
     EXPECT_NE(plain.out.find("f64, plain path"), std::string::npos) << plain.out;
@@ -229,6 +235,7 @@ TEST(Cli, BenchBadInput) {
     expect_rejected("bench --rate 0", {"--rate", "'0'"});
     expect_rejected("bench --precision f16", {"--precision", "'f16'", "f32 | f64"});
     expect_rejected("bench --threads many", {"--threads", "'many'"});
+    expect_rejected("bench --dimensions 4", {"--dimensions", "'4'", "2 | 3 | 2,3"});
 }
 
 } // namespace
