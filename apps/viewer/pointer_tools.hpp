@@ -18,8 +18,8 @@ struct PointerPos {
     double py = 0.0;
     double wx = 0.0;
     double wy = 0.0;
-    double wz = 0.0; ///< 3D: on the plane facing the camera through the carrot (weighted) or the box centre
     double world_per_pixel = 1.0; ///< world units per window pixel, for pick tolerances
+    double wz = 0.0; ///< 3D: on the plane facing the camera through the carrot (weighted) or the box centre
 };
 
 /// The pointer at (window_x, window_y) in the window's coordinates (SDL's; `pixel_ratio` framebuffer pixels

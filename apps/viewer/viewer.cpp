@@ -435,8 +435,12 @@ private:
         const render::Vec3 focus =
             p.model == Model::Weighted ? render::Vec3{p.carrot_x, p.carrot_y, p.carrot_z} : f.target;
         const render::Vec3 w = f.unproject(window_x * pixel_ratio_, window_y * pixel_ratio_, focus);
-        return {static_cast<double>(window_x),      static_cast<double>(window_y), w.x, w.y, w.z,
-                f.world_per_pixel(w) * pixel_ratio_};
+        return {static_cast<double>(window_x),
+                static_cast<double>(window_y),
+                w.x,
+                w.y,
+                f.world_per_pixel(w) * pixel_ratio_,
+                w.z};
     }
 
     /// The mouse, when it is over the flock view of this window and not over the panel or a menu.

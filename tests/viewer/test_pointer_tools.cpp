@@ -228,7 +228,7 @@ TEST(PointerTools3D, TheCarrotFollowsInDepthAndDragsDrawSpheres) {
     ViewerState s = weighted_scene();
     s.params.dimensions = 3;
     PointerTools tools;
-    PointerPos at{100, 100, 200, 150, 333, 1.0};
+    PointerPos at{100, 100, 200, 150, 1.0, 333};
     click(tools, s, MouseButton::Left, at);
     ASSERT_TRUE(s.carrot_tracking);
     EXPECT_DOUBLE_EQ(s.params.carrot_z, 333);
@@ -239,19 +239,19 @@ TEST(PointerTools3D, TheCarrotFollowsInDepthAndDragsDrawSpheres) {
     ViewerState c = classic_scene();
     c.params.dimensions = 3;
     c.obstacle_tool = true;
-    const PointerPos from{100, 100, 300, 200, 240, 1.0}, to{200, 100, 330, 200, 280, 1.0};
+    const PointerPos from{100, 100, 300, 200, 1.0, 240}, to{200, 100, 330, 200, 1.0, 280};
     drag(tools, c, from, to, false);
     ASSERT_EQ(c.params.obstacles.size(), 1u);
     const Obstacle& sphere = c.params.obstacles[0];
     ASSERT_TRUE(sphere.z.has_value());
     EXPECT_DOUBLE_EQ(*sphere.z, 240);
     EXPECT_DOUBLE_EQ(sphere.radius, 50); // (30, 0, 40) from the centre
-    drag(tools, c, PointerPos{10, 10, 20, 20, 240, 1.0}, PointerPos{90, 90, 60, 90, 240, 1.0}, true);
+    drag(tools, c, PointerPos{10, 10, 20, 20, 1.0, 240}, PointerPos{90, 90, 60, 90, 1.0, 240}, true);
     ASSERT_EQ(c.params.obstacles.size(), 2u) << c.last_error;
     EXPECT_FALSE(c.params.obstacles[1].z0.has_value()) << "a rectangle is a column through the depth";
     // A right click on the sphere's surface (in space) removes it; the column is not there.
     c.obstacle_tool = false;
-    click(tools, c, MouseButton::Right, PointerPos{0, 0, 300, 200, 290, 1.0});
+    click(tools, c, MouseButton::Right, PointerPos{0, 0, 300, 200, 1.0, 290});
     ASSERT_EQ(c.params.obstacles.size(), 1u);
     EXPECT_EQ(c.params.obstacles[0].shape, Obstacle::Shape::Rect);
 }
