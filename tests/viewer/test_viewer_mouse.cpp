@@ -7,6 +7,7 @@
 #include "boids/scenario.hpp"
 
 #include <SDL.h>
+#include <cmath>
 #include <gtest/gtest.h>
 
 using namespace boids;
@@ -111,45 +112,72 @@ TEST(ViewerMouse, DragDrawsAnObstacleAndRightClickRemovesIt) {
 }
 
 TEST(ViewerMouse, ClickTogglesTheCarrotInTheWeightedModelAndItFollowsTheMouse) {
+    // Pointer warps reach SDL through the X server, a frame or several later (more under the sanitizers), so
+    // each phase waits for what it expects instead of counting frames; the frame budget is only a bound.
     ViewerOptions o = paused_window();
-    o.frames = 12;
-    int calls = 0;
+    o.frames = 400;
+    int calls = 0, phase = 0, phase_start = 0;
     bool tracking_after_click = false, tracking_after_second_click = true;
     double carrot_x_after_click = 0, carrot_y_after_click = 0, followed_x = 0, followed_y = 0;
     double stopped_x = 0, stopped_y = 0;
-    SDL_Window* window = nullptr;
     o.hook = [&](ViewerState& s) {
         ++calls;
-        window = SDL_GL_GetCurrentWindow();
-        if (calls == 1) {
+        SDL_Window* window = SDL_GL_GetCurrentWindow();
+        const auto next = [&] {
+            ++phase;
+            phase_start = calls;
+        };
+        switch (phase) {
+        case 0:
             EXPECT_EQ(apply_param_edit(s.params, "model", std::string_view("weighted")), std::nullopt);
             SDL_WarpMouseInWindow(window, 100, 100); // the pointer the carrot will follow
-        }
-        if (calls == 2) {
-            push_click(SDL_BUTTON_LEFT, 100, 100);
-        }
-        if (calls == 4) {
-            tracking_after_click = s.carrot_tracking;
-            carrot_x_after_click = s.params.carrot_x;
-            carrot_y_after_click = s.params.carrot_y;
-            SDL_WarpMouseInWindow(window, 200, 150);
-        }
-        if (calls == 7) {
-            followed_x = s.params.carrot_x;
-            followed_y = s.params.carrot_y;
-            push_click(SDL_BUTTON_LEFT, 200, 150);
-        }
-        if (calls == 9) {
-            tracking_after_second_click = s.carrot_tracking;
-            SDL_WarpMouseInWindow(window, 300, 300); // no longer followed
-        }
-        if (calls == 12) {
-            stopped_x = s.params.carrot_x;
-            stopped_y = s.params.carrot_y;
+            next();
+            break;
+        case 1:
+            if (calls - phase_start >= 2) {
+                push_click(SDL_BUTTON_LEFT, 100, 100);
+                next();
+            }
+            break;
+        case 2:
+            if (s.carrot_tracking) {
+                tracking_after_click = true;
+                carrot_x_after_click = s.params.carrot_x;
+                carrot_y_after_click = s.params.carrot_y;
+                SDL_WarpMouseInWindow(window, 200, 150);
+                next();
+            }
+            break;
+        case 3:
+            if (std::abs(s.params.carrot_x - world_x(200)) < 1e-9) { // it followed the pointer
+                followed_x = s.params.carrot_x;
+                followed_y = s.params.carrot_y;
+                push_click(SDL_BUTTON_LEFT, 200, 150);
+                next();
+            }
+            break;
+        case 4:
+            if (!s.carrot_tracking) {
+                tracking_after_second_click = false;
+                SDL_WarpMouseInWindow(window, 300, 300); // no longer followed
+                next();
+            }
+            break;
+        case 5:
+            if (calls - phase_start >= 8) { // time enough for the warp to arrive and be ignored
+                stopped_x = s.params.carrot_x;
+                stopped_y = s.params.carrot_y;
+                s.quit = true;
+                next();
+            }
+            break;
+        default:
+            break;
         }
     };
     std::string why;
     ASSERT_TRUE(run_viewer(o, why)) << why;
+    EXPECT_EQ(phase, 6) << "stalled in phase " << phase << " after " << calls << " frames";
     EXPECT_TRUE(tracking_after_click);
     EXPECT_NEAR(carrot_x_after_click, world_x(100), 1e-9);
     EXPECT_NEAR(carrot_y_after_click, world_y(100), 1e-9);
