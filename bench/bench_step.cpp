@@ -1,8 +1,10 @@
-// Google Benchmark: the classic model on the W20 workload (see include/boids/workloads.hpp).
+// Google Benchmark: the classic model on the W20 workload (see include/boids/workloads.hpp). The fast
+// cases take two arguments, N and the dimensions (2, or 3 for the W20 cube at the same neighbour count).
 //
 //   ./build/release/boids_bench                        # all cases
-//   ./build/release/boids_bench --benchmark_filter=Step/1000000
+//   ./build/release/boids_bench --benchmark_filter=Step/1000000/2
 //   ./build/release/boids_bench --benchmark_filter='Fast(GridBuild|NeighbourPass)'   # phases alone
+//   ./build/release/boids_bench --benchmark_filter='/3$'                            # 3D only
 //
 // ns_per_boid_step is wall time per boid per step (all threads). Reported, never asserted.
 
@@ -16,8 +18,8 @@ namespace {
 
 using namespace boids;
 
-Simulation<float> make_w20(long long n) {
-    const Scenario s = w20_scenario(n);
+Simulation<float> make_w20(long long n, long long dimensions = 2) {
+    const Scenario s = dimensions == 3 ? w20_3d_scenario(n) : w20_scenario(n);
     Simulation<float> sim(s.params, spawn_world<float>(s.params, s.agents, s.seed));
     sim.step(20); // warm-up: grids allocated, caches and the flock settled a little
     return sim;
@@ -36,7 +38,7 @@ void report(benchmark::State& state, long long n, const StepProfile& total) {
 /// The whole step: grid build, neighbour pass, integrate (the fast SIMD path, the default).
 void Step(benchmark::State& state) {
     const long long n = state.range(0);
-    Simulation<float> sim = make_w20(n);
+    Simulation<float> sim = make_w20(n, state.range(1));
     StepProfile total;
     for (auto _ : state) {
         sim.step();
@@ -44,7 +46,10 @@ void Step(benchmark::State& state) {
     }
     report(state, n, total);
 }
-BENCHMARK(Step)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(Step)
+    ->ArgsProduct({{10'000, 100'000, 1'000'000}, {2, 3}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 /// The whole step on the plain grid path (the readable reference), for comparison.
 void PlainStep(benchmark::State& state) {
@@ -65,7 +70,7 @@ BENCHMARK(PlainStep)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark:
 template <double StepProfile::*Phase>
 void FastPhase(benchmark::State& state) {
     const long long n = state.range(0);
-    Simulation<float> sim = make_w20(n);
+    Simulation<float> sim = make_w20(n, state.range(1));
     for (auto _ : state) {
         sim.step();
         state.SetIterationTime(sim.last_profile().*Phase / 1000.0);
@@ -84,15 +89,11 @@ void FastNeighbourPass(benchmark::State& state) {
     FastPhase<&StepProfile::neighbours_ms>(state);
 }
 BENCHMARK(FastGridBuild)
-    ->Arg(10'000)
-    ->Arg(100'000)
-    ->Arg(1'000'000)
+    ->ArgsProduct({{10'000, 100'000, 1'000'000}, {2, 3}})
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime();
 BENCHMARK(FastNeighbourPass)
-    ->Arg(10'000)
-    ->Arg(100'000)
-    ->Arg(1'000'000)
+    ->ArgsProduct({{10'000, 100'000, 1'000'000}, {2, 3}})
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime();
 

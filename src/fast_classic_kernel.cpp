@@ -1,16 +1,18 @@
 // The SIMD neighbour pass of the fast classic step, compiled for every instruction set Highway targets
 // on this architecture (foreach_target) and dispatched at run time to the best one the CPU supports.
 //
-// Layout of the work: a row of grid cells is cut into tiles of consecutive cells holding at most one
-// vector of agents (a cell with more is split into several vectors). The agents of a tile sit in SIMD
-// lanes; every candidate in the 3 rows x (tile + 2) columns around the tile is broadcast to all lanes.
-// Candidates of one grid row in consecutive columns are consecutive slots, so each row is one loop.
+// Layout of the work: a line of grid cells (a row; in 3D a row of one layer) is cut into tiles of
+// consecutive cells holding at most one vector of agents (a cell with more is split into several vectors).
+// The agents of a tile sit in SIMD lanes; every candidate in the 3 rows x (tile + 2) columns around the
+// tile (3 layers x 3 rows x (tile + 2) columns in 3D) is broadcast to all lanes. Candidates of one line in
+// consecutive columns are consecutive slots, so each line of the block is one loop. The 3D kernel is the
+// same code with the z terms switched on (k3D); in 2D they are compiled out.
 //
-// Bits: every lane sums its agent's neighbours in the plain path's order (rows r-1, r, r+1, then
-// columns c-1, c, c+1, then world order within a cell), whatever the tile, the vector width or the
-// thread; additions and multiplications stay separate (no FMA: -ffp-contract=off and no MulAdd), and
-// min-image offsets are computed as in classic::min_image. So the fast path reproduces the plain
-// path's bits (predator sums aside, see fast_classic_step.cpp), on every instruction set.
+// Bits: every lane sums its agent's neighbours in the plain path's order (layers l-1, l, l+1, then rows
+// r-1, r, r+1, then columns c-1, c, c+1, then world order within a cell), whatever the tile, the vector
+// width or the thread; additions and multiplications stay separate (no FMA: -ffp-contract=off and no MulAdd),
+// and min-image offsets are computed as in classic::min_image. So the fast path reproduces the plain path's
+// bits (predator sums aside, see fast_classic_step.cpp), on every instruction set.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "fast_classic_kernel.cpp"
@@ -22,6 +24,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <type_traits>
 
 HWY_BEFORE_NAMESPACE();
@@ -30,123 +34,275 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 /// Per-lane sums of SPEC §2 step 1 for one vector of agents. The neighbour count is kept in the lanes'
-/// floating-point type: a whole number far below 2^24, so exact, and one masked add per candidate.
+/// floating-point type: a whole number far below 2^24, so exact, and one masked add per candidate. The z
+/// sums are used in 3D only.
 template <class D>
 struct NeighbourSums {
     using V = hn::Vec<D>;
+    explicit NeighbourSums(D d)
+        : xsum(hn::Zero(d)), ysum(xsum), vxsum(xsum), vysum(xsum), close_dx(xsum), close_dy(xsum),
+          count(xsum), zsum(xsum), vzsum(xsum), close_dz(xsum) {}
     V xsum, ysum, vxsum, vysum, close_dx, close_dy, count;
+    V zsum, vzsum, close_dz;
 };
 
-/// Adds the candidates of slots [begin, end) to the lanes' sums. `shift_x`/`shift_y` (used when kShift)
-/// move a candidate across the wrap seam exactly as classic::min_image would. kExact (wrap mode, no
-/// shift, every lane's agent at least twice the visual range from the origin on both axes) adds the
+/// One vector of agents: their old positions, and their slots (for excluding an agent's own pair).
+template <class D>
+struct Lanes {
+    hn::Vec<D> x, y, z; // z is unused in 2D
+    hn::Vec<hn::RebindToSigned<D>> slot;
+    /// The agents' bounding box, and the distance from it beyond which a candidate is out of every lane's
+    /// visual range: the range plus an allowance for rounding (see may_see).
+    hn::TFromD<D> lo_x{}, lo_y{}, lo_z{}, hi_x{}, hi_y{}, hi_z{}, reach{};
+};
+
+/// The lanes' bounding box (first `count` lanes) and reach, for may_see.
+template <bool k3D, class D>
+HWY_INLINE void bound_lanes(D d, std::size_t count, hn::TFromD<D> visual, Lanes<D>& a) {
+    using Real = hn::TFromD<D>;
+    const auto agents = hn::FirstN(d, count);
+    const auto big = hn::Set(d, std::numeric_limits<Real>::max());
+    const auto low = [&](hn::Vec<D> v) {
+        return hn::GetLane(hn::MinOfLanes(d, hn::IfThenElse(agents, v, big)));
+    };
+    const auto high = [&](hn::Vec<D> v) {
+        return hn::GetLane(hn::MaxOfLanes(d, hn::IfThenElse(agents, v, hn::Neg(big))));
+    };
+    a.lo_x = low(a.x);
+    a.hi_x = high(a.x);
+    a.lo_y = low(a.y);
+    a.hi_y = high(a.y);
+    a.lo_z = a.hi_z = Real(0);
+    if constexpr (k3D) {
+        a.lo_z = low(a.z);
+        a.hi_z = high(a.z);
+    }
+    // The kernel's d2 and may_see's distance differ from the true ones by a few units in the last place of
+    // the differences (and of the seam shift, which may_see adds to the allowance): far less than this
+    // allowance, which keeps the culling conservative.
+    const Real magnitude = std::max({std::abs(a.lo_x), std::abs(a.hi_x), std::abs(a.lo_y), std::abs(a.hi_y),
+                                     std::abs(a.lo_z), std::abs(a.hi_z)});
+    a.reach = visual + visual * Real(1e-3) + magnitude * Real(1e-5);
+}
+
+/// The offset added to a candidate's difference on each axis when it sits across a wrap seam.
+template <class Real>
+struct SeamShift {
+    Real x, y, z;
+    [[nodiscard]] bool any() const { return x != Real(0) || y != Real(0) || z != Real(0); }
+};
+
+/// Bit k of the result is set when candidate begin + k (k < 64, begin + k < end), moved by `shift`, lies
+/// within the lanes' reach of their bounding box. The others are beyond the visual range of every lane:
+/// skipping them changes no sum, and the kept ones are added in slot order as before. (In 3D about a third
+/// of the 3 x 3 x 3 block's candidates are skipped: its corners and edges are far from a tile.)
+template <bool k3D, class D, class Real>
+HWY_INLINE std::uint64_t may_see(D d, const FlockInCellOrder<Real>& f, std::uint32_t begin, std::uint32_t end,
+                                 SeamShift<Real> shift, const Lanes<D>& a) {
+    const std::size_t lanes = hn::Lanes(d);
+    const std::size_t n = std::min<std::size_t>(64, end - begin);
+    // A candidate at x is seen at x - shift (the kernel's dx = (x_lane - x) + shift); the box moves instead.
+    const auto lo_x = hn::Set(d, a.lo_x + shift.x), hi_x = hn::Set(d, a.hi_x + shift.x);
+    const auto lo_y = hn::Set(d, a.lo_y + shift.y), hi_y = hn::Set(d, a.hi_y + shift.y);
+    const auto lo_z = hn::Set(d, a.lo_z + shift.z), hi_z = hn::Set(d, a.hi_z + shift.z);
+    const Real reach = a.reach + (std::abs(shift.x) + std::abs(shift.y) + std::abs(shift.z)) *
+                                     Real(1e-5); // the shift's rounding
+    const auto reach2 = hn::Set(d, reach * reach);
+    const auto zero = hn::Zero(d);
+    // Distance from the box along one axis (0 inside it).
+    const auto outside = [&](hn::Vec<D> v, hn::Vec<D> lo, hn::Vec<D> hi) {
+        return hn::Max(hn::Max(hn::Sub(lo, v), hn::Sub(v, hi)), zero);
+    };
+    std::uint64_t bits = 0;
+    for (std::size_t k = 0; k < n; k += lanes) {
+        // Loads may run past `end` into the next cells or the arrays' padding; FirstN drops those lanes.
+        const auto ex = outside(hn::LoadU(d, f.x + begin + k), lo_x, hi_x);
+        const auto ey = outside(hn::LoadU(d, f.y + begin + k), lo_y, hi_y);
+        auto e2 = hn::Add(hn::Mul(ex, ex), hn::Mul(ey, ey));
+        if constexpr (k3D) {
+            const auto ez = outside(hn::LoadU(d, f.z + begin + k), lo_z, hi_z);
+            e2 = hn::Add(e2, hn::Mul(ez, ez));
+        } else {
+            (void)lo_z;
+            (void)hi_z;
+        }
+        const auto inside = hn::And(hn::Lt(e2, reach2), hn::FirstN(d, n - k));
+        std::uint8_t packed[8] = {};
+        hn::StoreMaskBits(d, inside, packed);
+        std::uint64_t chunk = 0;
+        for (std::size_t byte = 0; byte < (lanes + 7) / 8; ++byte) {
+            chunk |= static_cast<std::uint64_t>(packed[byte]) << (8 * byte);
+        }
+        bits |= chunk << k;
+    }
+    return bits;
+}
+
+/// Adds the candidates of slots [begin, end) to the lanes' sums. `shift` (used when kShift) moves a
+/// candidate across the wrap seam exactly as classic::min_image would. kExact (wrap mode, no
+/// shift, every lane's agent at least twice the visual range from the origin on every axis) adds the
 /// candidate's x instead of the plain path's x - dx: the two are equal to the bit, because a neighbour in
 /// range is then within a factor 2 of the agent on each axis, so dx = x - xj is exact (Sterbenz) and so is
 /// x - dx = xj. It saves two of the loop's vector operations. kGeneral adds the checks
-/// the common case can drop: the |dx|, |dy| < visual box (implied by d2 < visual^2 unless the protected
+/// the common case can drop: the |dx|, |dy|, |dz| < visual box (implied by d2 < visual^2 unless the protected
 /// range exceeds the visual range) and the exclusion of the agent itself (free otherwise: its own pair
 /// has d2 = 0, lands in the protected bucket and adds +0 to sums that start at +0).
-template <bool kWrap, bool kShift, bool kExact, bool kGeneral, class D, class Real>
+template <bool kWrap, bool kShift, bool kExact, bool kGeneral, bool k3D, class D, class Real>
 HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32_t begin, std::uint32_t end,
-                               Real shift_x, Real shift_y, hn::Vec<D> x, hn::Vec<D> y,
-                               hn::Vec<hn::RebindToSigned<D>> lane_slot, NeighbourSums<D>& s) {
+                               SeamShift<Real> shift, const Lanes<D>& a, NeighbourSums<D>& sums) {
     static_assert(!(kExact && kShift), "a shifted candidate needs the plain path's x - dx");
+    // The sums are accumulated in a local copy: Highway's vector types may alias any float, so the
+    // compiler would otherwise store every sum back to `sums` after each candidate (ten 64-byte stores per
+    // candidate in 3D) in case the next candidate's loads read them.
+    NeighbourSums<D> s = sums;
     const hn::RebindToSigned<D> di;
     using TI = hn::TFromD<decltype(di)>;
     const auto visual2 = hn::Set(d, f.c.visual2);
     const auto protected2 = hn::Set(d, f.c.protected2);
     const auto visual = hn::Set(d, f.c.visual);
-    const auto sx = hn::Set(d, shift_x);
-    const auto sy = hn::Set(d, shift_y);
+    const auto sx = hn::Set(d, shift.x);
+    const auto sy = hn::Set(d, shift.y);
+    const auto sz = hn::Set(d, shift.z);
     const auto one = hn::Set(d, Real(1));
-    for (std::uint32_t j = begin; j < end; ++j) {
+    const auto add = [&](std::uint32_t j) HWY_ATTR __attribute__((always_inline)) {
         const auto xj = hn::Set(d, f.x[j]);
         const auto yj = hn::Set(d, f.y[j]);
-        auto dx = hn::Sub(x, xj);
-        auto dy = hn::Sub(y, yj);
+        auto dx = hn::Sub(a.x, xj);
+        auto dy = hn::Sub(a.y, yj);
         if constexpr (kShift) {
             dx = hn::Add(dx, sx); // shift 0 on an axis that does not cross the seam: exact
             dy = hn::Add(dy, sy);
         }
-        const auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+        auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+        auto zj = hn::Zero(d), dz = hn::Zero(d);
+        if constexpr (k3D) {
+            zj = hn::Set(d, f.z[j]);
+            dz = hn::Sub(a.z, zj);
+            if constexpr (kShift) {
+                dz = hn::Add(dz, sz);
+            }
+            d2 = hn::Add(d2, hn::Mul(dz, dz));
+        } else {
+            (void)sz;
+        }
         auto near = hn::Lt(d2, visual2);
         auto close = hn::Lt(d2, protected2);
         if constexpr (kGeneral) {
-            const auto in_box = hn::And(hn::Lt(hn::Abs(dx), visual), hn::Lt(hn::Abs(dy), visual));
-            const auto other = hn::RebindMask(d, hn::Ne(lane_slot, hn::Set(di, static_cast<TI>(j))));
+            auto in_box = hn::And(hn::Lt(hn::Abs(dx), visual), hn::Lt(hn::Abs(dy), visual));
+            if constexpr (k3D) {
+                in_box = hn::And(in_box, hn::Lt(hn::Abs(dz), visual));
+            }
+            const auto other = hn::RebindMask(d, hn::Ne(a.slot, hn::Set(di, static_cast<TI>(j))));
             near = hn::And(hn::And(near, in_box), other);
             close = hn::And(hn::And(close, in_box), other);
         } else {
             (void)visual;
-            (void)lane_slot;
         }
         const auto averaged = hn::AndNot(close, near);
         s.close_dx = hn::IfThenElse(close, hn::Add(s.close_dx, dx), s.close_dx);
         s.close_dy = hn::IfThenElse(close, hn::Add(s.close_dy, dy), s.close_dy);
+        if constexpr (k3D) {
+            s.close_dz = hn::IfThenElse(close, hn::Add(s.close_dz, dz), s.close_dz);
+        }
         if constexpr (kWrap && !kExact) {
             // Across a wrap seam the neighbour's nearest image is what the boid sees: x - dx.
-            s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, hn::Sub(x, dx)), s.xsum);
-            s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, hn::Sub(y, dy)), s.ysum);
+            s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, hn::Sub(a.x, dx)), s.xsum);
+            s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, hn::Sub(a.y, dy)), s.ysum);
+            if constexpr (k3D) {
+                s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, hn::Sub(a.z, dz)), s.zsum);
+            }
         } else {
             s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, xj), s.xsum);
             s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, yj), s.ysum);
+            if constexpr (k3D) {
+                s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, zj), s.zsum);
+            }
         }
         s.vxsum = hn::IfThenElse(averaged, hn::Add(s.vxsum, hn::Set(d, f.vx[j])), s.vxsum);
         s.vysum = hn::IfThenElse(averaged, hn::Add(s.vysum, hn::Set(d, f.vy[j])), s.vysum);
+        if constexpr (k3D) {
+            s.vzsum = hn::IfThenElse(averaged, hn::Add(s.vzsum, hn::Set(d, f.vz[j])), s.vzsum);
+        }
         s.count = hn::IfThenElse(averaged, hn::Add(s.count, one), s.count);
+    };
+    if constexpr (!kGeneral && k3D) {
+        // Only the candidates in the lanes' grown bounding box, 64 slots at a time.
+        for (std::uint32_t block = begin; block < end; block += 64) {
+            std::uint64_t bits = may_see<k3D>(d, f, block, end, shift, a);
+            while (bits != 0) {
+                add(block + static_cast<std::uint32_t>(hwy::Num0BitsBelowLS1Bit_Nonzero64(bits)));
+                bits &= bits - 1;
+            }
+        }
+    } else {
+        for (std::uint32_t j = begin; j < end; ++j) {
+            add(j);
+        }
     }
+    sums = s;
 }
 
-/// The candidate rows and column runs of a tile, visited in the plain path's order.
-template <bool kWrap, bool kGeneral, class D, class Real>
-HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, int row, int col0, int col1,
-                                    hn::Vec<D> x, hn::Vec<D> y, hn::Vec<hn::RebindToSigned<D>> lane_slot,
-                                    NeighbourSums<D>& s) {
-    const int nx = f.nx, ny = f.ny;
+/// The candidate lines and column runs of a tile in line (layer, row), visited in the plain path's order.
+template <bool kWrap, bool kGeneral, bool k3D, class D, class Real>
+HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, int layer, int row, int col0,
+                                    int col1, const Lanes<D>& a, NeighbourSums<D>& s) {
+    const int nx = f.nx, ny = f.ny, nz = f.nz;
     const Real zero(0);
-    // Cells are at least the visual range wide and high, so the agents of a tile from the fourth column
-    // and row on are more than twice the visual range from the origin (see add_candidates' kExact).
-    const bool exact = row >= 3 && col0 >= 3;
-    for (int dr = -1; dr <= 1; ++dr) {
-        int r = row + dr;
-        Real shift_y = zero;
-        if (r < 0 || r >= ny) {
+    // Cells are at least the visual range wide, high and deep, so the agents of a tile from the fourth
+    // column, row and layer on are more than twice the visual range from the origin (see add_candidates'
+    // kExact).
+    const bool exact = row >= 3 && col0 >= 3 && (!k3D || layer >= 3);
+    for (int dl = k3D ? -1 : 0; dl <= (k3D ? 1 : 0); ++dl) {
+        int l = layer + dl;
+        Real shift_z = zero;
+        if (l < 0 || l >= nz) {
             if (!kWrap) {
                 continue;
             }
-            // Row across the seam: min_image adds +height (row above 0) or -height (row below ny-1).
-            shift_y = r < 0 ? f.c.height : -f.c.height;
-            r = r < 0 ? ny - 1 : 0;
+            shift_z = l < 0 ? f.c.depth : -f.c.depth; // as for rows, below
+            l = l < 0 ? nz - 1 : 0;
         }
-        const std::uint32_t* row_start =
-            f.cell_start + static_cast<std::size_t>(r) * static_cast<std::size_t>(nx);
-        int lo = col0 - 1, hi = col1 + 1;
-        const bool left_seam = kWrap && lo < 0;
-        const bool right_seam = kWrap && hi >= nx;
-        lo = std::max(lo, 0);
-        hi = std::min(hi, nx - 1);
-        const auto run = [&](int c_lo, int c_hi, Real shift_x) {
-            const std::uint32_t begin = row_start[c_lo], end = row_start[c_hi + 1];
-            if (begin == end) {
-                return;
+        for (int dr = -1; dr <= 1; ++dr) {
+            int r = row + dr;
+            Real shift_y = zero;
+            if (r < 0 || r >= ny) {
+                if (!kWrap) {
+                    continue;
+                }
+                // Row across the seam: min_image adds +height (row above 0) or -height (row below ny-1).
+                shift_y = r < 0 ? f.c.height : -f.c.height;
+                r = r < 0 ? ny - 1 : 0;
             }
-            if (shift_x != zero || shift_y != zero) {
-                add_candidates<kWrap, true, false, kGeneral>(d, f, begin, end, shift_x, shift_y, x, y,
-                                                             lane_slot, s);
-            } else if (kWrap && exact) {
-                add_candidates<kWrap, false, true, kGeneral>(d, f, begin, end, zero, zero, x, y, lane_slot,
-                                                             s);
-            } else {
-                add_candidates<kWrap, false, false, kGeneral>(d, f, begin, end, zero, zero, x, y, lane_slot,
-                                                              s);
+            const std::uint32_t* line_start =
+                f.cell_start +
+                (static_cast<std::size_t>(l) * static_cast<std::size_t>(ny) + static_cast<std::size_t>(r)) *
+                    static_cast<std::size_t>(nx);
+            int lo = col0 - 1, hi = col1 + 1;
+            const bool left_seam = kWrap && lo < 0;
+            const bool right_seam = kWrap && hi >= nx;
+            lo = std::max(lo, 0);
+            hi = std::min(hi, nx - 1);
+            const auto run = [&](int c_lo, int c_hi, Real shift_x) HWY_ATTR __attribute__((always_inline)) {
+                const std::uint32_t begin = line_start[c_lo], end = line_start[c_hi + 1];
+                if (begin == end) {
+                    return;
+                }
+                const SeamShift<Real> shift{shift_x, shift_y, shift_z};
+                if (shift.any()) {
+                    add_candidates<kWrap, true, false, kGeneral, k3D>(d, f, begin, end, shift, a, s);
+                } else if (kWrap && exact) {
+                    add_candidates<kWrap, false, true, kGeneral, k3D>(d, f, begin, end, shift, a, s);
+                } else {
+                    add_candidates<kWrap, false, false, kGeneral, k3D>(d, f, begin, end, shift, a, s);
+                }
+            };
+            if (left_seam) {
+                run(nx - 1, nx - 1, f.c.width);
             }
-        };
-        if (left_seam) {
-            run(nx - 1, nx - 1, f.c.width);
-        }
-        run(lo, hi, zero);
-        if (right_seam) {
-            run(0, 0, -f.c.width);
+            run(lo, hi, zero);
+            if (right_seam) {
+                run(0, 0, -f.c.width);
+            }
         }
     }
 }
@@ -163,14 +319,18 @@ HWY_INLINE hn::Vec<D> min_image(D d, hn::Vec<D> v, hn::TFromD<D> length, hn::TFr
 
 /// SPEC §2 steps 2-9 for `count` agents in lanes, from their neighbour sums; the new state may be
 /// stored up to slot `writable_end` (the end of the row).
-template <bool kWrap, class D, class Real>
+template <bool kWrap, bool k3D, class D, class Real>
 HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_t slot0, std::size_t count,
-                              std::size_t writable_end, hn::Vec<D> x, hn::Vec<D> y,
-                              const NeighbourSums<D>& s) {
+                              std::size_t writable_end, const Lanes<D>& a, const NeighbourSums<D>& s) {
     const auto& c = f.c;
     const auto zero = hn::Zero(d);
+    const auto x = a.x, y = a.y, z = a.z;
     auto vx = hn::LoadU(d, f.vx + slot0);
     auto vy = hn::LoadU(d, f.vy + slot0);
+    auto vz = zero;
+    if constexpr (k3D) {
+        vz = hn::LoadU(d, f.vz + slot0);
+    }
 
     // Step 2: cohesion and alignment (agents with no neighbour keep their velocity).
     const auto has_neighbours = hn::Gt(s.count, zero);
@@ -184,11 +344,20 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         hn::Add(hn::Add(vy, hn::Mul(hn::Sub(yavg, y), centering)), hn::Mul(hn::Sub(vyavg, vy), matching));
     vx = hn::IfThenElse(has_neighbours, vx_flock, vx);
     vy = hn::IfThenElse(has_neighbours, vy_flock, vy);
+    if constexpr (k3D) {
+        const auto zavg = hn::Div(s.zsum, n), vzavg = hn::Div(s.vzsum, n);
+        const auto vz_flock =
+            hn::Add(hn::Add(vz, hn::Mul(hn::Sub(zavg, z), centering)), hn::Mul(hn::Sub(vzavg, vz), matching));
+        vz = hn::IfThenElse(has_neighbours, vz_flock, vz);
+    }
 
     // Step 3: separation.
     const auto avoid = hn::Set(d, c.avoid);
     vx = hn::Add(vx, hn::Mul(s.close_dx, avoid));
     vy = hn::Add(vy, hn::Mul(s.close_dy, avoid));
+    if constexpr (k3D) {
+        vz = hn::Add(vz, hn::Mul(s.close_dz, avoid));
+    }
 
     // Step 4: edges, in SPEC order.
     if constexpr (!kWrap) {
@@ -197,11 +366,15 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         vx = hn::IfThenElse(hn::Gt(x, hn::Set(d, c.right_edge)), hn::Sub(vx, turn), vx);
         vx = hn::IfThenElse(hn::Lt(x, hn::Set(d, c.left_edge)), hn::Add(vx, turn), vx);
         vy = hn::IfThenElse(hn::Gt(y, hn::Set(d, c.bottom_edge)), hn::Sub(vy, turn), vy);
+        if constexpr (k3D) {
+            vz = hn::IfThenElse(hn::Lt(z, hn::Set(d, c.front_edge)), hn::Add(vz, turn), vz);
+            vz = hn::IfThenElse(hn::Gt(z, hn::Set(d, c.back_edge)), hn::Sub(vz, turn), vz);
+        }
     }
 
     // Step 5: flee the predators in range (sum of offsets, then a fixed kick by sign).
     if (f.predators > 0) {
-        auto pdx = zero, pdy = zero;
+        auto pdx = zero, pdy = zero, pdz = zero;
         const auto range = hn::Set(d, c.predator_range);
         const auto range2 = hn::Set(d, c.predator_range2);
         for (std::size_t p = 0; p < f.predators; ++p) {
@@ -211,12 +384,29 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
                 dx = min_image(d, dx, c.width, c.half_width);
                 dy = min_image(d, dy, c.height, c.half_height);
             }
-            const auto in_range = hn::And(hn::And(hn::Lt(hn::Abs(dx), range), hn::Lt(hn::Abs(dy), range)),
-                                          hn::Lt(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), range2));
+            auto in_box = hn::And(hn::Lt(hn::Abs(dx), range), hn::Lt(hn::Abs(dy), range));
+            auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+            auto dz = zero;
+            if constexpr (k3D) {
+                dz = hn::Sub(z, hn::Set(d, f.predator_z[p]));
+                if constexpr (kWrap) {
+                    dz = min_image(d, dz, c.depth, c.half_depth);
+                }
+                in_box = hn::And(in_box, hn::Lt(hn::Abs(dz), range));
+                d2 = hn::Add(d2, hn::Mul(dz, dz));
+            }
+            const auto in_range = hn::And(in_box, hn::Lt(d2, range2));
             pdx = hn::IfThenElse(in_range, hn::Add(pdx, dx), pdx);
             pdy = hn::IfThenElse(in_range, hn::Add(pdy, dy), pdy);
+            if constexpr (k3D) {
+                pdz = hn::IfThenElse(in_range, hn::Add(pdz, dz), pdz);
+            }
         }
         const auto kick = hn::Set(d, c.predator_turn);
+        if constexpr (k3D) {
+            vz = hn::IfThenElse(hn::Gt(pdz, zero), hn::Add(vz, kick), vz);
+            vz = hn::IfThenElse(hn::Lt(pdz, zero), hn::Sub(vz, kick), vz);
+        }
         vy = hn::IfThenElse(hn::Gt(pdy, zero), hn::Add(vy, kick), vy);
         vy = hn::IfThenElse(hn::Lt(pdy, zero), hn::Sub(vy, kick), vy);
         vx = hn::IfThenElse(hn::Gt(pdx, zero), hn::Add(vx, kick), vx);
@@ -252,9 +442,13 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         hn::Store(bias, d, lane_bias);
     }
 
-    // Step 8: speed limits (both components by one factor; zero velocity becomes (min_speed, 0)).
+    // Step 8: speed limits (every component by one factor; zero velocity becomes (min_speed, 0, 0)).
     const auto min_speed = hn::Set(d, c.min_speed), max_speed = hn::Set(d, c.max_speed);
-    const auto speed = hn::Sqrt(hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy)));
+    auto speed2 = hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy));
+    if constexpr (k3D) {
+        speed2 = hn::Add(speed2, hn::Mul(vz, vz));
+    }
+    const auto speed = hn::Sqrt(speed2);
     const auto slow = hn::Lt(speed, min_speed);
     const auto fast = hn::Gt(speed, max_speed);
     if (c.min_speed <= c.max_speed) {
@@ -263,39 +457,58 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         const auto limited = hn::Or(slow, fast);
         vx = hn::IfThenElse(limited, hn::Mul(hn::Div(vx, speed), limit), vx);
         vy = hn::IfThenElse(limited, hn::Mul(hn::Div(vy, speed), limit), vy);
+        if constexpr (k3D) {
+            vz = hn::IfThenElse(limited, hn::Mul(hn::Div(vz, speed), limit), vz);
+        }
     } else { // SPEC order: the max limit applies to the velocity the min limit produced
         vx = hn::IfThenElse(slow, hn::Mul(hn::Div(vx, speed), min_speed), vx);
         vy = hn::IfThenElse(slow, hn::Mul(hn::Div(vy, speed), min_speed), vy);
         vx = hn::IfThenElse(fast, hn::Mul(hn::Div(vx, speed), max_speed), vx);
         vy = hn::IfThenElse(fast, hn::Mul(hn::Div(vy, speed), max_speed), vy);
+        if constexpr (k3D) {
+            vz = hn::IfThenElse(slow, hn::Mul(hn::Div(vz, speed), min_speed), vz);
+            vz = hn::IfThenElse(fast, hn::Mul(hn::Div(vz, speed), max_speed), vz);
+        }
     }
     const auto stopped = hn::Eq(speed, zero);
     vx = hn::IfThenElse(stopped, min_speed, vx);
     vy = hn::IfThenElse(stopped, zero, vy);
+    vz = hn::IfThenElse(stopped, zero, vz);
 
     // Step 9: move; the new state in slot order. The whole vector is stored when its lanes past `count`
     // fall on slots of this row (later tiles of the row, which this thread writes afterwards); otherwise
     // (the row's last vector: the next slots may be another thread's row) it is written lane by lane, as
     // is a vector with an agent to wrap.
     const auto moved_x = hn::Add(x, vx), moved_y = hn::Add(y, vy);
+    const auto moved_z = hn::Add(z, vz); // unused in 2D
     bool whole_vector = slot0 + hn::Lanes(d) <= writable_end;
     if constexpr (kWrap) {
         const auto inside_x = hn::And(hn::Ge(moved_x, zero), hn::Lt(moved_x, hn::Set(d, c.width)));
         const auto inside_y = hn::And(hn::Ge(moved_y, zero), hn::Lt(moved_y, hn::Set(d, c.height)));
+        auto inside = hn::And(inside_x, inside_y);
+        if constexpr (k3D) {
+            inside = hn::And(inside, hn::And(hn::Ge(moved_z, zero), hn::Lt(moved_z, hn::Set(d, c.depth))));
+        }
         const auto agents = hn::FirstN(d, count);
-        whole_vector = whole_vector && hn::AllTrue(d, hn::Or(hn::And(inside_x, inside_y), hn::Not(agents)));
+        whole_vector = whole_vector && hn::AllTrue(d, hn::Or(inside, hn::Not(agents)));
     }
     if (whole_vector) {
         hn::StoreU(moved_x, d, f.new_x + slot0);
         hn::StoreU(moved_y, d, f.new_y + slot0);
         hn::StoreU(vx, d, f.new_vx + slot0);
         hn::StoreU(vy, d, f.new_vy + slot0);
+        if constexpr (k3D) {
+            hn::StoreU(moved_z, d, f.new_z + slot0);
+            hn::StoreU(vz, d, f.new_vz + slot0);
+        }
     } else {
-        HWY_ALIGN Real lanes[4][max_lanes];
+        HWY_ALIGN Real lanes[6][max_lanes];
         hn::Store(moved_x, d, lanes[0]);
         hn::Store(moved_y, d, lanes[1]);
         hn::Store(vx, d, lanes[2]);
         hn::Store(vy, d, lanes[3]);
+        hn::Store(moved_z, d, lanes[4]);
+        hn::Store(vz, d, lanes[5]);
         for (std::size_t l = 0; l < count; ++l) {
             Real px = lanes[0][l], py = lanes[1][l];
             if constexpr (kWrap) {
@@ -306,6 +519,10 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
             f.new_y[slot0 + l] = py;
             f.new_vx[slot0 + l] = lanes[2][l];
             f.new_vy[slot0 + l] = lanes[3][l];
+            if constexpr (k3D) {
+                f.new_z[slot0 + l] = kWrap ? classic::wrap_position(lanes[4][l], c.depth) : lanes[4][l];
+                f.new_vz[slot0 + l] = lanes[5][l];
+            }
         }
     }
     if (f.has_scouts) {
@@ -315,15 +532,16 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     }
 }
 
-/// Cell indices, a vector of doubles at a time (the divisions dominate the scalar loop).
+/// Cell indices, a vector of doubles at a time (the divisions dominate the scalar loop). `zs` is
+/// nullptr for a planar grid.
 template <class Real>
-void cells_impl(const Real* xs, const Real* ys, std::size_t count, const CellGeometry& g,
+void cells_impl(const Real* xs, const Real* ys, const Real* zs, std::size_t count, const CellGeometry& g,
                 std::uint32_t* out) {
     const hn::ScalableTag<double> dd;
     const hn::Rebind<Real, decltype(dd)> dr;
     const hn::Rebind<std::int32_t, decltype(dd)> di;
     const std::size_t lanes = hn::Lanes(dd);
-    const double last_col = g.nx - 1.0, last_row = g.ny - 1.0;
+    const double last_col = g.nx - 1.0, last_row = g.ny - 1.0, last_layer = g.nz - 1.0;
     const auto load = [&](const Real* p) {
         if constexpr (std::is_same_v<Real, double>) {
             return hn::LoadU(dd, p);
@@ -331,29 +549,40 @@ void cells_impl(const Real* xs, const Real* ys, std::size_t count, const CellGeo
             return hn::PromoteTo(dd, hn::LoadU(dr, p));
         }
     };
-    const auto ox = hn::Set(dd, g.origin_x), oy = hn::Set(dd, g.origin_y);
-    const auto cw = hn::Set(dd, g.cell_w), ch = hn::Set(dd, g.cell_h);
-    const auto lc = hn::Set(dd, last_col), lr = hn::Set(dd, last_row),
-               nx = hn::Set(dd, static_cast<double>(g.nx));
+    const auto ox = hn::Set(dd, g.origin_x), oy = hn::Set(dd, g.origin_y), oz = hn::Set(dd, g.origin_z);
+    const auto cw = hn::Set(dd, g.cell_w), ch = hn::Set(dd, g.cell_h), cd = hn::Set(dd, g.cell_d);
+    const auto lc = hn::Set(dd, last_col), lr = hn::Set(dd, last_row), ll = hn::Set(dd, last_layer);
+    const auto nx = hn::Set(dd, static_cast<double>(g.nx)), ny = hn::Set(dd, static_cast<double>(g.ny));
     std::size_t i = 0;
     for (; i + lanes <= count; i += lanes) {
-        // Positions are >= the origin, so the floor of the clamped quotient is SpatialGrid's line.
+        // Positions are >= the origin, so the floor of the clamped quotient is SpatialGrid's line. The
+        // products and sums are whole numbers below 2^32: exact in double.
         const auto col = hn::Floor(hn::Min(hn::Div(hn::Sub(load(xs + i), ox), cw), lc));
-        const auto row = hn::Floor(hn::Min(hn::Div(hn::Sub(load(ys + i), oy), ch), lr));
-        hn::StoreU(hn::DemoteTo(di, hn::Add(hn::Mul(row, nx), col)), di,
+        auto line = hn::Floor(hn::Min(hn::Div(hn::Sub(load(ys + i), oy), ch), lr));
+        if (zs != nullptr) {
+            const auto layer = hn::Floor(hn::Min(hn::Div(hn::Sub(load(zs + i), oz), cd), ll));
+            line = hn::Add(hn::Mul(layer, ny), line);
+        }
+        hn::StoreU(hn::DemoteTo(di, hn::Add(hn::Mul(line, nx), col)), di,
                    reinterpret_cast<std::int32_t*>(out + i));
     }
     for (; i < count; ++i) {
         const double col = std::min((static_cast<double>(xs[i]) - g.origin_x) / g.cell_w, last_col);
         const double row = std::min((static_cast<double>(ys[i]) - g.origin_y) / g.cell_h, last_row);
-        out[i] = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * static_cast<std::size_t>(g.nx) +
-                                            static_cast<std::size_t>(col));
+        std::size_t line = static_cast<std::size_t>(row);
+        if (zs != nullptr) {
+            const double layer = std::min((static_cast<double>(zs[i]) - g.origin_z) / g.cell_d, last_layer);
+            line += static_cast<std::size_t>(layer) * static_cast<std::size_t>(g.ny);
+        }
+        out[i] =
+            static_cast<std::uint32_t>(line * static_cast<std::size_t>(g.nx) + static_cast<std::size_t>(col));
     }
 }
 
-/// One row of cells: greedy tiles of consecutive cells that fit one vector.
-template <bool kWrap, bool kGeneral, class Real>
-void rows_impl(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
+/// One line of cells (a row of one layer) at a time: greedy tiles of consecutive cells that fit one
+/// vector.
+template <bool kWrap, bool kGeneral, bool k3D, class Real>
+void lines_impl(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
     using D = hn::ScalableTag<Real>;
     const D d;
     const hn::RebindToSigned<D> di;
@@ -362,9 +591,10 @@ void rows_impl(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
     // A tile never reaches around the torus to its own columns (each candidate column once), and stays
     // short enough that its candidate block is not mostly wasted on sparse rows.
     const int max_tile = kWrap ? std::min(4, f.nx - 2) : 4;
-    for (int row = row_begin; row < row_end; ++row) {
+    for (int line = line_begin; line < line_end; ++line) {
+        const int layer = line / f.ny, row = line % f.ny;
         const std::uint32_t* start =
-            f.cell_start + static_cast<std::size_t>(row) * static_cast<std::size_t>(f.nx);
+            f.cell_start + static_cast<std::size_t>(line) * static_cast<std::size_t>(f.nx);
         int col0 = 0;
         while (col0 < f.nx) {
             int col1 = col0;
@@ -374,19 +604,24 @@ void rows_impl(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
             for (std::uint32_t slot = start[col0]; slot < start[col1 + 1];
                  slot += static_cast<std::uint32_t>(lanes)) {
                 const std::size_t count = std::min<std::size_t>(lanes, start[col1 + 1] - slot);
-                const auto x = hn::LoadU(d, f.x + slot);
-                const auto y = hn::LoadU(d, f.y + slot);
-                const auto lane_slot = hn::Iota(di, static_cast<TI>(slot));
-                NeighbourSums<D> s{hn::Zero(d), hn::Zero(d), hn::Zero(d), hn::Zero(d),
-                                   hn::Zero(d), hn::Zero(d), hn::Zero(d)};
-                add_tile_candidates<kWrap, kGeneral>(d, f, row, col0, col1, x, y, lane_slot, s);
-                finish_agents<kWrap>(d, f, slot, count, start[f.nx], x, y, s);
+                Lanes<D> a{hn::LoadU(d, f.x + slot), hn::LoadU(d, f.y + slot), hn::Zero(d),
+                           hn::Iota(di, static_cast<TI>(slot))};
+                if constexpr (k3D) {
+                    a.z = hn::LoadU(d, f.z + slot);
+                }
+                if constexpr (!kGeneral && k3D) {
+                    bound_lanes<k3D>(d, count, f.c.visual, a);
+                }
+                NeighbourSums<D> s(d);
+                add_tile_candidates<kWrap, kGeneral, k3D>(d, f, layer, row, col0, col1, a, s);
+                finish_agents<kWrap, k3D>(d, f, slot, count, start[f.nx], a, s);
             }
             col0 = col1 + 1;
         }
         if (f.new_cell != nullptr) {
             const std::uint32_t begin = start[0], end = start[f.nx];
-            cells_impl(f.new_x + begin, f.new_y + begin, end - begin, f.next_grid, f.new_cell + begin);
+            cells_impl(f.new_x + begin, f.new_y + begin, k3D ? f.new_z + begin : nullptr, end - begin,
+                       f.next_grid, f.new_cell + begin);
             if (f.old_cell != nullptr) {
                 for (std::uint32_t k = begin; k < end; ++k) {
                     f.new_cell[k] |= f.new_cell[k] != f.old_cell[k] ? moved_cell_flag : 0u;
@@ -396,33 +631,40 @@ void rows_impl(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
     }
 }
 
+template <bool kWrap, bool kGeneral, class Real>
+void lines_in(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
+    f.c.three_d ? lines_impl<kWrap, kGeneral, true>(f, line_begin, line_end)
+                : lines_impl<kWrap, kGeneral, false>(f, line_begin, line_end);
+}
+
 template <class Real>
-void rows(const FlockInCellOrder<Real>& f, int row_begin, int row_end) {
+void lines(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
     // The general candidate test is needed only when the protected range exceeds the visual range, or
     // is zero (then the agent's own pair must be excluded explicitly).
     const bool general = !(f.c.protected2 <= f.c.visual2) || !(f.c.protected2 > Real(0));
     if (f.c.wrap) {
-        general ? rows_impl<true, true>(f, row_begin, row_end)
-                : rows_impl<true, false>(f, row_begin, row_end);
+        general ? lines_in<true, true>(f, line_begin, line_end)
+                : lines_in<true, false>(f, line_begin, line_end);
     } else {
-        general ? rows_impl<false, true>(f, row_begin, row_end)
-                : rows_impl<false, false>(f, row_begin, row_end);
+        general ? lines_in<false, true>(f, line_begin, line_end)
+                : lines_in<false, false>(f, line_begin, line_end);
     }
 }
 
-void CellsF32(const float* x, const float* y, std::size_t count, const CellGeometry& g, std::uint32_t* out) {
-    cells_impl(x, y, count, g, out);
-}
-void CellsF64(const double* x, const double* y, std::size_t count, const CellGeometry& g,
+void CellsF32(const float* x, const float* y, const float* z, std::size_t count, const CellGeometry& g,
               std::uint32_t* out) {
-    cells_impl(x, y, count, g, out);
+    cells_impl(x, y, z, count, g, out);
+}
+void CellsF64(const double* x, const double* y, const double* z, std::size_t count, const CellGeometry& g,
+              std::uint32_t* out) {
+    cells_impl(x, y, z, count, g, out);
 }
 
-void NeighbourRowsF32(const FlockInCellOrder<float>& f, int row_begin, int row_end) {
-    rows(f, row_begin, row_end);
+void NeighbourLinesF32(const FlockInCellOrder<float>& f, int line_begin, int line_end) {
+    lines(f, line_begin, line_end);
 }
-void NeighbourRowsF64(const FlockInCellOrder<double>& f, int row_begin, int row_end) {
-    rows(f, row_begin, row_end);
+void NeighbourLinesF64(const FlockInCellOrder<double>& f, int line_begin, int line_end) {
+    lines(f, line_begin, line_end);
 }
 std::size_t LanesF32() {
     return hn::Lanes(hn::ScalableTag<float>());
@@ -443,25 +685,25 @@ namespace boids::fast {
 
 HWY_EXPORT(CellsF32);
 HWY_EXPORT(CellsF64);
-HWY_EXPORT(NeighbourRowsF32);
-HWY_EXPORT(NeighbourRowsF64);
+HWY_EXPORT(NeighbourLinesF32);
+HWY_EXPORT(NeighbourLinesF64);
 HWY_EXPORT(LanesF32);
 HWY_EXPORT(LanesF64);
 HWY_EXPORT(TargetName);
 
-void neighbour_rows(const FlockInCellOrder<float>& flock, int row_begin, int row_end) {
-    HWY_DYNAMIC_DISPATCH(NeighbourRowsF32)(flock, row_begin, row_end);
+void neighbour_lines(const FlockInCellOrder<float>& flock, int line_begin, int line_end) {
+    HWY_DYNAMIC_DISPATCH(NeighbourLinesF32)(flock, line_begin, line_end);
 }
-void neighbour_rows(const FlockInCellOrder<double>& flock, int row_begin, int row_end) {
-    HWY_DYNAMIC_DISPATCH(NeighbourRowsF64)(flock, row_begin, row_end);
+void neighbour_lines(const FlockInCellOrder<double>& flock, int line_begin, int line_end) {
+    HWY_DYNAMIC_DISPATCH(NeighbourLinesF64)(flock, line_begin, line_end);
 }
-void cells_of(const float* x, const float* y, std::size_t count, const CellGeometry& grid,
+void cells_of(const float* x, const float* y, const float* z, std::size_t count, const CellGeometry& grid,
               std::uint32_t* cell) {
-    HWY_DYNAMIC_DISPATCH(CellsF32)(x, y, count, grid, cell);
+    HWY_DYNAMIC_DISPATCH(CellsF32)(x, y, z, count, grid, cell);
 }
-void cells_of(const double* x, const double* y, std::size_t count, const CellGeometry& grid,
+void cells_of(const double* x, const double* y, const double* z, std::size_t count, const CellGeometry& grid,
               std::uint32_t* cell) {
-    HWY_DYNAMIC_DISPATCH(CellsF64)(x, y, count, grid, cell);
+    HWY_DYNAMIC_DISPATCH(CellsF64)(x, y, z, count, grid, cell);
 }
 std::size_t simd_lanes_f32() {
     return HWY_DYNAMIC_DISPATCH(LanesF32)();

@@ -1,8 +1,8 @@
 #pragma once
-// The SIMD neighbour pass of the fast classic step (internal). The flocking agents are given in cell
-// order; the kernel puts the agents of a tile of cells in SIMD lanes and broadcasts every candidate
-// neighbour to them. Compiled once per instruction set by Highway; the best one the CPU supports is
-// chosen at run time.
+// The SIMD neighbour pass of the fast classic step (internal), for 2D and 3D worlds. The flocking agents
+// are given in cell order; the kernel puts the agents of a tile of cells in SIMD lanes and broadcasts
+// every candidate neighbour to them. Compiled once per instruction set by Highway; the best one the CPU
+// supports is chosen at run time.
 
 #include "boids/kind.hpp"
 #include "classic_rules.hpp"
@@ -12,11 +12,16 @@
 
 namespace boids::fast {
 
-/// A grid's placement: cell (col, row) = (min((x - origin_x) / cell_w, nx - 1), same for y), truncated,
-/// for positions >= the origin. Computed in double exactly as SpatialGrid::build does.
+/// A grid's placement: cell (col, row, layer) = (min((x - origin_x) / cell_w, nx - 1), same for y and z),
+/// truncated, for positions >= the origin; cells are numbered (layer * ny + row) * nx + col. Computed in
+/// double exactly as SpatialGrid::build does. A planar grid has one layer.
 struct CellGeometry {
     double origin_x, origin_y, cell_w, cell_h;
     int nx, ny;
+    double origin_z = 0.0, cell_d = 1.0;
+    int nz = 1;
+
+    bool operator==(const CellGeometry&) const = default;
 };
 
 /// Everything the neighbour pass reads and writes, for one step. Arrays in "slot" order are the
@@ -26,8 +31,9 @@ template <class Real>
 struct FlockInCellOrder {
     classic::Constants<Real> c;
 
-    // Grid: nx x ny cells, row-major, slots of cell k are [cell_start[k], cell_start[k + 1]).
-    int nx = 1, ny = 1;
+    // Grid: nx x ny x nz cells, numbered as in CellGeometry; slots of cell k are
+    // [cell_start[k], cell_start[k + 1]). A "line" of cells is one row of one layer: line = layer * ny + row.
+    int nx = 1, ny = 1, nz = 1;
     const std::uint32_t* cell_start = nullptr;
 
     // Old state of the flocking agents, slot order (read only).
@@ -35,10 +41,13 @@ struct FlockInCellOrder {
     const Real* y = nullptr;
     const Real* vx = nullptr;
     const Real* vy = nullptr;
+    const Real* z = nullptr; // 3D only (c.three_d)
+    const Real* vz = nullptr;
 
     // Predators' old positions (read only), in world order.
     const Real* predator_x = nullptr;
     const Real* predator_y = nullptr;
+    const Real* predator_z = nullptr; // 3D only
     std::size_t predators = 0;
 
     // Kinds and biases in slot order, read only when the world holds scouts.
@@ -51,10 +60,12 @@ struct FlockInCellOrder {
     Real* new_y = nullptr;
     Real* new_vx = nullptr;
     Real* new_vy = nullptr;
+    Real* new_z = nullptr; // 3D only
+    Real* new_vz = nullptr;
     Real* new_bias = nullptr;
 
     // When set, the cell of every agent's new position in `next_grid` (slot order), for the next step's
-    // sort: computed row by row while the new positions are still in cache. With `old_cell` (the cell of
+    // sort: computed line by line while the new positions are still in cache. With `old_cell` (the cell of
     // every slot now, in the same grid), an agent that changes cell gets moved_cell_flag added.
     std::uint32_t* new_cell = nullptr;
     const std::uint32_t* old_cell = nullptr;
@@ -64,14 +75,15 @@ struct FlockInCellOrder {
 /// Marks, in FlockInCellOrder::new_cell, an agent whose cell changes (cell indices stay below it).
 inline constexpr std::uint32_t moved_cell_flag = 0x80000000u;
 
-/// Neighbour pass (SPEC §2 steps 1-9) for the flocking agents of grid rows [row_begin, row_end).
-void neighbour_rows(const FlockInCellOrder<float>& flock, int row_begin, int row_end);
-void neighbour_rows(const FlockInCellOrder<double>& flock, int row_begin, int row_end);
+/// Neighbour pass (SPEC §2 steps 1-9) for the flocking agents of the grid lines [line_begin, line_end)
+/// (rows of a planar grid; line = layer * ny + row in 3D).
+void neighbour_lines(const FlockInCellOrder<float>& flock, int line_begin, int line_end);
+void neighbour_lines(const FlockInCellOrder<double>& flock, int line_begin, int line_end);
 
-/// Row-major cell index of each of `count` positions.
-void cells_of(const float* x, const float* y, std::size_t count, const CellGeometry& grid,
+/// Cell index of each of `count` positions; `z` is nullptr for a planar grid.
+void cells_of(const float* x, const float* y, const float* z, std::size_t count, const CellGeometry& grid,
               std::uint32_t* cell);
-void cells_of(const double* x, const double* y, std::size_t count, const CellGeometry& grid,
+void cells_of(const double* x, const double* y, const double* z, std::size_t count, const CellGeometry& grid,
               std::uint32_t* cell);
 
 /// SIMD lanes of the dispatched kernel for this scalar (the padding the slot arrays need).

@@ -118,13 +118,15 @@ void FastStepScratch<Real>::sync(World<Real>& world, bool release, int threads) 
 // FastClassicStep
 
 template <class Real>
-void SlotColumns<Real>::resize(std::size_t count, std::size_t padding, bool scouts) {
+void SlotColumns<Real>::resize(std::size_t count, std::size_t padding, bool scouts, bool three_d) {
     agent.resize(count);
     for (auto* column : {&x, &y, &vx, &vy}) {
         column->resize(count + padding);
     }
     kind.resize(scouts ? count : 0);
     bias.resize(scouts ? count + padding : 0);
+    z.resize(three_d ? count + padding : 0);
+    vz.resize(three_d ? count + padding : 0);
 }
 
 template <class Real>
@@ -141,6 +143,10 @@ void FastClassicStep<Real>::sync(World<Real>& world, bool release, int threads) 
             if (has_scouts_) {
                 world.bias[i] = cur_.bias[s];
             }
+            if (three_d_) {
+                world.z[i] = cur_.z[s];
+                world.vz[i] = cur_.vz[s];
+            }
         }
     }
     // Without `release` the slots stay the current state and the world a faithful copy of it; the next
@@ -155,7 +161,9 @@ void FastClassicStep<Real>::load(const World<Real>& world, const Params& params,
     const bool wrap = params.boundary == Boundary::Wrap;
     const Real width = ScalarTraits<Real>::from_double(params.width);
     const Real height = ScalarTraits<Real>::from_double(params.height);
+    const Real depth = ScalarTraits<Real>::from_double(params.depth);
     const std::size_t n = world.size();
+    three_d_ = params.dimensions == 3;
     world_size_ = n;
     predators_.clear();
     std::size_t scouts = 0;
@@ -168,7 +176,7 @@ void FastClassicStep<Real>::load(const World<Real>& world, const Params& params,
     }
     has_scouts_ = scouts > 0;
     const std::size_t m = n - predators_.size();
-    cur_.resize(m, simd_lanes<Real>(), has_scouts_);
+    cur_.resize(m, simd_lanes<Real>(), has_scouts_, three_d_);
     // Compact the flocking agents in world order (sequential reads and writes).
     std::size_t s = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -184,6 +192,10 @@ void FastClassicStep<Real>::load(const World<Real>& world, const Params& params,
             cur_.kind[s] = world.kind[i];
             cur_.bias[s] = world.bias[i];
         }
+        if (three_d_) {
+            cur_.z[s] = wrap ? classic::wrap_position(world.z[i], depth) : world.z[i];
+            cur_.vz[s] = world.vz[i];
+        }
         ++s;
     }
     (void)threads;
@@ -197,26 +209,46 @@ bool FastClassicStep<Real>::compute_geometry(const Params& params, int threads) 
     const std::size_t m = cur_.agent.size();
     const double max_cells = std::max(16.0, 2.0 * static_cast<double>(m));
     double cell = std::max(params.visual_range * cell_margin, std::numeric_limits<double>::min());
+    fast::CellGeometry& g = grid_;
+    g.nz = 1;
+    g.origin_z = 0.0;
+    g.cell_d = 1.0;
     if (wrap) {
-        origin_x_ = origin_y_ = 0.0;
-        nx_ = cells_along(params.width, cell);
-        ny_ = cells_along(params.height, cell);
-        if (static_cast<double>(nx_) * ny_ > max_cells) {
-            const double shrink = std::sqrt(static_cast<double>(nx_) * ny_ / max_cells);
-            nx_ = std::max(1, static_cast<int>(nx_ / shrink));
-            ny_ = std::max(1, static_cast<int>(ny_ / shrink));
+        g.origin_x = g.origin_y = 0.0;
+        g.nx = cells_along(params.width, cell);
+        g.ny = cells_along(params.height, cell);
+        if (three_d_) {
+            g.nz = cells_along(params.depth, cell);
+            const double count = static_cast<double>(g.nx) * g.ny * g.nz;
+            if (count > max_cells) {
+                const double shrink = std::cbrt(count / max_cells);
+                g.nx = std::max(1, static_cast<int>(g.nx / shrink));
+                g.ny = std::max(1, static_cast<int>(g.ny / shrink));
+                g.nz = std::max(1, static_cast<int>(g.nz / shrink));
+            }
+            g.cell_d = params.depth / g.nz;
+        } else if (static_cast<double>(g.nx) * g.ny > max_cells) {
+            const double shrink = std::sqrt(static_cast<double>(g.nx) * g.ny / max_cells);
+            g.nx = std::max(1, static_cast<int>(g.nx / shrink));
+            g.ny = std::max(1, static_cast<int>(g.ny / shrink));
         }
-        cell_w_ = params.width / nx_;
-        cell_h_ = params.height / ny_;
-        return nx_ >= 3 && ny_ >= 3;
+        g.cell_w = params.width / g.nx;
+        g.cell_h = params.height / g.ny;
+        return g.nx >= 3 && g.ny >= 3 && (!three_d_ || g.nz >= 3);
     }
     // Margin mode: the flock's bounding box (min and max are exact, so the reduction order is free).
-    double min_x = 0.0, max_x = 0.0, min_y = 0.0, max_y = 0.0;
+    double min_x = 0.0, max_x = 0.0, min_y = 0.0, max_y = 0.0, min_z = 0.0, max_z = 0.0;
     if (m > 0) {
         min_x = max_x = static_cast<double>(cur_.x[0]);
         min_y = max_y = static_cast<double>(cur_.y[0]);
+        if (three_d_) {
+            min_z = max_z = static_cast<double>(cur_.z[0]);
+        }
     }
-#pragma omp parallel num_threads(threads) reduction(min : min_x, min_y) reduction(max : max_x, max_y)
+    const bool three_d = three_d_;
+#pragma omp parallel num_threads(threads) reduction(min                                                      \
+                                                    : min_x, min_y, min_z) reduction(max                     \
+                                                                                     : max_x, max_y, max_z)
     {
         const Chunk c = chunk_of(m);
         for (std::size_t s = c.begin; s < c.end; ++s) {
@@ -225,24 +257,41 @@ bool FastClassicStep<Real>::compute_geometry(const Params& params, int threads) 
             min_y = std::min(min_y, static_cast<double>(cur_.y[s]));
             max_y = std::max(max_y, static_cast<double>(cur_.y[s]));
         }
+        if (three_d) {
+            for (std::size_t s = c.begin; s < c.end; ++s) {
+                min_z = std::min(min_z, static_cast<double>(cur_.z[s]));
+                max_z = std::max(max_z, static_cast<double>(cur_.z[s]));
+            }
+        }
     }
-    const double span_x = max_x - min_x, span_y = max_y - min_y;
-    const double area_cells = (span_x / cell + 1.0) * (span_y / cell + 1.0);
-    if (area_cells > max_cells) {
-        cell *= std::sqrt(area_cells / max_cells);
+    const double span_x = max_x - min_x, span_y = max_y - min_y, span_z = max_z - min_z;
+    // The same expressions as SpatialGrid::build (2D) and SpatialGrid::geometry_3d, for the same cells.
+    if (three_d_) {
+        const double volume_cells = (span_x / cell + 1.0) * (span_y / cell + 1.0) * (span_z / cell + 1.0);
+        if (volume_cells > max_cells) {
+            cell *= std::cbrt(volume_cells / max_cells);
+        }
+        g.origin_z = min_z;
+        g.nz = static_cast<int>(std::floor(span_z / cell)) + 1;
+        g.cell_d = cell;
+    } else {
+        const double area_cells = (span_x / cell + 1.0) * (span_y / cell + 1.0);
+        if (area_cells > max_cells) {
+            cell *= std::sqrt(area_cells / max_cells);
+        }
     }
-    origin_x_ = min_x;
-    origin_y_ = min_y;
-    nx_ = static_cast<int>(std::floor(span_x / cell)) + 1;
-    ny_ = static_cast<int>(std::floor(span_y / cell)) + 1;
-    cell_w_ = cell_h_ = cell;
+    g.origin_x = min_x;
+    g.origin_y = min_y;
+    g.nx = static_cast<int>(std::floor(span_x / cell)) + 1;
+    g.ny = static_cast<int>(std::floor(span_y / cell)) + 1;
+    g.cell_w = g.cell_h = cell;
     return true;
 }
 
 template <class Real>
 void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
     const std::size_t m = cur_.agent.size();
-    const std::size_t cells = static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_);
+    const std::size_t cells = cell_count();
     const auto t = static_cast<std::size_t>(omp_get_thread_num());
     const auto nt = static_cast<std::size_t>(omp_get_num_threads());
     const Chunk chunk = chunk_of(m);
@@ -254,9 +303,9 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
     // bounding box), unless the previous step's kernel already did.
     std::uint32_t* const cell_of = slot_cell_.data();
     if (!cells_known) {
-        const fast::CellGeometry grid{origin_x_, origin_y_, cell_w_, cell_h_, nx_, ny_};
-        fast::cells_of(cur_.x.data() + chunk.begin, cur_.y.data() + chunk.begin, chunk.end - chunk.begin,
-                       grid, cell_of + chunk.begin);
+        fast::cells_of(cur_.x.data() + chunk.begin, cur_.y.data() + chunk.begin,
+                       three_d_ ? cur_.z.data() + chunk.begin : nullptr, chunk.end - chunk.begin, grid_,
+                       cell_of + chunk.begin);
     }
     // One increment per agent: a chain through memory along a run of one cell, but no branch. (Counting
     // whole runs in a register mispredicts the end of every run, and measured 4-5x slower.)
@@ -291,18 +340,21 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
     }
     // Scatter, an agent at a time (branch-free, as the histogram); each slot also gets its cell.
     const bool scouts = has_scouts_;
+    const bool three_d = three_d_;
     {
         const std::uint32_t* const agent = cur_.agent.data();
         const Real *const x = cur_.x.data(), *const y = cur_.y.data();
         const Real *const vx = cur_.vx.data(), *const vy = cur_.vy.data();
         const Kind* const kind = cur_.kind.data();
         const Real* const bias = cur_.bias.data();
+        const Real *const z = cur_.z.data(), *const vz = cur_.vz.data();
         std::uint32_t* const to_agent = next_.agent.data();
         std::uint32_t* const to_cell = sorted_cell_.data();
         Real *const to_x = next_.x.data(), *const to_y = next_.y.data();
         Real *const to_vx = next_.vx.data(), *const to_vy = next_.vy.data();
         Kind* const to_kind = next_.kind.data();
         Real* const to_bias = next_.bias.data();
+        Real *const to_z = next_.z.data(), *const to_vz = next_.vz.data();
         const auto put = [&](std::size_t s, std::uint32_t cell, std::uint32_t to) {
             to_agent[to] = agent[s];
             to_cell[to] = cell;
@@ -313,6 +365,10 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
             if (scouts) { // kinds and biases travel along only when scouts make them vary
                 to_kind[to] = kind[s];
                 to_bias[to] = bias[s];
+            }
+            if (three_d) {
+                to_z[to] = z[s];
+                to_vz[to] = vz[s];
             }
         };
         if (cells_known) {
@@ -364,6 +420,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
         Real *const vx = next_.vx.data(), *const vy = next_.vy.data();
         Kind* const kind = next_.kind.data();
         Real* const bias = next_.bias.data();
+        Real *const z = next_.z.data(), *const vz = next_.vz.data();
         const std::uint32_t lo = first[mine.begin], hi = first[mine.end];
         // Slots are in cell order, so (cell, agent) pairs out of order are agents out of order in a cell:
         // one comparison, rarely true.
@@ -379,6 +436,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
             const Real ax = x[k], ay = y[k], avx = vx[k], avy = vy[k];
             const Kind akind = scouts ? kind[k] : Kind::Boid;
             const Real abias = scouts ? bias[k] : Real(0);
+            const Real az = three_d ? z[k] : Real(0), avz = three_d ? vz[k] : Real(0);
             std::uint32_t j = k;
             for (; j > begin && agent[j - 1] > a; --j) {
                 agent[j] = agent[j - 1];
@@ -390,6 +448,10 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
                     kind[j] = kind[j - 1];
                     bias[j] = bias[j - 1];
                 }
+                if (three_d) {
+                    z[j] = z[j - 1];
+                    vz[j] = vz[j - 1];
+                }
             }
             agent[j] = a;
             x[j] = ax;
@@ -399,6 +461,10 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
             if (scouts) {
                 kind[j] = akind;
                 bias[j] = abias;
+            }
+            if (three_d) {
+                z[j] = az;
+                vz[j] = avz;
             }
         }
     }
@@ -442,42 +508,49 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     const bool wrap = params.boundary == Boundary::Wrap;
     const classic::Constants<Real> c(params);
     const std::size_t m = cur_.agent.size();
-    const std::size_t cells = static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_);
-    const fast::CellGeometry grid{origin_x_, origin_y_, cell_w_, cell_h_, nx_, ny_};
-    const bool cells_known = cells_valid_ && grid.origin_x == cells_grid_.origin_x &&
-                             grid.origin_y == cells_grid_.origin_y && grid.cell_w == cells_grid_.cell_w &&
-                             grid.cell_h == cells_grid_.cell_h && grid.nx == cells_grid_.nx &&
-                             grid.ny == cells_grid_.ny;
+    const std::size_t cells = cell_count();
+    const bool cells_known = cells_valid_ && grid_ == cells_grid_;
     slot_cell_.resize(m);
     sorted_cell_.resize(m);
     cell_start_.resize(cells + 1);
     histograms_.resize(static_cast<std::size_t>(threads) * cells); // one histogram per thread
     stay_end_.resize(static_cast<std::size_t>(threads) * cells);
-    next_.resize(m, simd_lanes<Real>(), has_scouts_);
+    next_.resize(m, simd_lanes<Real>(), has_scouts_, three_d_);
     predator_x_.resize(predators_.size());
     predator_y_.resize(predators_.size());
+    predator_z_.resize(three_d_ ? predators_.size() : 0);
     for (std::size_t p = 0; p < predators_.size(); ++p) {
         const std::uint32_t i = predators_[p];
         if (wrap) {
             world.x[i] = classic::wrap_position(world.x[i], c.width);
             world.y[i] = classic::wrap_position(world.y[i], c.height);
+            if (three_d_) {
+                world.z[i] = classic::wrap_position(world.z[i], c.depth);
+            }
         }
         predator_x_[p] = world.x[i];
         predator_y_[p] = world.y[i];
+        if (three_d_) {
+            predator_z_[p] = world.z[i];
+        }
     }
 
-    // Phase 2: neighbour pass, a row of cells at a time, from next_ (sorted, old) into cur_ (new). In wrap
+    // Phase 2: neighbour pass, a line of cells at a time, from next_ (sorted, old) into cur_ (new). In wrap
     // mode the grid is the same next step, so the kernel also bins the new positions for its sort.
     fast::FlockInCellOrder<Real> flock{c};
-    flock.nx = nx_;
-    flock.ny = ny_;
+    flock.nx = grid_.nx;
+    flock.ny = grid_.ny;
+    flock.nz = grid_.nz;
     flock.cell_start = cell_start_.data();
     flock.x = next_.x.data();
     flock.y = next_.y.data();
     flock.vx = next_.vx.data();
     flock.vy = next_.vy.data();
+    flock.z = next_.z.data();
+    flock.vz = next_.vz.data();
     flock.predator_x = predator_x_.data();
     flock.predator_y = predator_y_.data();
+    flock.predator_z = predator_z_.data();
     flock.predators = predators_.size();
     flock.kind = next_.kind.data();
     flock.bias = next_.bias.data();
@@ -486,15 +559,18 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     flock.new_y = cur_.y.data();
     flock.new_vx = cur_.vx.data();
     flock.new_vy = cur_.vy.data();
+    flock.new_z = cur_.z.data();
+    flock.new_vz = cur_.vz.data();
     flock.new_bias = cur_.bias.data();
     const bool bin_in_kernel = wrap && cells < fast::moved_cell_flag;
     if (bin_in_kernel) {
         flock.new_cell = slot_cell_.data();
         flock.old_cell = sorted_cell_.data();
-        flock.next_grid = grid;
+        flock.next_grid = grid_;
     }
-    // One team for the whole step: the sort's phases and the rows, with no thread start-up in between.
+    // One team for the whole step: the sort's phases and the lines, with no thread start-up in between.
     auto t_neighbours = t_start;
+    const int lines = grid_.ny * grid_.nz;
 #pragma omp parallel num_threads(threads)
     {
         sort_by_cell(cells_known);
@@ -502,13 +578,13 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
         t_neighbours = clock::now();
         if (m > 0) {
 #pragma omp for schedule(dynamic, 1) nowait
-            for (int row = 0; row < ny_; ++row) {
-                fast::neighbour_rows(flock, row, row + 1);
+            for (int line = 0; line < lines; ++line) {
+                fast::neighbour_lines(flock, line, line + 1);
             }
         }
     }
     cells_valid_ = bin_in_kernel;
-    cells_grid_ = grid;
+    cells_grid_ = grid_;
     profile.grid_build_ms = std::chrono::duration<double, std::milli>(t_neighbours - t_start).count();
     // The new state is in slot order of next_: its agent and kind columns go with it.
     cur_.agent.swap(next_.agent);
@@ -519,10 +595,12 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     const auto t_integrate = clock::now();
     for (const std::uint32_t i : predators_) {
         Real vx = world.vx[i], vy = world.vy[i];
+        Real vz = three_d_ ? world.vz[i] : Real(0);
+        const Real z = three_d_ ? world.z[i] : Real(0);
         if (!c.wrap) {
-            classic::turn_at_edges(c, world.x[i], world.y[i], vx, vy);
+            classic::turn_at_edges(c, world.x[i], world.y[i], z, vx, vy, vz);
         }
-        classic::limit_speed(c, vx, vy);
+        classic::limit_speed(c, vx, vy, vz);
         Real x = world.x[i] + vx, y = world.y[i] + vy;
         if (c.wrap) {
             x = classic::wrap_position(x, c.width);
@@ -532,6 +610,10 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
         world.y[i] = y;
         world.vx[i] = vx;
         world.vy[i] = vy;
+        if (three_d_) {
+            world.z[i] = c.wrap ? classic::wrap_position(z + vz, c.depth) : z + vz;
+            world.vz[i] = vz;
+        }
     }
     profile.integrate_ms = ms_since(t_integrate);
     profile.total_ms = ms_since(t_start);

@@ -23,16 +23,17 @@ inline constexpr std::size_t fast_path_max_predators = 64;
 
 /// The flocking agents' state in slot order, one column per field (the agent's world index travels
 /// with it, and its kind and bias when the world holds scouts; otherwise the world's bias column stays
-/// the authority and these two columns are empty).
+/// the authority and these two columns are empty). z and vz are empty in a 2D world.
 template <class Real>
 struct SlotColumns {
     std::vector<std::uint32_t> agent;
     std::vector<Kind> kind;
     std::vector<Real> x, y, vx, vy, bias;
+    std::vector<Real> z, vz;
 
     /// Sizes the columns for `count` slots plus `padding` (SIMD loads may read one vector past the end);
-    /// kind and bias only when `scouts`.
-    void resize(std::size_t count, std::size_t padding, bool scouts);
+    /// kind and bias only when `scouts`, z and vz only when `three_d`.
+    void resize(std::size_t count, std::size_t padding, bool scouts, bool three_d);
 };
 
 /// Buffers and phases of the fast step. One instance per Simulation (not thread-safe).
@@ -41,8 +42,8 @@ class FastClassicStep {
 public:
     /// One synchronous step of SPEC §2 on `threads` threads, writing the phases' timing to `profile`.
     /// Returns false, having changed nothing, when the fast path does not apply: a visual range of 0,
-    /// more than fast_path_max_predators predators, or in wrap mode a torus less than 3 cells wide or
-    /// high (where the plain path's 3 x 3 block would visit a cell twice).
+    /// more than fast_path_max_predators predators, or in wrap mode a torus less than 3 cells wide, high
+    /// or (3D) deep (where the plain path's 3 x 3 (x 3) block would visit a cell twice).
     bool try_step(World<Real>& world, const Params& params, int threads, StepProfile& profile);
 
     /// Writes the flock's state back into the world's rows if the world is stale; with `release`, the
@@ -58,27 +59,30 @@ private:
     /// previous step's kernel in the same geometry).
     void sort_by_cell(bool cells_known);
     bool compute_geometry(const Params& params, int threads);
+    [[nodiscard]] std::size_t cell_count() const {
+        return static_cast<std::size_t>(grid_.nx) * static_cast<std::size_t>(grid_.ny) *
+               static_cast<std::size_t>(grid_.nz);
+    }
 
-    bool loaded_ = false; ///< cur_ holds the flock; the world's flocking rows are stale
+    bool loaded_ = false;  ///< cur_ holds the flock; the world's flocking rows are stale
+    bool three_d_ = false; ///< the loaded flock has z and vz
     /// slot_cell_ holds the cell of every slot of cur_ in the grid cells_grid_ (wrap mode: the kernel
     /// computes them with the new positions, and the grid stays the same from step to step).
     bool cells_valid_ = false;
     fast::CellGeometry cells_grid_{0.0, 0.0, 1.0, 1.0, 1, 1};
+    /// This step's grid, as SpatialGrid::build computes it (so the neighbour order is the plain path's).
+    fast::CellGeometry grid_{0.0, 0.0, 1.0, 1.0, 1, 1};
     std::size_t world_size_ = 0;
     bool has_scouts_ = false;
     std::vector<std::uint32_t> predators_; ///< world indices of the predators, in world order
 
-    // Grid geometry (as SpatialGrid::build computes it, so the neighbour order is the plain path's).
-    int nx_ = 1, ny_ = 1;
-    double origin_x_ = 0.0, origin_y_ = 0.0, cell_w_ = 1.0, cell_h_ = 1.0;
-
-    SlotColumns<Real> cur_, next_;              ///< the flock in slot order; sort and kernel alternate them
-    std::vector<std::uint32_t> slot_cell_;      ///< cell of each slot of cur_
-    std::vector<std::uint32_t> sorted_cell_;    ///< cell of each slot of next_ (written by the scatter)
-    std::vector<std::uint32_t> histograms_;     ///< per thread, per cell: counts, then scatter cursors
-    std::vector<std::uint32_t> stay_end_;       ///< per thread, per cell: the newcomers' scatter cursors
-    std::vector<std::uint32_t> cell_start_;     ///< nx * ny + 1 slot offsets
-    std::vector<Real> predator_x_, predator_y_; ///< the predators' old positions
+    SlotColumns<Real> cur_, next_;           ///< the flock in slot order; sort and kernel alternate them
+    std::vector<std::uint32_t> slot_cell_;   ///< cell of each slot of cur_
+    std::vector<std::uint32_t> sorted_cell_; ///< cell of each slot of next_ (written by the scatter)
+    std::vector<std::uint32_t> histograms_;  ///< per thread, per cell: counts, then scatter cursors
+    std::vector<std::uint32_t> stay_end_;    ///< per thread, per cell: the newcomers' scatter cursors
+    std::vector<std::uint32_t> cell_start_;  ///< nx * ny * nz + 1 slot offsets
+    std::vector<Real> predator_x_, predator_y_, predator_z_; ///< the predators' old positions
 };
 
 } // namespace boids::detail

@@ -101,7 +101,7 @@ void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, double depth,
 /// The fast path implements SPEC §2 as it stands: the classic model, synchronous, exact speed, and none of
 /// the extensions. Everything else takes the policy path.
 bool fast_path_applies(const Params& p) {
-    return p.model == Model::Classic && p.dimensions == 2 && p.update == UpdateOrder::Synchronous &&
+    return p.model == Model::Classic && p.update == UpdateOrder::Synchronous &&
            p.speed_estimate == SpeedEstimate::Exact && p.fov_angle >= 360.0 &&
            p.predator_behavior == PredatorBehavior::Edge && p.predator_speed == 0.0 && p.gravity == 0.0 &&
            p.max_dive_speed == 0.0 && p.line_of_sight_factor == 0.0 && p.perch_rest_max == 0.0 &&
@@ -226,12 +226,12 @@ void Simulation<Real>::step_once() {
     const predators::Behavior<Real> hunter(params_, c);
     switch (params_.model) {
     case Model::Vicsek:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, vicsek::Policy<Real>(params_, steps_taken_), hunter,
-                       next_, nthreads);
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, vicsek::Policy<Real>(params_, steps_taken_),
+                       hunter, next_, nthreads);
         break;
     case Model::Couzin:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, couzin::Policy<Real>(params_, steps_taken_), hunter,
-                       next_, nthreads);
+        neighbour_pass(w, flock_grid_, predator_grid_, geo, couzin::Policy<Real>(params_, steps_taken_),
+                       hunter, next_, nthreads);
         break;
     case Model::Topological:
         neighbour_pass(w, flock_grid_, predator_grid_, geo, topological::Policy<Real>(params_, c), hunter,

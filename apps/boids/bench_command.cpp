@@ -222,11 +222,10 @@ void w20_table(const BenchPlan& plan) {
             std::fflush(stdout);
         }
     }
-    std::printf(
-        "min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time, "
-        "all threads.\n"
-        "3D runs the plain (policy) path: the SIMD kernel is planar. Peak RSS so far; one size alone: "
-        "/usr/bin/time -v boids bench --sizes N\n");
+    std::printf("min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time, "
+                "all threads.\n"
+                "3D/2D: ns/boid-step in 3D over 2D at the same N (target <= 2.5x). Peak RSS so far; one size "
+                "alone: /usr/bin/time -v boids bench --sizes N\n");
 }
 
 /// Steps per second a vga-predator flock of `n` boids holds after warm-up: the inverse of the median

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -35,9 +36,29 @@ Params busy_params(Boundary boundary) {
     return p;
 }
 
+/// The busy flock in a 3D world: a box as deep as it is high, with front and back margins.
+Params busy_params_3d(Boundary boundary) {
+    Params p = busy_params(boundary);
+    p.dimensions = 3;
+    p.depth = 600;
+    p.margin_front = p.margin_back = 80;
+    return p;
+}
+
 template <class Real>
 World<Real> busy_world(const Params& p, long long predators) {
     World<Real> w = spawn_world<Real>(p, AgentCounts{1200, 40, 40, predators}, 5);
+    if (p.dimensions == 3) {
+        w.add_3d(Kind::Boid, Real(-3000), Real(200), Real(100), Real(1), Real(0), Real(0), Real(0));
+        w.add_3d(Kind::Boid, Real(-2990), Real(205), Real(-2000), Real(1), Real(0), Real(1), Real(0));
+        w.add_3d(Kind::Scout2, Real(5000), Real(-4000), Real(9000), Real(0), Real(2), Real(0),
+                 Real(p.scout2_bias));
+        w.add_3d(Kind::Boid, Real(300), Real(300), Real(300), Real(2), Real(1), Real(0), Real(0));
+        w.add_3d(Kind::Boid, Real(300), Real(300), Real(300), Real(-1), Real(2), Real(0),
+                 Real(0)); // same spot
+        w.add_3d(Kind::Boid, Real(310), Real(300), Real(305), Real(0), Real(0), Real(0), Real(0)); // stopped
+        return w;
+    }
     w.add(Kind::Boid, Real(-3000), Real(200), Real(1), Real(0), Real(0));
     w.add(Kind::Boid, Real(-2990), Real(205), Real(1), Real(0), Real(0));
     w.add(Kind::Scout2, Real(5000), Real(-4000), Real(0), Real(2), Real(p.scout2_bias));
@@ -75,6 +96,11 @@ void expect_fast_equals_plain(const Params& p, const World<Real>& start, int ste
         ASSERT_EQ(a.vx[i], b.vx[i]) << "agent " << i;
         ASSERT_EQ(a.vy[i], b.vy[i]) << "agent " << i;
         ASSERT_EQ(a.bias[i], b.bias[i]) << "agent " << i;
+    }
+    ASSERT_EQ(a.z.size(), b.z.size());
+    for (std::size_t i = 0; i < a.z.size(); ++i) {
+        ASSERT_EQ(a.z[i], b.z[i]) << "agent " << i;
+        ASSERT_EQ(a.vz[i], b.vz[i]) << "agent " << i;
     }
     EXPECT_EQ(state_hash(a), state_hash(b));
 }
@@ -114,6 +140,40 @@ TEST(FastClassicStep, ProtectedRangeZeroOrAboveVisualRange) {
     p.protected_range = 50;
     p.boundary = Boundary::Margin;
     expect_fast_equals_plain(p, busy_world<double>(p, 0), 20);
+}
+
+TEST(FastClassicStep, ThreeDimensionsGiveThePlainPathsBits) {
+    // The 3D kernel: a third cell coordinate, 3 x 3 x 3 candidate blocks, front and back margins, the
+    // depth seam of the torus, and predators fleeing in space.
+    for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+        const Params p = busy_params_3d(boundary);
+        expect_fast_equals_plain(p, busy_world<float>(p, 0), 40);
+        expect_fast_equals_plain(p, busy_world<double>(p, 0), 40);
+        expect_fast_equals_plain(p, busy_world<float>(p, 2), 40);
+        expect_fast_equals_plain(p, busy_world<double>(p, 2), 40);
+    }
+    Params general = busy_params_3d(Boundary::Wrap);
+    general.protected_range = 0;
+    expect_fast_equals_plain(general, busy_world<float>(general, 0), 20);
+    general.protected_range = 50;
+    general.boundary = Boundary::Margin;
+    expect_fast_equals_plain(general, busy_world<double>(general, 0), 20);
+}
+
+TEST(FastClassicStep, ThreeDimensionalCullingKeepsEveryNeighbourFarFromTheOrigin) {
+    // The 3D kernel skips candidates beyond the visual range of a tile's bounding box. Far from the origin
+    // an f32 position's last place is large (0.125 at 2e6): a dense clump there, with neighbours right at
+    // the edge of the visual range, must still get the plain path's bits.
+    Params p = busy_params_3d(Boundary::Margin);
+    p.visual_range = 40;
+    World<float> w;
+    for (int i = 0; i < 600; ++i) {
+        const float t = static_cast<float>(i);
+        const float ring = 39.9f + 0.01f * static_cast<float>(i % 7); // about the visual range apart
+        w.add_3d(Kind::Boid, 2.0e6f + ring * std::cos(t), -1.0e6f + ring * std::sin(t), 3.0e6f + 0.37f * t,
+                 std::cos(1.3f * t), std::sin(1.3f * t), 0.5f, 0.0f);
+    }
+    expect_fast_equals_plain(p, w, 30);
 }
 
 TEST(FastClassicStep, BitIdenticalOnEverySimdTargetOfThisCpu) {
@@ -168,6 +228,25 @@ TEST(FastClassicStep, W20OnSeveralThreadsGivesThePlainPathsBitsOnEverySimdTarget
     fast64.step(30);
     EXPECT_TRUE(fast64.last_step_fast());
     EXPECT_EQ(state_hash(fast64.world()), state_hash(plain64.world()));
+}
+
+TEST(FastClassicStep, W20In3DOnSeveralThreadsGivesThePlainPathsBitsOnEverySimdTarget) {
+    const Scenario s = w20_3d_scenario(12'000);
+    const World<float> start = spawn_world<float>(s.params, s.agents, s.seed);
+    Simulation<float> plain = make_sim(s.params, start, false, 2);
+    plain.step(20);
+    const std::uint64_t expected = state_hash(plain.world());
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        for (const int threads : {1, 2, 4}) {
+            Simulation<float> fast = make_sim(s.params, start, true, threads);
+            fast.step(20);
+            EXPECT_TRUE(fast.last_step_fast());
+            EXPECT_EQ(state_hash(fast.world()), expected)
+                << "SIMD target " << hwy::TargetName(target) << ", " << threads << " threads";
+        }
+    }
+    hwy::SetSupportedTargetsForTest(0);
 }
 
 TEST(FastClassicStep, DeterministicForOneTwoAndFourThreads) {

@@ -38,13 +38,14 @@ Params solid_params() {
 struct SolidCase {
     Boundary boundary;
     double fov_angle;
+    bool fast_path; ///< allow the SIMD step (it applies without a field of view)
     const char* name;
 };
 
 class SolidGridMatchesOracle : public ::testing::TestWithParam<SolidCase> {};
 
 // As in 2D (test_reference_oracle.cpp): each step from the same input, so the paths differ only in the
-// order of the neighbour sums.
+// order of the neighbour sums. Both the plain grid step and the fast SIMD step are checked.
 TEST_P(SolidGridMatchesOracle, EveryStepOfASolidFlock) {
     Params p = solid_params();
     p.boundary = GetParam().boundary;
@@ -64,8 +65,9 @@ TEST_P(SolidGridMatchesOracle, EveryStepOfASolidFlock) {
         reference_step(expected, p);
         Simulation<double> sim(p, world);
         sim.set_threads(2);
+        sim.set_fast_path(GetParam().fast_path);
         sim.step();
-        ASSERT_FALSE(sim.last_step_fast()) << "3D runs the policy path";
+        ASSERT_EQ(sim.last_step_fast(), GetParam().fast_path && p.fov_angle >= 360);
         const World<double>& got = sim.world();
         ASSERT_EQ(got.z.size(), got.size());
         for (std::size_t i = 0; i < got.size(); ++i) {
@@ -85,9 +87,11 @@ TEST_P(SolidGridMatchesOracle, EveryStepOfASolidFlock) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BoundariesAndFieldsOfView, SolidGridMatchesOracle,
-                         ::testing::Values(SolidCase{Boundary::Margin, 360, "margin"},
-                                           SolidCase{Boundary::Wrap, 360, "wrap"},
-                                           SolidCase{Boundary::Margin, 240, "fov240"}),
+                         ::testing::Values(SolidCase{Boundary::Margin, 360, false, "margin"},
+                                           SolidCase{Boundary::Wrap, 360, false, "wrap"},
+                                           SolidCase{Boundary::Margin, 240, true, "fov240"},
+                                           SolidCase{Boundary::Margin, 360, true, "margin_fast"},
+                                           SolidCase{Boundary::Wrap, 360, true, "wrap_fast"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(SolidFlock, APlanarFlockInADeepWorldMovesLikeThe2DFlock) {
