@@ -248,10 +248,10 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, int la
                                     int col1, const Lanes<D>& a, NeighbourSums<D>& s) {
     const int nx = f.nx, ny = f.ny, nz = f.nz;
     const Real zero(0);
-    // Cells are at least the visual range wide, high and deep, so the agents of a tile from the fourth
+    // Cells are more than the visual range wide, high and deep, so the agents of a tile from the third
     // column, row and layer on are more than twice the visual range from the origin (see add_candidates'
     // kExact).
-    const bool exact = row >= 3 && col0 >= 3 && (!k3D || layer >= 3);
+    const bool exact = row >= 2 && col0 >= 2 && (!k3D || layer >= 2);
     for (int dl = k3D ? -1 : 0; dl <= (k3D ? 1 : 0); ++dl) {
         int l = layer + dl;
         Real shift_z = zero;
