@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -288,6 +289,52 @@ TEST(SolidObstacles, SurfaceDistanceInDepth) {
     EXPECT_EQ(to_string(parse_obstacle("sphere 1 2 3 4")), "sphere 1 2 3 4");
     EXPECT_THROW((void)parse_obstacle("box 0 0 9 10 10 1"), InputError);
     EXPECT_THROW((void)parse_obstacle("sphere 1 2 3"), InputError);
+}
+
+// Edges keep everyone in the box, front and back included: a predator at its own fixed speed (or a hunter
+// at min_speed) flying straight out along one axis used to have every turn undone by its speed rule.
+TEST(SolidPredators, ComeBackFromFlyingStraightOutOfAnyFace) {
+    Params p = solid_params();
+    p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 100; // as deep as a boid at 5 needs
+    p.margin_front = p.margin_back = 100;
+    const struct {
+        double x, y, z, vx, vy, vz;
+    } departures[] = {{401, 200, 150, 1, 0, 0},    {99, 200, 150, -1, 0, 0}, {250, 99, 150, 0, -1, 0},
+                      {250, 301, 150, 0, 1, 0},    {250, 200, 99, 0, 0, -1}, {250, 200, 201, 0, 0, 1},
+                      {401, 301, 201, 0.6, 0, 0.8}};
+    for (const PredatorBehavior behavior :
+         {PredatorBehavior::Edge, PredatorBehavior::ChaseCentroid, PredatorBehavior::Pursue}) {
+        p.predator_behavior = behavior;
+        for (const double predator_speed : {5.0, 0.0}) {
+            p.predator_speed = predator_speed;
+            if (behavior == PredatorBehavior::Edge && predator_speed == 0) {
+                continue; // the seed's predator: SPEC §2 to the letter
+            }
+            const double speed = predator_speed > 0 ? predator_speed : p.min_speed;
+            for (const auto& d : departures) {
+                World<double> w;
+                w.add_3d(Kind::Predator, d.x, d.y, d.z, d.vx * speed, d.vy * speed, d.vz * speed, 0);
+                Simulation<double> sim(p, w);
+                double furthest = 0;
+                for (int step = 0; step < 1500; ++step) {
+                    const World<double>& s = sim.world();
+                    // Past all three margins at once it may brake; anywhere else it keeps its own speed.
+                    const bool in_corner = (s.x[0] < 100 || s.x[0] > 400) && (s.y[0] < 100 || s.y[0] > 300) &&
+                                           (s.z[0] < 100 || s.z[0] > 200);
+                    sim.step();
+                    furthest = std::max({furthest, -s.x[0], s.x[0] - p.width, -s.y[0], s.y[0] - p.height,
+                                         -s.z[0], s.z[0] - p.depth});
+                    const double v = std::sqrt(s.vx[0] * s.vx[0] + s.vy[0] * s.vy[0] + s.vz[0] * s.vz[0]);
+                    if (predator_speed > 0 && !in_corner) {
+                        ASSERT_NEAR(v, predator_speed, 1e-9) << "step " << step;
+                    }
+                }
+                EXPECT_EQ(furthest, 0.0)
+                    << get_param(p, "predator_behavior") << " at speed " << speed << " from (" << d.x << ", "
+                    << d.y << ", " << d.z << ") heading (" << d.vx << ", " << d.vy << ", " << d.vz << ")";
+            }
+        }
+    }
 }
 
 TEST(SolidMetrics, MeasureInSpace) {
