@@ -5,8 +5,9 @@
 // until it escapes the predator's vision. The lock is state (World::target), so pursuit stays synchronous
 // and deterministic.
 //
-// Every predator but the seed's (edge, the boids' speed limits) also keeps turning back at the edges
-// whatever its speed rule does (keep_turning_back); the seed's predator is SPEC §2 steps 4 and 8 exactly.
+// Every predator also keeps turning back at the edges whatever its speed rule does (keep_turning_back),
+// except the seed's predator (edge, the boids' speed limits) in a world without obstacles, which is SPEC §2
+// steps 4 and 8 exactly.
 
 #include "classic_rules.hpp"
 #include "neighbour_pass_types.hpp"
@@ -33,9 +34,12 @@ struct Behavior {
 
     [[nodiscard]] bool hunts() const { return params.predator_behavior != PredatorBehavior::Edge; }
 
-    /// The seed's predator turns and keeps to the speed limits exactly as SPEC §2 says (and as the fast path
-    /// does, to the bit).
-    [[nodiscard]] bool turns_as_in_spec() const { return !hunts() && params.predator_speed == 0; }
+    /// The seed's predator in a world without obstacles turns and keeps to the speed limits exactly as SPEC
+    /// §2 says (and as the fast path does, to the bit). Obstacles end that: sliding along a rectangle's side
+    /// leaves a velocity component exactly 0, which steps 4 and 8 cannot turn back at a margin.
+    [[nodiscard]] bool turns_as_in_spec() const {
+        return !hunts() && params.predator_speed == 0 && params.obstacles.empty();
+    }
 
     void see(Sight& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
         const double dx = static_cast<double>(n.dx), dy = static_cast<double>(n.dy);

@@ -3,6 +3,7 @@
 
 #include "boids/error.hpp"
 #include "boids/fix15.hpp"
+#include "boids/obstacle.hpp"
 #include "boids/scenario.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
@@ -232,6 +233,63 @@ TEST(PredatorEdges, TheSeedsPredatorIsTheSpecsToTheBit) {
     const double vy = -3 + p.turn_factor, speed = std::sqrt(0.1 * 0.1 + vy * vy);
     EXPECT_EQ(sim.world().vx[1], (0.1 / speed) * p.min_speed);
     EXPECT_EQ(sim.world().vy[1], (vy / speed) * p.min_speed);
+}
+
+// How a predator comes to fly with a velocity component exactly 0 without anyone setting it: an obstacle
+// removes the inward part of its velocity, and a rectangle's side is axis-aligned. Out of the slide it flies
+// straight down, and at the bottom margin min_speed (or its own speed) used to undo every turn: it left the
+// world for ever. The seed's edge predator too, once obstacles exist (without them it stays SPEC §2's).
+TEST(PredatorEdges, SlidingOffAWallDoesNotLetAPredatorEscape) {
+    Params p;
+    p.width = 800;
+    p.height = 600;
+    Obstacle wall;
+    wall.shape = Obstacle::Shape::Rect;
+    wall.x0 = 300;
+    wall.x1 = 500;
+    wall.y0 = 250;
+    wall.y1 = 350;
+    p.obstacles = {wall};
+    for (const double predator_speed : {0.0, 5.0}) {
+        for (const PredatorBehavior behavior : {PredatorBehavior::Edge, PredatorBehavior::Pursue}) {
+            p.predator_behavior = behavior;
+            p.predator_speed = predator_speed;
+            World<double> w;
+            w.add(Kind::Predator, 298, 300, 5, 1, 0); // head-on into the wall's left side
+            Simulation<double> sim(p, w);
+            sim.step();
+            ASSERT_EQ(sim.world().vx[0], 0.0) << "the wall leaves it flying straight down";
+            double furthest = 0;
+            for (int step = 0; step < 1000; ++step) {
+                sim.step();
+                const World<double>& s = sim.world();
+                furthest = std::max({furthest, -s.x[0], s.x[0] - p.width, -s.y[0], s.y[0] - p.height});
+            }
+            EXPECT_EQ(furthest, 0.0) << get_param(p, "predator_behavior") << " predator, predator_speed "
+                                     << predator_speed << ": out of the world after sliding off the wall";
+        }
+    }
+}
+
+TEST(PredatorEdges, ObstaclesPresetPredatorStaysInTheWorld) {
+    const Scenario s = load_preset("obstacles"); // the seed's edge predator among pillars and a wall
+    ASSERT_EQ(s.params.predator_behavior, PredatorBehavior::Edge);
+    for (const std::uint64_t seed : {1, 2}) {
+        Simulation<float> sim(s.params, spawn_world<float>(s.params, s.agents, seed));
+        sim.set_threads(1);
+        double furthest = 0;
+        for (int step = 0; step < 1500; ++step) {
+            sim.step();
+            const World<float>& w = sim.world();
+            for (std::size_t i = 0; i < w.size(); ++i) {
+                if (w.kind[i] == Kind::Predator) {
+                    furthest = std::max({furthest, -double(w.x[i]), w.x[i] - s.params.width, -double(w.y[i]),
+                                         w.y[i] - s.params.height});
+                }
+            }
+        }
+        EXPECT_EQ(furthest, 0.0) << "seed " << seed << ": the predator left the world";
+    }
 }
 
 /// Mean speed of boids flying clearly down (vy > 0.5) and clearly up (vy < -0.5) between the margins

@@ -337,6 +337,37 @@ TEST(SolidPredators, ComeBackFromFlyingStraightOutOfAnyFace) {
     }
 }
 
+// A box's face leaves a velocity component exactly 0 (the slide): the seed's edge predator among obstacles
+// used to fly out straight along the face's plane for ever, its turns undone by min_speed.
+TEST(SolidPredators, SlidingOffABoxFaceDoesNotLetThemEscape) {
+    Params p = solid_params();
+    p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 100;
+    p.margin_front = p.margin_back = 100;
+    Obstacle box;
+    box.shape = Obstacle::Shape::Rect;
+    box.x0 = 200;
+    box.x1 = 300;
+    box.y0 = 150;
+    box.y1 = 250;
+    box.z0 = 140;
+    box.z1 = 200;
+    p.obstacles = {box};
+    World<double> w;
+    w.add_3d(Kind::Predator, 250, 200, 138, 0.5, 0, 5, 0); // head-on into the front face
+    Simulation<double> sim(p, w);
+    sim.step();
+    ASSERT_EQ(sim.world().vz[0], 0.0);
+    ASSERT_EQ(sim.world().vy[0], 0.0);
+    double furthest = 0;
+    for (int step = 0; step < 1000; ++step) {
+        sim.step();
+        const World<double>& s = sim.world();
+        furthest = std::max(
+            {furthest, -s.x[0], s.x[0] - p.width, -s.y[0], s.y[0] - p.height, -s.z[0], s.z[0] - p.depth});
+    }
+    EXPECT_EQ(furthest, 0.0);
+}
+
 TEST(SolidMetrics, MeasureInSpace) {
     Params p = solid_params();
     World<double> w;
