@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <sstream>
 
 namespace boids {
@@ -145,6 +146,54 @@ TEST(SolidFlock, SpawnsInsideTheMarginBoxHeadingEveryWay) {
     }
     EXPECT_LT(vz_min, -0.9 * p.min_speed);
     EXPECT_GT(vz_max, 0.9 * p.min_speed);
+}
+
+TEST(SolidFlock, NobodySpawnsInsideASphereOrABox) {
+    Params p = solid_params();
+    Obstacle sphere;
+    sphere.x = 250;
+    sphere.y = 200;
+    sphere.radius = 110; // centred at mid-depth: most of the margin box's middle
+    Obstacle box;
+    box.shape = Obstacle::Shape::Rect;
+    box.x0 = 40;
+    box.x1 = 200;
+    box.y0 = 40;
+    box.y1 = 360;
+    box.z0 = 40;
+    box.z1 = 200;
+    Obstacle column = box; // through the whole depth
+    column.x0 = 380;
+    column.x1 = 460;
+    column.z0.reset();
+    column.z1.reset();
+    p.obstacles = {sphere, box, column};
+    const World<double> w = spawn_world<double>(p, AgentCounts{3000, 0, 0, 5}, 4);
+    ASSERT_EQ(w.z.size(), w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        for (const Obstacle& o : p.obstacles) {
+            ASSERT_GT(surface_distance(o, w.x[i], w.y[i], w.z[i], p.depth).distance, 0.0)
+                << "agent " << i << " starts inside " << to_string(o);
+        }
+    }
+    EXPECT_EQ(state_hash(spawn_world<double>(p, AgentCounts{3000, 0, 0, 5}, 4)), state_hash(w));
+    EXPECT_EQ(spawn_world<double>(p, AgentCounts{3000, 0, 0, 5}, 4).z, w.z);
+    // A box filling the whole world leaves no room: an error, not a hang.
+    Obstacle all = box;
+    all.x0 = all.y0 = -1;
+    all.x1 = all.y1 = 1000;
+    all.z0 = -1;
+    all.z1 = 1000;
+    p.obstacles = {all};
+    EXPECT_THROW((void)spawn_world<double>(p, AgentCounts{1, 0, 0, 0}, 4), InputError);
+    // Without obstacles, the documented draws: x, y, z, the direction's two, the speed.
+    p.obstacles.clear();
+    const World<double> plain = spawn_world<double>(p, AgentCounts{1, 0, 0, 0}, 4);
+    std::mt19937_64 engine(4);
+    const auto u = [&] { return static_cast<double>(engine() >> 11) * 0x1.0p-53; };
+    EXPECT_EQ(plain.x[0], 50 + 400 * u());
+    EXPECT_EQ(plain.y[0], 50 + 300 * u());
+    EXPECT_EQ(plain.z[0], 50 + 200 * u());
 }
 
 // Downey's step (seed 003) transcribed by hand for two boids, one straight ahead of the other along z.
