@@ -390,7 +390,8 @@ void export_world(py::module_& m) {
             },
             py::arg("kind"), py::arg("n"),
             "Adds n agents of a kind ('boid', 'scout1', 'scout2', 'predator', or the plural count keys) at\n"
-            "random inside the margins, from a seeded stream of the World's own (so runs replay exactly).")
+            "random inside the margins and outside the obstacles, from a seeded stream of the World's own\n"
+            "(so runs replay exactly). Raises InputError if the obstacles leave no room.")
         .def(
             "remove",
             [](PyWorld& w, const std::string& kind, const py::object& n) {

@@ -2,7 +2,9 @@
 
 #include "boids/error.hpp"
 #include "boids/fix15.hpp"
+#include "boids/obstacle.hpp"
 #include "boids/scalar.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +12,66 @@
 #include <string>
 
 namespace boids {
+
+namespace {
+
+/// Positions drawn for one agent before spawning gives up: the obstacles cover (almost) all of the area.
+constexpr int max_position_draws = 10'000;
+
+/// True when the position, as the world will store it, is strictly outside every obstacle.
+template <class Real>
+bool clear_of_obstacles(const Params& params, const double (&p)[3], int axes) {
+    using T = ScalarTraits<Real>;
+    const double x = T::to_double(T::from_double(p[0])), y = T::to_double(T::from_double(p[1]));
+    const double z = axes == 3 ? T::to_double(T::from_double(p[2])) : 0.0;
+    for (const Obstacle& o : params.obstacles) {
+        const SurfaceDistance sd =
+            axes == 3 ? surface_distance(o, x, y, z, params.depth) : surface_distance(o, x, y);
+        if (!(sd.distance > 0)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+[[noreturn]] void throw_no_room(const Params& params, Kind kind, const double (&lo)[3], const double (&hi)[3],
+                                int axes) {
+    std::string shapes;
+    for (std::size_t i = 0; i < params.obstacles.size(); ++i) {
+        if (i == 4 && params.obstacles.size() > 5) {
+            shapes += "; ... (" + std::to_string(params.obstacles.size()) + " obstacles)";
+            break;
+        }
+        shapes += (i > 0 ? "; " : "") + to_string(params.obstacles[i]);
+    }
+    std::string area;
+    const char* names[3] = {"x", "y", "z"};
+    for (int a = 0; a < axes; ++a) {
+        area += std::string(a > 0 ? ", " : "") + names[a] + " [" + text::readable(lo[a]) + ", " +
+                text::readable(hi[a]) + "]";
+    }
+    throw InputError(invalid_value_message(
+        "obstacles", "'" + shapes + "'",
+        "they leave no room to spawn a " + std::string(kind_name(kind)) + " in the area " + area + " (" +
+            std::to_string(max_position_draws) + " random positions tried, all inside an obstacle)"));
+}
+
+/// Drops the agents after the first `size` (an interrupted spawn leaves the world as it was).
+template <class Real>
+void keep_first(World<Real>& world, std::size_t size) {
+    world.kind.resize(size);
+    for (auto* column : {&world.x, &world.y, &world.vx, &world.vy, &world.bias}) {
+        column->resize(size);
+    }
+    if (world.has_depth()) {
+        world.z.resize(size);
+        world.vz.resize(size);
+    }
+    world.target.resize(size);
+    world.rest.resize(size);
+}
+
+} // namespace
 
 double initial_bias(const Params& params, Kind kind) {
     switch (kind) {
@@ -20,6 +82,21 @@ double initial_bias(const Params& params, Kind kind) {
     default:
         return 0.0;
     }
+}
+
+template <class Real>
+bool Spawner::draw_position(const Params& params, const double (&lo)[3], const double (&hi)[3], int axes,
+                            double (&p)[3]) {
+    p[2] = 0.0;
+    for (int tries = 0; tries < max_position_draws; ++tries) {
+        for (int a = 0; a < axes; ++a) {
+            p[a] = lo[a] + (hi[a] - lo[a]) * uniform01();
+        }
+        if (params.obstacles.empty() || clear_of_obstacles<Real>(params, p, axes)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 template <class Real>
@@ -41,12 +118,17 @@ void Spawner::spawn(World<Real>& world, const Params& params, Kind kind, long lo
         return;
     }
     world.drop_depth(); // a planar world
+    const double lo[3] = {x0, y0, 0.0}, hi[3] = {x1, y1, 0.0};
+    const std::size_t before = world.size();
     for (long long i = 0; i < count; ++i) {
-        const double px = x0 + (x1 - x0) * uniform01();
-        const double py = y0 + (y1 - y0) * uniform01();
+        double p[3];
+        if (!draw_position<Real>(params, lo, hi, 2, p)) {
+            keep_first(world, before);
+            throw_no_room(params, kind, lo, hi, 2);
+        }
         const double heading = 2.0 * std::numbers::pi * uniform01();
         const double speed = params.min_speed + (params.max_speed - params.min_speed) * uniform01();
-        world.add(kind, T::from_double(px), T::from_double(py), T::from_double(speed * std::cos(heading)),
+        world.add(kind, T::from_double(p[0]), T::from_double(p[1]), T::from_double(speed * std::cos(heading)),
                   T::from_double(speed * std::sin(heading)), T::from_double(bias));
     }
 }
@@ -64,10 +146,12 @@ void Spawner::spawn_3d(World<Real>& world, const Params& params, Kind kind, long
     // Agents already there without a third axis sit at mid-depth (as Simulation would place them).
     world.z.resize(world.size(), T::from_double(params.depth / 2));
     world.vz.resize(world.size(), Real(0));
+    const std::size_t before = world.size();
     for (long long i = 0; i < count; ++i) {
         double p[3];
-        for (int a = 0; a < 3; ++a) {
-            p[a] = lo[a] + (hi[a] - lo[a]) * uniform01();
+        if (!draw_position<Real>(params, lo, hi, 3, p)) {
+            keep_first(world, before);
+            throw_no_room(params, kind, lo, hi, 3);
         }
         // A direction uniform on the sphere: z = cos(polar) uniform in [-1, 1], azimuth uniform.
         const double cos_polar = 2.0 * uniform01() - 1.0;

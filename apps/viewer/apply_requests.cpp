@@ -49,7 +49,11 @@ template <class Real>
 void place_agents(World<Real>& world, const Placement& p, Spawner& spawner, const Params& params,
                   double spread) {
     World<Real> fresh;
-    spawner.spawn(fresh, params, p.kind, p.count);
+    // The offsets are uniform over the whole square, wherever the obstacles are (the first step puts an
+    // agent placed inside one out on its surface).
+    Params anywhere = params;
+    anywhere.obstacles.clear();
+    spawner.spawn(fresh, anywhere, p.kind, p.count);
     // Reuse the spawner's uniform positions inside the margins as offsets within the square.
     const bool wrap = params.boundary == Boundary::Wrap;
     const double x0 = wrap ? 0.0 : params.margin_left;
@@ -97,16 +101,21 @@ void apply_requests(ViewerState& state, Flight<Real>& flight) {
             state.params = sim.params();
         }
     }
-    for (const Placement& p : state.placements) {
-        long long& wanted = count_of(state.counts, p.kind);
-        // Keep the world consistent with the wanted counts before adding, so the placed agents stay.
+    try {
+        for (const Placement& p : state.placements) {
+            long long& wanted = count_of(state.counts, p.kind);
+            // Keep the world consistent with the wanted counts before adding, so the placed agents stay.
+            match_counts(sim.world(), state.counts, flight.spawner, sim.params());
+            const double spread = std::max(10.0, sim.params().visual_range);
+            place_agents(sim.world(), p, flight.spawner, sim.params(), spread);
+            wanted += p.count;
+        }
         match_counts(sim.world(), state.counts, flight.spawner, sim.params());
-        const double spread = std::max(10.0, sim.params().visual_range);
-        place_agents(sim.world(), p, flight.spawner, sim.params(), spread);
-        wanted += p.count;
+    } catch (const InputError& e) { // obstacles leave no room to spawn: keep the agents there are
+        state.last_error = e.what();
+        state.counts = sim.world().counts();
     }
     state.placements.clear();
-    match_counts(sim.world(), state.counts, flight.spawner, sim.params());
 }
 
 template Flight<float> start_flight(const ViewerState&, int);

@@ -24,12 +24,13 @@ template <class Real>
 [[nodiscard]] Flight<Real> start_flight(const ViewerState& state, int threads);
 
 /// Adds or removes agents so that `world` has `wanted` of each kind. New agents come from `spawner`
-/// (inside the margins); removal takes the most recently added agents of a kind, keeping the others' order.
+/// (inside the margins, outside the obstacles); removal takes the most recently added agents of a kind,
+/// keeping the others' order. Throws InputError when the obstacles leave no room to spawn.
 template <class Real>
 void match_counts(World<Real>& world, const AgentCounts& wanted, Spawner& spawner, const Params& params);
 
 /// Adds `p.count` agents of `p.kind` around (p.x, p.y): positions within a square of side `spread` centred
-/// there (exactly there for one agent), velocities as the spawner draws them.
+/// there (exactly there for one agent), obstacles or not, velocities as the spawner draws them.
 template <class Real>
 void place_agents(World<Real>& world, const Placement& p, Spawner& spawner, const Params& params,
                   double spread);

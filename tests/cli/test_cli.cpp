@@ -147,6 +147,9 @@ TEST(Cli, BadFlags) {
     expect_rejected("run --headless --preset ece4760 --scenario x.toml", {"--preset", "--scenario"});
     expect_rejected("run --headless --obstacle 'circle 1 2'", {"--obstacle", "circle 1 2", "circle X Y R"});
     expect_rejected("run --headless --obstacle 'rect 5 5 1 1'", {"x1", "x0 < x1"});
+    // Obstacles over the whole spawning area: an error after a bounded number of tries, not a hang.
+    expect_rejected("run --headless --obstacle 'rect 0 0 640 480'",
+                    {"obstacles", "rect 0 0 640 480", "no room"});
     expect_rejected("run --headless --food 'here there'", {"--food", "here there"});
     expect_rejected("run --headless --set model=flocky",
                     {"model", "flocky", "classic | topological | weighted"});

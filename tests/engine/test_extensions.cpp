@@ -2,6 +2,8 @@
 // Flake's clear line of sight. Each test asserts the behaviour, not just that it runs.
 
 #include "boids/error.hpp"
+#include "boids/fix15.hpp"
+#include "boids/obstacle.hpp"
 #include "boids/scenario.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
@@ -9,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <sstream>
@@ -118,6 +121,175 @@ TEST(SmartPredators, OwnSpeedIsHeld) {
     sim.step(10);
     const std::size_t predator = sim.world().size() - 1;
     EXPECT_NEAR(std::hypot(sim.world().vx[predator], sim.world().vy[predator]), 7.5, 1e-12);
+}
+
+/// A lone predator (nothing in sight to hunt) that starts at (x, y) with velocity (vx, vy) and flies
+/// `steps` steps; returns how far it ever got outside the world (0: it never left). With an own speed, also
+/// checks that it keeps it, turns included, except for braking in a corner (past two margins at once).
+template <class Real>
+double furthest_outside_world(const Params& p, double x, double y, double vx, double vy, int steps) {
+    using T = ScalarTraits<Real>;
+    World<Real> w;
+    w.add(Kind::Predator, T::from_double(x), T::from_double(y), T::from_double(vx), T::from_double(vy),
+          Real(0));
+    Simulation<Real> sim(p, w);
+    double furthest = 0;
+    for (int step = 0; step < steps; ++step) {
+        const bool in_corner = (x < p.margin_left || x > p.width - p.margin_right) &&
+                               (y < p.margin_top || y > p.height - p.margin_bottom);
+        sim.step();
+        x = T::to_double(sim.world().x[0]);
+        y = T::to_double(sim.world().y[0]);
+        furthest = std::max({furthest, -x, x - p.width, -y, y - p.height});
+        if (p.predator_speed > 0) {
+            const double speed = std::hypot(T::to_double(sim.world().vx[0]), T::to_double(sim.world().vy[0]));
+            EXPECT_LE(speed, p.predator_speed + 1e-3) << "step " << step;
+            if (!in_corner) {
+                EXPECT_NEAR(speed, p.predator_speed, 1e-3) << "step " << step;
+            }
+        }
+    }
+    return furthest;
+}
+
+struct Departure {
+    double x, y, vx, vy; ///< velocity as a multiple of the predator's speed
+    const char* what;
+};
+
+/// Every way out of an 800 x 600 world with margins of 100: straight through each side (one velocity
+/// component exactly zero), almost straight, and through a corner.
+constexpr Departure departures[] = {
+    {701, 300, 1, 0, "straight out to the right"},       {99, 300, -1, 0, "straight out to the left"},
+    {400, 99, 0, -1, "straight out of the top"},         {400, 501, 0, 1, "straight out of the bottom"},
+    {701, 300, 1, 1e-7, "almost straight to the right"}, {701, 501, 0.6, 0.8, "out through a corner"},
+};
+
+template <class Real>
+void expect_predators_come_back(const char* precision) {
+    Params p;
+    p.width = 800;
+    p.height = 600;
+    p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 100;
+    const struct {
+        PredatorBehavior behavior;
+        double predator_speed;
+    } kinds[] = {{PredatorBehavior::Edge, 5},   {PredatorBehavior::ChaseCentroid, 5},
+                 {PredatorBehavior::Pursue, 5}, {PredatorBehavior::ChaseCentroid, 0},
+                 {PredatorBehavior::Pursue, 0}, {PredatorBehavior::Pursue, 6}};
+    for (const auto& kind : kinds) {
+        p.predator_behavior = kind.behavior;
+        p.predator_speed = kind.predator_speed;
+        // Without an own speed, at min_speed: the slowest, where the speed limit undoes most of a turn.
+        const double speed = kind.predator_speed > 0 ? kind.predator_speed : p.min_speed;
+        for (const Departure& d : departures) {
+            const double out = furthest_outside_world<Real>(p, d.x, d.y, d.vx * speed, d.vy * speed, 1500);
+            EXPECT_EQ(out, 0.0) << precision << ", " << get_param(p, "predator_behavior")
+                                << " predator at speed " << speed << " flying " << d.what
+                                << " got this far outside the world";
+        }
+    }
+}
+
+// Edges keep everyone in the world (SPEC §2 step 4). A predator flying at its own fixed speed used to have
+// the edge turn undone by the renormalisation to that speed, and one at min_speed by the speed limit: the
+// turn is parallel to a velocity with a zero component, so it flew away for ever (and nearly so when that
+// component was tiny).
+TEST(PredatorEdges, HuntersAndFixedSpeedPredatorsComeBackFromEveryDeparture) {
+    expect_predators_come_back<double>("f64");
+    expect_predators_come_back<float>("f32");
+    expect_predators_come_back<Fix15>("fix15");
+}
+
+TEST(PredatorEdges, SmartPredatorsPresetStaysInTheWorld) {
+    const Scenario s = load_preset("smart-predators");
+    Simulation<float> sim(s.params, spawn_world<float>(s.params, s.agents, 3));
+    sim.set_threads(1);
+    double furthest = 0;
+    for (int step = 0; step < 1000; ++step) {
+        sim.step();
+        const World<float>& w = sim.world();
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            if (w.kind[i] == Kind::Predator) {
+                furthest = std::max({furthest, -double(w.x[i]), w.x[i] - s.params.width, -double(w.y[i]),
+                                     w.y[i] - s.params.height});
+            }
+        }
+    }
+    EXPECT_EQ(furthest, 0.0) << "a pursuing predator left the world";
+}
+
+// The seed's predator (edge, the boids' speed limits) is SPEC §2 steps 4 and 8 to the bit, which the fast
+// path and the golden traces rely on: past a margin its velocity is the plain kick, then the limits.
+TEST(PredatorEdges, TheSeedsPredatorIsTheSpecsToTheBit) {
+    Params p;
+    World<double> w;
+    w.add(Kind::Predator, 600, 300, 5, 1, 0);   // past the right margin: vx - turn, within the limits
+    w.add(Kind::Predator, 300, 50, 0.1, -3, 0); // above the top: vy + turn, then back up to min_speed
+    Simulation<double> sim(p, w);
+    sim.step();
+    EXPECT_EQ(sim.world().vx[0], 5 - p.turn_factor);
+    EXPECT_EQ(sim.world().vy[0], 1);
+    const double vy = -3 + p.turn_factor, speed = std::sqrt(0.1 * 0.1 + vy * vy);
+    EXPECT_EQ(sim.world().vx[1], (0.1 / speed) * p.min_speed);
+    EXPECT_EQ(sim.world().vy[1], (vy / speed) * p.min_speed);
+}
+
+// How a predator comes to fly with a velocity component exactly 0 without anyone setting it: an obstacle
+// removes the inward part of its velocity, and a rectangle's side is axis-aligned. Out of the slide it flies
+// straight down, and at the bottom margin min_speed (or its own speed) used to undo every turn: it left the
+// world for ever. The seed's edge predator too, once obstacles exist (without them it stays SPEC §2's).
+TEST(PredatorEdges, SlidingOffAWallDoesNotLetAPredatorEscape) {
+    Params p;
+    p.width = 800;
+    p.height = 600;
+    Obstacle wall;
+    wall.shape = Obstacle::Shape::Rect;
+    wall.x0 = 300;
+    wall.x1 = 500;
+    wall.y0 = 250;
+    wall.y1 = 350;
+    p.obstacles = {wall};
+    for (const double predator_speed : {0.0, 5.0}) {
+        for (const PredatorBehavior behavior : {PredatorBehavior::Edge, PredatorBehavior::Pursue}) {
+            p.predator_behavior = behavior;
+            p.predator_speed = predator_speed;
+            World<double> w;
+            w.add(Kind::Predator, 298, 300, 5, 1, 0); // head-on into the wall's left side
+            Simulation<double> sim(p, w);
+            sim.step();
+            ASSERT_EQ(sim.world().vx[0], 0.0) << "the wall leaves it flying straight down";
+            double furthest = 0;
+            for (int step = 0; step < 1000; ++step) {
+                sim.step();
+                const World<double>& s = sim.world();
+                furthest = std::max({furthest, -s.x[0], s.x[0] - p.width, -s.y[0], s.y[0] - p.height});
+            }
+            EXPECT_EQ(furthest, 0.0) << get_param(p, "predator_behavior") << " predator, predator_speed "
+                                     << predator_speed << ": out of the world after sliding off the wall";
+        }
+    }
+}
+
+TEST(PredatorEdges, ObstaclesPresetPredatorStaysInTheWorld) {
+    const Scenario s = load_preset("obstacles"); // the seed's edge predator among pillars and a wall
+    ASSERT_EQ(s.params.predator_behavior, PredatorBehavior::Edge);
+    for (const std::uint64_t seed : {1, 2}) {
+        Simulation<float> sim(s.params, spawn_world<float>(s.params, s.agents, seed));
+        sim.set_threads(1);
+        double furthest = 0;
+        for (int step = 0; step < 1500; ++step) {
+            sim.step();
+            const World<float>& w = sim.world();
+            for (std::size_t i = 0; i < w.size(); ++i) {
+                if (w.kind[i] == Kind::Predator) {
+                    furthest = std::max({furthest, -double(w.x[i]), w.x[i] - s.params.width, -double(w.y[i]),
+                                         w.y[i] - s.params.height});
+                }
+            }
+        }
+        EXPECT_EQ(furthest, 0.0) << "seed " << seed << ": the predator left the world";
+    }
 }
 
 /// Mean speed of boids flying clearly down (vy > 0.5) and clearly up (vy < -0.5) between the margins

@@ -14,11 +14,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <sstream>
 
 namespace boids {
@@ -148,6 +150,54 @@ TEST(SolidFlock, SpawnsInsideTheMarginBoxHeadingEveryWay) {
     }
     EXPECT_LT(vz_min, -0.9 * p.min_speed);
     EXPECT_GT(vz_max, 0.9 * p.min_speed);
+}
+
+TEST(SolidFlock, NobodySpawnsInsideASphereOrABox) {
+    Params p = solid_params();
+    Obstacle sphere;
+    sphere.x = 250;
+    sphere.y = 200;
+    sphere.radius = 110; // centred at mid-depth: most of the margin box's middle
+    Obstacle box;
+    box.shape = Obstacle::Shape::Rect;
+    box.x0 = 40;
+    box.x1 = 200;
+    box.y0 = 40;
+    box.y1 = 360;
+    box.z0 = 40;
+    box.z1 = 200;
+    Obstacle column = box; // through the whole depth
+    column.x0 = 380;
+    column.x1 = 460;
+    column.z0.reset();
+    column.z1.reset();
+    p.obstacles = {sphere, box, column};
+    const World<double> w = spawn_world<double>(p, AgentCounts{3000, 0, 0, 5}, 4);
+    ASSERT_EQ(w.z.size(), w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        for (const Obstacle& o : p.obstacles) {
+            ASSERT_GT(surface_distance(o, w.x[i], w.y[i], w.z[i], p.depth).distance, 0.0)
+                << "agent " << i << " starts inside " << to_string(o);
+        }
+    }
+    EXPECT_EQ(state_hash(spawn_world<double>(p, AgentCounts{3000, 0, 0, 5}, 4)), state_hash(w));
+    EXPECT_EQ(spawn_world<double>(p, AgentCounts{3000, 0, 0, 5}, 4).z, w.z);
+    // A box filling the whole world leaves no room: an error, not a hang.
+    Obstacle all = box;
+    all.x0 = all.y0 = -1;
+    all.x1 = all.y1 = 1000;
+    all.z0 = -1;
+    all.z1 = 1000;
+    p.obstacles = {all};
+    EXPECT_THROW((void)spawn_world<double>(p, AgentCounts{1, 0, 0, 0}, 4), InputError);
+    // Without obstacles, the documented draws: x, y, z, the direction's two, the speed.
+    p.obstacles.clear();
+    const World<double> plain = spawn_world<double>(p, AgentCounts{1, 0, 0, 0}, 4);
+    std::mt19937_64 engine(4);
+    const auto u = [&] { return static_cast<double>(engine() >> 11) * 0x1.0p-53; };
+    EXPECT_EQ(plain.x[0], 50 + 400 * u());
+    EXPECT_EQ(plain.y[0], 50 + 300 * u());
+    EXPECT_EQ(plain.z[0], 50 + 200 * u());
 }
 
 // Downey's step (seed 003) transcribed by hand for two boids, one straight ahead of the other along z.
@@ -292,6 +342,83 @@ TEST(SolidObstacles, SurfaceDistanceInDepth) {
     EXPECT_EQ(to_string(parse_obstacle("sphere 1 2 3 4")), "sphere 1 2 3 4");
     EXPECT_THROW((void)parse_obstacle("box 0 0 9 10 10 1"), InputError);
     EXPECT_THROW((void)parse_obstacle("sphere 1 2 3"), InputError);
+}
+
+// Edges keep everyone in the box, front and back included: a predator at its own fixed speed (or a hunter
+// at min_speed) flying straight out along one axis used to have every turn undone by its speed rule.
+TEST(SolidPredators, ComeBackFromFlyingStraightOutOfAnyFace) {
+    Params p = solid_params();
+    p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 100; // as deep as a boid at 5 needs
+    p.margin_front = p.margin_back = 100;
+    const struct {
+        double x, y, z, vx, vy, vz;
+    } departures[] = {{401, 200, 150, 1, 0, 0},    {99, 200, 150, -1, 0, 0}, {250, 99, 150, 0, -1, 0},
+                      {250, 301, 150, 0, 1, 0},    {250, 200, 99, 0, 0, -1}, {250, 200, 201, 0, 0, 1},
+                      {401, 301, 201, 0.6, 0, 0.8}};
+    for (const PredatorBehavior behavior :
+         {PredatorBehavior::Edge, PredatorBehavior::ChaseCentroid, PredatorBehavior::Pursue}) {
+        p.predator_behavior = behavior;
+        for (const double predator_speed : {5.0, 0.0}) {
+            p.predator_speed = predator_speed;
+            if (behavior == PredatorBehavior::Edge && predator_speed == 0) {
+                continue; // the seed's predator: SPEC §2 to the letter
+            }
+            const double speed = predator_speed > 0 ? predator_speed : p.min_speed;
+            for (const auto& d : departures) {
+                World<double> w;
+                w.add_3d(Kind::Predator, d.x, d.y, d.z, d.vx * speed, d.vy * speed, d.vz * speed, 0);
+                Simulation<double> sim(p, w);
+                double furthest = 0;
+                for (int step = 0; step < 1500; ++step) {
+                    const World<double>& s = sim.world();
+                    // Past all three margins at once it may brake; anywhere else it keeps its own speed.
+                    const bool in_corner = (s.x[0] < 100 || s.x[0] > 400) && (s.y[0] < 100 || s.y[0] > 300) &&
+                                           (s.z[0] < 100 || s.z[0] > 200);
+                    sim.step();
+                    furthest = std::max({furthest, -s.x[0], s.x[0] - p.width, -s.y[0], s.y[0] - p.height,
+                                         -s.z[0], s.z[0] - p.depth});
+                    const double v = std::sqrt(s.vx[0] * s.vx[0] + s.vy[0] * s.vy[0] + s.vz[0] * s.vz[0]);
+                    if (predator_speed > 0 && !in_corner) {
+                        ASSERT_NEAR(v, predator_speed, 1e-9) << "step " << step;
+                    }
+                }
+                EXPECT_EQ(furthest, 0.0)
+                    << get_param(p, "predator_behavior") << " at speed " << speed << " from (" << d.x << ", "
+                    << d.y << ", " << d.z << ") heading (" << d.vx << ", " << d.vy << ", " << d.vz << ")";
+            }
+        }
+    }
+}
+
+// A box's face leaves a velocity component exactly 0 (the slide): the seed's edge predator among obstacles
+// used to fly out straight along the face's plane for ever, its turns undone by min_speed.
+TEST(SolidPredators, SlidingOffABoxFaceDoesNotLetThemEscape) {
+    Params p = solid_params();
+    p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 100;
+    p.margin_front = p.margin_back = 100;
+    Obstacle box;
+    box.shape = Obstacle::Shape::Rect;
+    box.x0 = 200;
+    box.x1 = 300;
+    box.y0 = 150;
+    box.y1 = 250;
+    box.z0 = 140;
+    box.z1 = 200;
+    p.obstacles = {box};
+    World<double> w;
+    w.add_3d(Kind::Predator, 250, 200, 138, 0.5, 0, 5, 0); // head-on into the front face
+    Simulation<double> sim(p, w);
+    sim.step();
+    ASSERT_EQ(sim.world().vz[0], 0.0);
+    ASSERT_EQ(sim.world().vy[0], 0.0);
+    double furthest = 0;
+    for (int step = 0; step < 1000; ++step) {
+        sim.step();
+        const World<double>& s = sim.world();
+        furthest = std::max(
+            {furthest, -s.x[0], s.x[0] - p.width, -s.y[0], s.y[0] - p.height, -s.z[0], s.z[0] - p.depth});
+    }
+    EXPECT_EQ(furthest, 0.0);
 }
 
 TEST(SolidMetrics, MeasureInSpace) {

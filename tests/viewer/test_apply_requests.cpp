@@ -2,6 +2,7 @@
 
 #include "apply_requests.hpp"
 
+#include "boids/obstacle.hpp"
 #include "boids/scenario.hpp"
 
 #include <gtest/gtest.h>
@@ -81,6 +82,26 @@ TEST(ApplyRequests, PlacementsPutAgentsAtThePointAndKeepThem) {
         EXPECT_NEAR(w.x[i], 300.0, 20.5);
         EXPECT_NEAR(w.y[i], 200.0, 20.5);
     }
+}
+
+TEST(ApplyRequests, ObstaclesLeavingNoRoomToSpawnAreReportedNotFatal) {
+    ViewerState s = small_scene();
+    Flight<float> f = start_flight<float>(s, 1);
+    Obstacle everywhere;
+    everywhere.shape = Obstacle::Shape::Rect;
+    everywhere.x0 = everywhere.y0 = -10;
+    everywhere.x1 = everywhere.y1 = 2000;
+    s.params.obstacles = {everywhere};                         // drawn with the mouse over the whole world
+    s.placements.push_back({Kind::Predator, 100.0, 100.0, 1}); // at the cursor: placed all the same
+    apply_requests(s, f);
+    EXPECT_EQ(s.last_error, "");
+    EXPECT_EQ(f.sim->world().counts(), (AgentCounts{200, 10, 10, 3}));
+    s.counts.boids += 20; // nowhere to spawn them
+    apply_requests(s, f);
+    EXPECT_NE(s.last_error.find("obstacles"), std::string::npos) << s.last_error;
+    EXPECT_EQ(f.sim->world().counts(), (AgentCounts{200, 10, 10, 3}));
+    EXPECT_EQ(s.counts, f.sim->world().counts()) << "the wanted counts fall back to what the world has";
+    f.sim->step(); // and the simulation flies on
 }
 
 TEST(ApplyRequests, ResetRespawnsFromSeedAndCounts) {
