@@ -52,11 +52,11 @@ struct Lanes {
     hn::Vec<D> x, y, z; // z is unused in 2D
     hn::Vec<hn::RebindToSigned<D>> slot;
     /// The agents' bounding box, and the distance from it beyond which a candidate is out of every lane's
-    /// visual range: the range plus an allowance for rounding (see may_see).
+    /// visual range: the range plus an allowance for rounding (see list_candidates).
     hn::TFromD<D> lo_x{}, lo_y{}, lo_z{}, hi_x{}, hi_y{}, hi_z{}, reach{};
 };
 
-/// The lanes' bounding box (first `count` lanes) and reach, for may_see.
+/// The lanes' bounding box (first `count` lanes) and reach, for list_candidates.
 template <bool k3D, class D>
 HWY_INLINE void bound_lanes(D d, std::size_t count, hn::TFromD<D> visual, Lanes<D>& a) {
     using Real = hn::TFromD<D>;
@@ -77,9 +77,9 @@ HWY_INLINE void bound_lanes(D d, std::size_t count, hn::TFromD<D> visual, Lanes<
         a.lo_z = low(a.z);
         a.hi_z = high(a.z);
     }
-    // The kernel's d2 and may_see's distance differ from the true ones by a few units in the last place of
-    // the differences (and of the seam shift, which may_see adds to the allowance): far less than this
-    // allowance, which keeps the culling conservative.
+    // The kernel's d2 and list_candidates' distance differ from the true ones by a few units in the last
+    // place of the differences (and of the seam shift, which list_candidates adds to the allowance): far less
+    // than this allowance, which keeps the culling conservative.
     const Real magnitude = std::max({std::abs(a.lo_x), std::abs(a.hi_x), std::abs(a.lo_y), std::abs(a.hi_y),
                                      std::abs(a.lo_z), std::abs(a.hi_z)});
     a.reach = visual + visual * Real(1e-3) + magnitude * Real(1e-5);
@@ -92,15 +92,147 @@ struct SeamShift {
     [[nodiscard]] bool any() const { return x != Real(0) || y != Real(0) || z != Real(0); }
 };
 
-/// Bit k of the result is set when candidate begin + k (k < 64, begin + k < end), moved by `shift`, lies
-/// within the lanes' reach of their bounding box. The others are beyond the visual range of every lane:
-/// skipping them changes no sum, and the kept ones are added in slot order as before. (In 3D about a third
-/// of the 3 x 3 x 3 block's candidates are skipped: its corners and edges are far from a tile.)
-template <bool k3D, class D, class Real>
-HWY_INLINE std::uint64_t may_see(D d, const FlockInCellOrder<Real>& f, std::uint32_t begin, std::uint32_t end,
-                                 SeamShift<Real> shift, const Lanes<D>& a) {
+/// Where a tile's candidates are gathered before the neighbour loop runs over them (slots, in the plain
+/// path's order), with room for one vector written past the end.
+template <class D>
+struct CandidateList {
+    using Index = hn::TFromD<hn::RebindToSigned<D>>;
+    static constexpr std::size_t capacity = 512;
+    HWY_ALIGN Index slot[capacity + HWY_MAX_BYTES / sizeof(Index)];
+    std::size_t size = 0;
+    SeamShift<hn::TFromD<D>> shift{}; ///< the seam shift every listed candidate takes
+    /// 0, 1, 2, ... in the index lanes, made once per tile: Highway's Iota builds its vector through
+    /// memory, and the wide load after narrow stores stalls on store forwarding.
+    hn::Vec<hn::RebindToSigned<D>> lane_index;
+};
+
+/// Adds candidate `j` (its difference moved by the seam shift sx, sy, sz when kShift) to the lanes' sums.
+/// kExact (wrap mode, no shift, every lane's agent at least twice the visual range from the origin on
+/// every axis) adds the candidate's x instead of the plain path's x - dx: the two are equal to the bit,
+/// because a neighbour in range is then within a factor 2 of the agent on each axis, so dx = x - xj is
+/// exact (Sterbenz) and so is x - dx = xj. It saves two of the loop's vector operations. kGeneral adds the
+/// checks the common case can drop: the |dx|, |dy|, |dz| < visual box (implied by d2 < visual^2 unless the
+/// protected range exceeds the visual range) and the exclusion of the agent itself (free otherwise: its own
+/// pair has d2 = 0, lands in the protected bucket and adds +0 to sums that start at +0).
+template <bool kWrap, bool kShift, bool kExact, bool kGeneral, bool k3D, class D, class Real>
+HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Vec<D> sx,
+                              hn::Vec<D> sy, hn::Vec<D> sz, const Lanes<D>& a, NeighbourSums<D>& s) {
+    static_assert(!(kExact && kShift), "a shifted candidate needs the plain path's x - dx");
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    const auto visual2 = hn::Set(d, f.c.visual2);
+    const auto protected2 = hn::Set(d, f.c.protected2);
+    const auto visual = hn::Set(d, f.c.visual);
+    const auto one = hn::Set(d, Real(1));
+    const auto xj = hn::Set(d, f.x[j]);
+    const auto yj = hn::Set(d, f.y[j]);
+    auto dx = hn::Sub(a.x, xj);
+    auto dy = hn::Sub(a.y, yj);
+    if constexpr (kShift) {
+        dx = hn::Add(dx, sx); // shift 0 on an axis that does not cross the seam: exact
+        dy = hn::Add(dy, sy);
+    }
+    auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+    auto zj = hn::Zero(d), dz = hn::Zero(d);
+    if constexpr (k3D) {
+        zj = hn::Set(d, f.z[j]);
+        dz = hn::Sub(a.z, zj);
+        if constexpr (kShift) {
+            dz = hn::Add(dz, sz);
+        }
+        d2 = hn::Add(d2, hn::Mul(dz, dz));
+    } else {
+        (void)sz;
+    }
+    auto near = hn::Lt(d2, visual2);
+    auto close = hn::Lt(d2, protected2);
+    if constexpr (kGeneral) {
+        auto in_box = hn::And(hn::Lt(hn::Abs(dx), visual), hn::Lt(hn::Abs(dy), visual));
+        if constexpr (k3D) {
+            in_box = hn::And(in_box, hn::Lt(hn::Abs(dz), visual));
+        }
+        const auto other = hn::RebindMask(d, hn::Ne(a.slot, hn::Set(di, static_cast<TI>(j))));
+        near = hn::And(hn::And(near, in_box), other);
+        close = hn::And(hn::And(close, in_box), other);
+    } else {
+        (void)visual;
+    }
+    const auto averaged = hn::AndNot(close, near);
+    s.close_dx = hn::IfThenElse(close, hn::Add(s.close_dx, dx), s.close_dx);
+    s.close_dy = hn::IfThenElse(close, hn::Add(s.close_dy, dy), s.close_dy);
+    if constexpr (k3D) {
+        s.close_dz = hn::IfThenElse(close, hn::Add(s.close_dz, dz), s.close_dz);
+    }
+    if constexpr (kWrap && !kExact) {
+        // Across a wrap seam the neighbour's nearest image is what the boid sees: x - dx.
+        s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, hn::Sub(a.x, dx)), s.xsum);
+        s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, hn::Sub(a.y, dy)), s.ysum);
+        if constexpr (k3D) {
+            s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, hn::Sub(a.z, dz)), s.zsum);
+        }
+    } else {
+        s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, xj), s.xsum);
+        s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, yj), s.ysum);
+        if constexpr (k3D) {
+            s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, zj), s.zsum);
+        }
+    }
+    s.vxsum = hn::IfThenElse(averaged, hn::Add(s.vxsum, hn::Set(d, f.vx[j])), s.vxsum);
+    s.vysum = hn::IfThenElse(averaged, hn::Add(s.vysum, hn::Set(d, f.vy[j])), s.vysum);
+    if constexpr (k3D) {
+        s.vzsum = hn::IfThenElse(averaged, hn::Add(s.vzsum, hn::Set(d, f.vz[j])), s.vzsum);
+    }
+    s.count = hn::IfThenElse(averaged, hn::Add(s.count, one), s.count);
+}
+
+/// Runs the neighbour loop over the listed candidates and empties the list. The sums are accumulated in a
+/// local copy: Highway's vector types may alias any float, so the compiler would otherwise store every sum
+/// back to `sums` after each candidate in case the next candidate's loads read them.
+template <bool kWrap, bool kGeneral, bool k3D, class D, class Real>
+HWY_INLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool exact, CandidateList<D>& list,
+                           const Lanes<D>& a, NeighbourSums<D>& sums) {
+    NeighbourSums<D> s = sums;
+    const auto sx = hn::Set(d, list.shift.x), sy = hn::Set(d, list.shift.y), sz = hn::Set(d, list.shift.z);
+    const std::size_t n = list.size;
+    const auto* const slot = list.slot;
+    if (kWrap && list.shift.any()) {
+        for (std::size_t k = 0; k < n; ++k) {
+            add_candidate<kWrap, true, false, kGeneral, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
+                                                             sy, sz, a, s);
+        }
+    } else if (kWrap && exact) {
+        for (std::size_t k = 0; k < n; ++k) {
+            add_candidate<kWrap, false, true, kGeneral, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
+                                                             sy, sz, a, s);
+        }
+    } else {
+        for (std::size_t k = 0; k < n; ++k) {
+            add_candidate<kWrap, false, false, kGeneral, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
+                                                              sy, sz, a, s);
+        }
+    }
+    sums = s;
+    list.size = 0;
+}
+
+/// Lists the candidates of slots [begin, end), seen across the seam by `shift`, that lie within the lanes'
+/// reach of their bounding box: the others are beyond the visual range of every lane, so skipping them
+/// changes no sum (in 3D about a third of the 3 x 3 x 3 block's candidates: its edges and corners are far
+/// from a tile). The list keeps the plain path's order; it is run first when the shift changes or it could
+/// overflow. A run (about 5 cells) is examined two vectors at a time with no loop in the common case: a
+/// loop whose trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs.
+template <bool kWrap, bool kGeneral, bool k3D, class D, class Real>
+HWY_INLINE void list_candidates(D d, const FlockInCellOrder<Real>& f, bool exact, std::uint32_t begin,
+                                std::uint32_t end, SeamShift<Real> shift, CandidateList<D>& list,
+                                const Lanes<D>& a, NeighbourSums<D>& sums) {
     const std::size_t lanes = hn::Lanes(d);
-    const std::size_t n = std::min<std::size_t>(64, end - begin);
+    if (list.size + 2 * lanes > CandidateList<D>::capacity ||
+        (list.size > 0 && (shift.x != list.shift.x || shift.y != list.shift.y || shift.z != list.shift.z))) {
+        add_listed<kWrap, kGeneral, k3D>(d, f, exact, list, a, sums);
+    }
+    list.shift = shift;
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
     // A candidate at x is seen at x - shift (the kernel's dx = (x_lane - x) + shift); the box moves instead.
     const auto lo_x = hn::Set(d, a.lo_x + shift.x), hi_x = hn::Set(d, a.hi_x + shift.x);
     const auto lo_y = hn::Set(d, a.lo_y + shift.y), hi_y = hn::Set(d, a.hi_y + shift.y);
@@ -110,134 +242,44 @@ HWY_INLINE std::uint64_t may_see(D d, const FlockInCellOrder<Real>& f, std::uint
     const auto reach2 = hn::Set(d, reach * reach);
     const auto zero = hn::Zero(d);
     // Distance from the box along one axis (0 inside it).
-    const auto outside = [&](hn::Vec<D> v, hn::Vec<D> lo, hn::Vec<D> hi) {
-        return hn::Max(hn::Max(hn::Sub(lo, v), hn::Sub(v, hi)), zero);
-    };
-    std::uint64_t bits = 0;
-    for (std::size_t k = 0; k < n; k += lanes) {
-        // Loads may run past `end` into the next cells or the arrays' padding; FirstN drops those lanes.
-        const auto ex = outside(hn::LoadU(d, f.x + begin + k), lo_x, hi_x);
-        const auto ey = outside(hn::LoadU(d, f.y + begin + k), lo_y, hi_y);
+    const auto outside = [&](hn::Vec<D> v, hn::Vec<D> lo, hn::Vec<D> hi)
+                             HWY_ATTR { return hn::Max(hn::Max(hn::Sub(lo, v), hn::Sub(v, hi)), zero); };
+    // Lists the kept slots among [k, k + lanes) ∩ [k, end). Loads may run past `end` into the next cells or
+    // the arrays' padding (and a run may be empty); FirstN drops those lanes.
+    const auto list_vector = [&](std::uint32_t k) HWY_ATTR {
+        const std::size_t n = end > k ? end - k : 0;
+        const auto ex = outside(hn::LoadU(d, f.x + k), lo_x, hi_x);
+        const auto ey = outside(hn::LoadU(d, f.y + k), lo_y, hi_y);
         auto e2 = hn::Add(hn::Mul(ex, ex), hn::Mul(ey, ey));
         if constexpr (k3D) {
-            const auto ez = outside(hn::LoadU(d, f.z + begin + k), lo_z, hi_z);
+            const auto ez = outside(hn::LoadU(d, f.z + k), lo_z, hi_z);
             e2 = hn::Add(e2, hn::Mul(ez, ez));
-        } else {
-            (void)lo_z;
-            (void)hi_z;
         }
-        const auto inside = hn::And(hn::Lt(e2, reach2), hn::FirstN(d, n - k));
-        std::uint8_t packed[8] = {};
-        hn::StoreMaskBits(d, inside, packed);
-        std::uint64_t chunk = 0;
-        for (std::size_t byte = 0; byte < (lanes + 7) / 8; ++byte) {
-            chunk |= static_cast<std::uint64_t>(packed[byte]) << (8 * byte);
+        const auto keep = hn::And(hn::Lt(e2, reach2), hn::FirstN(d, n));
+        list.size += hn::CompressStore(hn::Add(hn::Set(di, static_cast<TI>(k)), list.lane_index),
+                                       hn::RebindMask(di, keep), di, list.slot + list.size);
+    };
+    list_vector(begin);
+    list_vector(begin + static_cast<std::uint32_t>(lanes));
+    for (std::uint32_t k = begin + 2 * static_cast<std::uint32_t>(lanes); k < end;
+         k += static_cast<std::uint32_t>(lanes)) {
+        if (list.size + lanes > CandidateList<D>::capacity) {
+            add_listed<kWrap, kGeneral, k3D>(d, f, exact, list, a, sums);
+            list.shift = shift;
         }
-        bits |= chunk << k;
+        list_vector(k); // a crowded run
     }
-    return bits;
 }
 
-/// Adds the candidates of slots [begin, end) to the lanes' sums. `shift` (used when kShift) moves a
-/// candidate across the wrap seam exactly as classic::min_image would. kExact (wrap mode, no
-/// shift, every lane's agent at least twice the visual range from the origin on every axis) adds the
-/// candidate's x instead of the plain path's x - dx: the two are equal to the bit, because a neighbour in
-/// range is then within a factor 2 of the agent on each axis, so dx = x - xj is exact (Sterbenz) and so is
-/// x - dx = xj. It saves two of the loop's vector operations. kGeneral adds the checks
-/// the common case can drop: the |dx|, |dy|, |dz| < visual box (implied by d2 < visual^2 unless the protected
-/// range exceeds the visual range) and the exclusion of the agent itself (free otherwise: its own pair
-/// has d2 = 0, lands in the protected bucket and adds +0 to sums that start at +0).
+/// Adds the candidates of slots [begin, end) to the lanes' sums (see add_candidate), all of them in order.
+/// The sums are accumulated in a local copy (see add_listed).
 template <bool kWrap, bool kShift, bool kExact, bool kGeneral, bool k3D, class D, class Real>
 HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32_t begin, std::uint32_t end,
                                SeamShift<Real> shift, const Lanes<D>& a, NeighbourSums<D>& sums) {
-    static_assert(!(kExact && kShift), "a shifted candidate needs the plain path's x - dx");
-    // The sums are accumulated in a local copy: Highway's vector types may alias any float, so the
-    // compiler would otherwise store every sum back to `sums` after each candidate (ten 64-byte stores per
-    // candidate in 3D) in case the next candidate's loads read them.
     NeighbourSums<D> s = sums;
-    const hn::RebindToSigned<D> di;
-    using TI = hn::TFromD<decltype(di)>;
-    const auto visual2 = hn::Set(d, f.c.visual2);
-    const auto protected2 = hn::Set(d, f.c.protected2);
-    const auto visual = hn::Set(d, f.c.visual);
-    const auto sx = hn::Set(d, shift.x);
-    const auto sy = hn::Set(d, shift.y);
-    const auto sz = hn::Set(d, shift.z);
-    const auto one = hn::Set(d, Real(1));
-    const auto add = [&](std::uint32_t j) HWY_ATTR __attribute__((always_inline)) {
-        const auto xj = hn::Set(d, f.x[j]);
-        const auto yj = hn::Set(d, f.y[j]);
-        auto dx = hn::Sub(a.x, xj);
-        auto dy = hn::Sub(a.y, yj);
-        if constexpr (kShift) {
-            dx = hn::Add(dx, sx); // shift 0 on an axis that does not cross the seam: exact
-            dy = hn::Add(dy, sy);
-        }
-        auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
-        auto zj = hn::Zero(d), dz = hn::Zero(d);
-        if constexpr (k3D) {
-            zj = hn::Set(d, f.z[j]);
-            dz = hn::Sub(a.z, zj);
-            if constexpr (kShift) {
-                dz = hn::Add(dz, sz);
-            }
-            d2 = hn::Add(d2, hn::Mul(dz, dz));
-        } else {
-            (void)sz;
-        }
-        auto near = hn::Lt(d2, visual2);
-        auto close = hn::Lt(d2, protected2);
-        if constexpr (kGeneral) {
-            auto in_box = hn::And(hn::Lt(hn::Abs(dx), visual), hn::Lt(hn::Abs(dy), visual));
-            if constexpr (k3D) {
-                in_box = hn::And(in_box, hn::Lt(hn::Abs(dz), visual));
-            }
-            const auto other = hn::RebindMask(d, hn::Ne(a.slot, hn::Set(di, static_cast<TI>(j))));
-            near = hn::And(hn::And(near, in_box), other);
-            close = hn::And(hn::And(close, in_box), other);
-        } else {
-            (void)visual;
-        }
-        const auto averaged = hn::AndNot(close, near);
-        s.close_dx = hn::IfThenElse(close, hn::Add(s.close_dx, dx), s.close_dx);
-        s.close_dy = hn::IfThenElse(close, hn::Add(s.close_dy, dy), s.close_dy);
-        if constexpr (k3D) {
-            s.close_dz = hn::IfThenElse(close, hn::Add(s.close_dz, dz), s.close_dz);
-        }
-        if constexpr (kWrap && !kExact) {
-            // Across a wrap seam the neighbour's nearest image is what the boid sees: x - dx.
-            s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, hn::Sub(a.x, dx)), s.xsum);
-            s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, hn::Sub(a.y, dy)), s.ysum);
-            if constexpr (k3D) {
-                s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, hn::Sub(a.z, dz)), s.zsum);
-            }
-        } else {
-            s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, xj), s.xsum);
-            s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, yj), s.ysum);
-            if constexpr (k3D) {
-                s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, zj), s.zsum);
-            }
-        }
-        s.vxsum = hn::IfThenElse(averaged, hn::Add(s.vxsum, hn::Set(d, f.vx[j])), s.vxsum);
-        s.vysum = hn::IfThenElse(averaged, hn::Add(s.vysum, hn::Set(d, f.vy[j])), s.vysum);
-        if constexpr (k3D) {
-            s.vzsum = hn::IfThenElse(averaged, hn::Add(s.vzsum, hn::Set(d, f.vz[j])), s.vzsum);
-        }
-        s.count = hn::IfThenElse(averaged, hn::Add(s.count, one), s.count);
-    };
-    if constexpr (!kGeneral && k3D) {
-        // Only the candidates in the lanes' grown bounding box, 64 slots at a time.
-        for (std::uint32_t block = begin; block < end; block += 64) {
-            std::uint64_t bits = may_see<k3D>(d, f, block, end, shift, a);
-            while (bits != 0) {
-                add(block + static_cast<std::uint32_t>(hwy::Num0BitsBelowLS1Bit_Nonzero64(bits)));
-                bits &= bits - 1;
-            }
-        }
-    } else {
-        for (std::uint32_t j = begin; j < end; ++j) {
-            add(j);
-        }
+    const auto sx = hn::Set(d, shift.x), sy = hn::Set(d, shift.y), sz = hn::Set(d, shift.z);
+    for (std::uint32_t j = begin; j < end; ++j) {
+        add_candidate<kWrap, kShift, kExact, kGeneral, k3D>(d, f, j, sx, sy, sz, a, s);
     }
     sums = s;
 }
@@ -252,6 +294,13 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, int la
     // column, row and layer on are more than twice the visual range from the origin (see add_candidates'
     // kExact).
     const bool exact = row >= 2 && col0 >= 2 && (!k3D || layer >= 2);
+    // 3D tiles gather their culled candidates in a list and run one neighbour loop over it (kCull); 2D
+    // tiles run the loop over each run of candidates directly (culling and listing measured slower there).
+    constexpr bool kCull = k3D && !kGeneral;
+    CandidateList<D> list;
+    if constexpr (kCull) {
+        list.lane_index = hn::Iota(hn::RebindToSigned<D>(), 0);
+    }
     for (int dl = k3D ? -1 : 0; dl <= (k3D ? 1 : 0); ++dl) {
         int l = layer + dl;
         Real shift_z = zero;
@@ -284,10 +333,14 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, int la
             hi = std::min(hi, nx - 1);
             const auto run = [&](int c_lo, int c_hi, Real shift_x) HWY_ATTR __attribute__((always_inline)) {
                 const std::uint32_t begin = line_start[c_lo], end = line_start[c_hi + 1];
+                const SeamShift<Real> shift{shift_x, shift_y, shift_z};
+                if constexpr (kCull) {
+                    list_candidates<kWrap, kGeneral, k3D>(d, f, exact, begin, end, shift, list, a, s);
+                    return;
+                }
                 if (begin == end) {
                     return;
                 }
-                const SeamShift<Real> shift{shift_x, shift_y, shift_z};
                 if (shift.any()) {
                     add_candidates<kWrap, true, false, kGeneral, k3D>(d, f, begin, end, shift, a, s);
                 } else if (kWrap && exact) {
@@ -304,6 +357,9 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, int la
                 run(0, 0, -f.c.width);
             }
         }
+    }
+    if constexpr (kCull) {
+        add_listed<kWrap, kGeneral, k3D>(d, f, exact, list, a, s);
     }
 }
 
@@ -591,6 +647,7 @@ void lines_impl(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
     // A tile never reaches around the torus to its own columns (each candidate column once), and stays
     // short enough that its candidate block is not mostly wasted on sparse rows.
     const int max_tile = kWrap ? std::min(4, f.nx - 2) : 4;
+    const auto lane_index = hn::Iota(di, 0); // once: Highway's Iota goes through memory
     for (int line = line_begin; line < line_end; ++line) {
         const int layer = line / f.ny, row = line % f.ny;
         const std::uint32_t* start =
@@ -605,7 +662,7 @@ void lines_impl(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
                  slot += static_cast<std::uint32_t>(lanes)) {
                 const std::size_t count = std::min<std::size_t>(lanes, start[col1 + 1] - slot);
                 Lanes<D> a{hn::LoadU(d, f.x + slot), hn::LoadU(d, f.y + slot), hn::Zero(d),
-                           hn::Iota(di, static_cast<TI>(slot))};
+                           hn::Add(hn::Set(di, static_cast<TI>(slot)), lane_index)};
                 if constexpr (k3D) {
                     a.z = hn::LoadU(d, f.z + slot);
                 }
