@@ -26,7 +26,7 @@ struct CellGeometry {
 
 /// Everything the neighbour pass reads and writes, for one step. Arrays in "slot" order are the
 /// flocking agents sorted by cell (counting sort, world order within a cell); they are padded with
-/// at least one vector of zeros so that a full-width load past the last slot is safe.
+/// at least two vectors of zeros, so that two full-width loads from the last slot on are safe.
 template <class Real>
 struct FlockInCellOrder {
     classic::Constants<Real> c;

@@ -67,6 +67,13 @@ std::size_t simd_lanes() {
     return fast_path_lanes(sizeof(Real) == sizeof(double));
 }
 
+/// Slots past the last agent that the kernel may load (see FlockInCellOrder): the 3D listing reads two
+/// vectors from the start of a run, which may be the last slot.
+template <class Real>
+std::size_t slot_padding() {
+    return 2 * simd_lanes<Real>();
+}
+
 /// [begin, end) of thread t's contiguous share of n items.
 struct Chunk {
     std::size_t begin, end;
@@ -176,7 +183,7 @@ void FastClassicStep<Real>::load(const World<Real>& world, const Params& params,
     }
     has_scouts_ = scouts > 0;
     const std::size_t m = n - predators_.size();
-    cur_.resize(m, simd_lanes<Real>(), has_scouts_, three_d_);
+    cur_.resize(m, slot_padding<Real>(), has_scouts_, three_d_);
     // Compact the flocking agents in world order (sequential reads and writes).
     std::size_t s = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -515,7 +522,7 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     cell_start_.resize(cells + 1);
     histograms_.resize(static_cast<std::size_t>(threads) * cells); // one histogram per thread
     stay_end_.resize(static_cast<std::size_t>(threads) * cells);
-    next_.resize(m, simd_lanes<Real>(), has_scouts_, three_d_);
+    next_.resize(m, slot_padding<Real>(), has_scouts_, three_d_);
     predator_x_.resize(predators_.size());
     predator_y_.resize(predators_.size());
     predator_z_.resize(three_d_ ? predators_.size() : 0);
