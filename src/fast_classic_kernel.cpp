@@ -187,9 +187,10 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
 
 /// Runs the neighbour loop over the listed candidates and empties the list. The sums are accumulated in a
 /// local copy: Highway's vector types may alias any float, so the compiler would otherwise store every sum
-/// back to `sums` after each candidate in case the next candidate's loads read them.
-template <bool kWrap, bool kGeneral, bool k3D, class D, class Real>
-HWY_INLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool exact, CandidateList<D>& list,
+/// back to `sums` after each candidate in case the next candidate's loads read them. Out of line: the
+/// listing flushes from two places and the tile once more, and one copy of the loops serves them all.
+template <bool kWrap, bool k3D, class D, class Real>
+HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool exact, CandidateList<D>& list,
                            const Lanes<D>& a, NeighbourSums<D>& sums) {
     NeighbourSums<D> s = sums;
     const auto sx = hn::Set(d, list.shift.x), sy = hn::Set(d, list.shift.y), sz = hn::Set(d, list.shift.z);
@@ -197,17 +198,17 @@ HWY_INLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool exact, Can
     const auto* const slot = list.slot;
     if (kWrap && list.shift.any()) {
         for (std::size_t k = 0; k < n; ++k) {
-            add_candidate<kWrap, true, false, kGeneral, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
+            add_candidate<kWrap, true, false, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
                                                              sy, sz, a, s);
         }
     } else if (kWrap && exact) {
         for (std::size_t k = 0; k < n; ++k) {
-            add_candidate<kWrap, false, true, kGeneral, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
+            add_candidate<kWrap, false, true, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
                                                              sy, sz, a, s);
         }
     } else {
         for (std::size_t k = 0; k < n; ++k) {
-            add_candidate<kWrap, false, false, kGeneral, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
+            add_candidate<kWrap, false, false, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
                                                               sy, sz, a, s);
         }
     }
@@ -221,14 +222,14 @@ HWY_INLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool exact, Can
 /// from a tile). The list keeps the plain path's order; it is run first when the shift changes or it could
 /// overflow. A run (about 5 cells) is examined two vectors at a time with no loop in the common case: a
 /// loop whose trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs.
-template <bool kWrap, bool kGeneral, bool k3D, class D, class Real>
+template <bool kWrap, bool k3D, class D, class Real>
 HWY_INLINE void list_candidates(D d, const FlockInCellOrder<Real>& f, bool exact, std::uint32_t begin,
                                 std::uint32_t end, SeamShift<Real> shift, CandidateList<D>& list,
                                 const Lanes<D>& a, NeighbourSums<D>& sums) {
     const std::size_t lanes = hn::Lanes(d);
     if (list.size + 2 * lanes > CandidateList<D>::capacity ||
         (list.size > 0 && (shift.x != list.shift.x || shift.y != list.shift.y || shift.z != list.shift.z))) {
-        add_listed<kWrap, kGeneral, k3D>(d, f, exact, list, a, sums);
+        add_listed<kWrap, k3D>(d, f, exact, list, a, sums);
     }
     list.shift = shift;
     const hn::RebindToSigned<D> di;
@@ -264,7 +265,7 @@ HWY_INLINE void list_candidates(D d, const FlockInCellOrder<Real>& f, bool exact
     for (std::uint32_t k = begin + 2 * static_cast<std::uint32_t>(lanes); k < end;
          k += static_cast<std::uint32_t>(lanes)) {
         if (list.size + lanes > CandidateList<D>::capacity) {
-            add_listed<kWrap, kGeneral, k3D>(d, f, exact, list, a, sums);
+            add_listed<kWrap, k3D>(d, f, exact, list, a, sums);
             list.shift = shift;
         }
         list_vector(k); // a crowded run
@@ -284,23 +285,26 @@ HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32
     sums = s;
 }
 
-/// The candidate lines and column runs of a tile in line (layer, row), visited in the plain path's order.
-template <bool kWrap, bool kGeneral, bool k3D, class D, class Real>
-HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, int layer, int row, int col0,
-                                    int col1, const Lanes<D>& a, NeighbourSums<D>& s) {
+/// Candidates in consecutive slots, all seen across the wrap seams by the same shift.
+template <class Real>
+struct CandidateRun {
+    std::uint32_t begin, end;
+    SeamShift<Real> shift;
+};
+
+/// The most runs a tile has: 3 layers x 3 rows x (the line's columns, and one column across each seam).
+inline constexpr int max_tile_runs = 27;
+
+/// The runs of candidates of a tile of columns [col0, col1] in line (layer, row), in the plain path's order
+/// (layers, then rows, then columns); returns how many there are. Collecting them first keeps one copy of
+/// the neighbour loop per variant in the kernel (instead of one per run, which multiplied the code by 9 in
+/// 2D and 27 in 3D: compile time, instruction cache).
+template <bool kWrap, bool k3D, class Real>
+HWY_INLINE int tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, int col0, int col1,
+                         CandidateRun<Real>* runs) {
     const int nx = f.nx, ny = f.ny, nz = f.nz;
     const Real zero(0);
-    // Cells are more than the visual range wide, high and deep, so the agents of a tile from the third
-    // column, row and layer on are more than twice the visual range from the origin (see add_candidates'
-    // kExact).
-    const bool exact = row >= 2 && col0 >= 2 && (!k3D || layer >= 2);
-    // 3D tiles gather their culled candidates in a list and run one neighbour loop over it (kCull); 2D
-    // tiles run the loop over each run of candidates directly (culling and listing measured slower there).
-    constexpr bool kCull = k3D && !kGeneral;
-    CandidateList<D> list;
-    if constexpr (kCull) {
-        list.lane_index = hn::Iota(hn::RebindToSigned<D>(), 0);
-    }
+    int count = 0;
     for (int dl = k3D ? -1 : 0; dl <= (k3D ? 1 : 0); ++dl) {
         int l = layer + dl;
         Real shift_z = zero;
@@ -326,40 +330,63 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, int la
                 f.cell_start +
                 (static_cast<std::size_t>(l) * static_cast<std::size_t>(ny) + static_cast<std::size_t>(r)) *
                     static_cast<std::size_t>(nx);
-            int lo = col0 - 1, hi = col1 + 1;
-            const bool left_seam = kWrap && lo < 0;
-            const bool right_seam = kWrap && hi >= nx;
-            lo = std::max(lo, 0);
-            hi = std::min(hi, nx - 1);
-            const auto run = [&](int c_lo, int c_hi, Real shift_x) HWY_ATTR __attribute__((always_inline)) {
-                const std::uint32_t begin = line_start[c_lo], end = line_start[c_hi + 1];
-                const SeamShift<Real> shift{shift_x, shift_y, shift_z};
-                if constexpr (kCull) {
-                    list_candidates<kWrap, kGeneral, k3D>(d, f, exact, begin, end, shift, list, a, s);
-                    return;
-                }
-                if (begin == end) {
-                    return;
-                }
-                if (shift.any()) {
-                    add_candidates<kWrap, true, false, kGeneral, k3D>(d, f, begin, end, shift, a, s);
-                } else if (kWrap && exact) {
-                    add_candidates<kWrap, false, true, kGeneral, k3D>(d, f, begin, end, shift, a, s);
-                } else {
-                    add_candidates<kWrap, false, false, kGeneral, k3D>(d, f, begin, end, shift, a, s);
-                }
-            };
-            if (left_seam) {
-                run(nx - 1, nx - 1, f.c.width);
+            const int lo = std::max(col0 - 1, 0), hi = std::min(col1 + 1, nx - 1);
+            if (kWrap && col0 - 1 < 0) { // the column across the left seam
+                runs[count++] = {line_start[nx - 1], line_start[nx], {f.c.width, shift_y, shift_z}};
             }
-            run(lo, hi, zero);
-            if (right_seam) {
-                run(0, 0, -f.c.width);
+            runs[count++] = {line_start[lo], line_start[hi + 1], {zero, shift_y, shift_z}};
+            if (kWrap && col1 + 1 >= nx) { // the column across the right seam
+                runs[count++] = {line_start[0], line_start[1], {-f.c.width, shift_y, shift_z}};
             }
         }
     }
-    if constexpr (kCull) {
-        add_listed<kWrap, kGeneral, k3D>(d, f, exact, list, a, s);
+    return count;
+}
+
+/// Adds the candidates of `count` runs to the lanes' sums, each run with the loop its shift and place need.
+template <bool kWrap, bool kGeneral, bool k3D, class D, class Real>
+HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, bool exact, const CandidateRun<Real>* runs,
+                         int count, const Lanes<D>& a, NeighbourSums<D>& s) {
+    for (int k = 0; k < count; ++k) {
+        const CandidateRun<Real>& run = runs[k];
+        if (run.begin == run.end) {
+            continue;
+        }
+        if (run.shift.any()) {
+            add_candidates<kWrap, true, false, kGeneral, k3D>(d, f, run.begin, run.end, run.shift, a, s);
+        } else if (kWrap && exact) {
+            add_candidates<kWrap, false, true, kGeneral, k3D>(d, f, run.begin, run.end, run.shift, a, s);
+        } else {
+            add_candidates<kWrap, false, false, kGeneral, k3D>(d, f, run.begin, run.end, run.shift, a, s);
+        }
+    }
+}
+
+/// The candidates of a tile in line (layer, row), visited in the plain path's order. `general`: the
+/// candidate test of add_candidate's kGeneral (a runtime flag here, so that the rest of the kernel is
+/// compiled once for both tests).
+template <bool kWrap, bool k3D, class D, class Real>
+HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, bool general, int layer, int row,
+                                    int col0, int col1, const Lanes<D>& a, NeighbourSums<D>& s) {
+    // Cells are more than the visual range wide, high and deep, so the agents of a tile from the third
+    // column, row and layer on are more than twice the visual range from the origin (see add_candidates'
+    // kExact).
+    const bool exact = row >= 2 && col0 >= 2 && (!k3D || layer >= 2);
+    CandidateRun<Real> runs[max_tile_runs];
+    const int count = tile_runs<kWrap, k3D>(f, layer, row, col0, col1, runs);
+    if (general) {
+        add_runs<kWrap, true, k3D>(d, f, exact, runs, count, a, s);
+    } else if constexpr (k3D) {
+        // 3D tiles gather their culled candidates in a list and run one neighbour loop over it; 2D tiles
+        // run the loop over each run of candidates directly (culling and listing measured slower there).
+        CandidateList<D> list;
+        list.lane_index = hn::Iota(hn::RebindToSigned<D>(), 0);
+        for (int k = 0; k < count; ++k) {
+            list_candidates<kWrap, k3D>(d, f, exact, runs[k].begin, runs[k].end, runs[k].shift, list, a, s);
+        }
+        add_listed<kWrap, k3D>(d, f, exact, list, a, s);
+    } else {
+        add_runs<kWrap, false, k3D>(d, f, exact, runs, count, a, s);
     }
 }
 
@@ -374,7 +401,8 @@ HWY_INLINE hn::Vec<D> min_image(D d, hn::Vec<D> v, hn::TFromD<D> length, hn::TFr
 }
 
 /// SPEC §2 steps 2-9 for `count` agents in lanes, from their neighbour sums; the new state may be
-/// stored up to slot `writable_end` (the end of the row).
+/// stored up to slot `writable_end` (the end of the row). Out of line: it runs once per vector of agents
+/// (against ~6 candidates per agent), and one copy serves the kernel's variants of the candidate test.
 template <bool kWrap, bool k3D, class D, class Real>
 HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_t slot0, std::size_t count,
                               std::size_t writable_end, const Lanes<D>& a, const NeighbourSums<D>& s) {
@@ -558,7 +586,7 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
             hn::StoreU(vz, d, f.new_vz + slot0);
         }
     } else {
-        HWY_ALIGN Real lanes[6][max_lanes];
+        HWY_ALIGN Real lanes[6][max_lanes] = {}; // (zeroed: GCC cannot see that count <= the lanes)
         hn::Store(moved_x, d, lanes[0]);
         hn::Store(moved_y, d, lanes[1]);
         hn::Store(vx, d, lanes[2]);
@@ -637,8 +665,8 @@ void cells_impl(const Real* xs, const Real* ys, const Real* zs, std::size_t coun
 
 /// One line of cells (a row of one layer) at a time: greedy tiles of consecutive cells that fit one
 /// vector.
-template <bool kWrap, bool kGeneral, bool k3D, class Real>
-void lines_impl(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
+template <bool kWrap, bool k3D, class Real>
+void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, int line_end) {
     using D = hn::ScalableTag<Real>;
     const D d;
     const hn::RebindToSigned<D> di;
@@ -666,11 +694,11 @@ void lines_impl(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
                 if constexpr (k3D) {
                     a.z = hn::LoadU(d, f.z + slot);
                 }
-                if constexpr (!kGeneral && k3D) {
+                if (k3D && !general) {
                     bound_lanes<k3D>(d, count, f.c.visual, a);
                 }
                 NeighbourSums<D> s(d);
-                add_tile_candidates<kWrap, kGeneral, k3D>(d, f, layer, row, col0, col1, a, s);
+                add_tile_candidates<kWrap, k3D>(d, f, general, layer, row, col0, col1, a, s);
                 finish_agents<kWrap, k3D>(d, f, slot, count, start[f.nx], a, s);
             }
             col0 = col1 + 1;
@@ -688,23 +716,17 @@ void lines_impl(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
     }
 }
 
-template <bool kWrap, bool kGeneral, class Real>
-void lines_in(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
-    f.c.three_d ? lines_impl<kWrap, kGeneral, true>(f, line_begin, line_end)
-                : lines_impl<kWrap, kGeneral, false>(f, line_begin, line_end);
-}
-
 template <class Real>
 void lines(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
     // The general candidate test is needed only when the protected range exceeds the visual range, or
     // is zero (then the agent's own pair must be excluded explicitly).
     const bool general = !(f.c.protected2 <= f.c.visual2) || !(f.c.protected2 > Real(0));
     if (f.c.wrap) {
-        general ? lines_in<true, true>(f, line_begin, line_end)
-                : lines_in<true, false>(f, line_begin, line_end);
+        f.c.three_d ? lines_impl<true, true>(f, general, line_begin, line_end)
+                    : lines_impl<true, false>(f, general, line_begin, line_end);
     } else {
-        general ? lines_in<false, true>(f, line_begin, line_end)
-                : lines_in<false, false>(f, line_begin, line_end);
+        f.c.three_d ? lines_impl<false, true>(f, general, line_begin, line_end)
+                    : lines_impl<false, false>(f, general, line_begin, line_end);
     }
 }
 
