@@ -191,25 +191,25 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
 /// listing flushes from two places and the tile once more, and one copy of the loops serves them all.
 template <bool kWrap, bool k3D, class D, class Real>
 HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool exact, CandidateList<D>& list,
-                           const Lanes<D>& a, NeighbourSums<D>& sums) {
+                             const Lanes<D>& a, NeighbourSums<D>& sums) {
     NeighbourSums<D> s = sums;
     const auto sx = hn::Set(d, list.shift.x), sy = hn::Set(d, list.shift.y), sz = hn::Set(d, list.shift.z);
     const std::size_t n = list.size;
     const auto* const slot = list.slot;
     if (kWrap && list.shift.any()) {
         for (std::size_t k = 0; k < n; ++k) {
-            add_candidate<kWrap, true, false, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
-                                                             sy, sz, a, s);
+            add_candidate<kWrap, true, false, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx, sy,
+                                                          sz, a, s);
         }
     } else if (kWrap && exact) {
         for (std::size_t k = 0; k < n; ++k) {
-            add_candidate<kWrap, false, true, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
-                                                             sy, sz, a, s);
+            add_candidate<kWrap, false, true, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx, sy,
+                                                          sz, a, s);
         }
     } else {
         for (std::size_t k = 0; k < n; ++k) {
-            add_candidate<kWrap, false, false, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx,
-                                                              sy, sz, a, s);
+            add_candidate<kWrap, false, false, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx, sy,
+                                                           sz, a, s);
         }
     }
     sums = s;
@@ -663,6 +663,44 @@ void cells_impl(const Real* xs, const Real* ys, const Real* zs, std::size_t coun
     }
 }
 
+/// Adds moved_cell_flag to the new cell of each agent of a line that leaves its cell: the agents of cell
+/// `first_cell + col` are the slots [start[col], start[col + 1]). A vector of slots at a time, each lane's
+/// old cell counted from the cell starts inside the vector (W20: 2-3 of them); vectors never overlap (a load
+/// over part of the previous store would stall on store forwarding), and nothing is stored past the line's
+/// last slot (the next line may be another thread's).
+HWY_INLINE void mark_moved(std::uint32_t* new_cell, const std::uint32_t* start, int nx,
+                           std::uint32_t first_cell) {
+    const hn::ScalableTag<std::uint32_t> du;
+    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(du));
+    const auto flag = hn::Set(du, moved_cell_flag);
+    const hn::RebindToSigned<decltype(du)> di; // (Highway 1.0 compares unsigned lanes for equality only)
+    const auto one = hn::Set(du, 1u);
+    const auto lane = hn::Iota(di, 0);
+    const std::uint32_t line_begin = start[0], line_end = start[nx];
+    int col = 0; // the cell of slot k
+    for (std::uint32_t k = line_begin; k < line_end; k += lanes) {
+        while (start[col + 1] <= k) {
+            ++col;
+        }
+        auto old = hn::Set(du, first_cell + static_cast<std::uint32_t>(col));
+        for (int c = col + 1; c < nx && start[c] < k + lanes; ++c) {
+            const auto past = hn::Gt(lane, hn::Set(di, static_cast<std::int32_t>(start[c] - k) - 1));
+            old = hn::Add(old, hn::IfThenElseZero(hn::RebindMask(du, past), one));
+        }
+        const auto v = hn::LoadU(du, new_cell + k);
+        const auto marked = hn::IfThenElse(hn::Ne(v, old), hn::Or(v, flag), v);
+        if (k + lanes <= line_end) {
+            hn::StoreU(marked, du, new_cell + k);
+        } else {
+            HWY_ALIGN std::uint32_t tail[HWY_MAX_BYTES / sizeof(std::uint32_t)] = {};
+            hn::Store(marked, du, tail);
+            for (std::uint32_t l = 0; l < line_end - k; ++l) {
+                new_cell[k + l] = tail[l];
+            }
+        }
+    }
+}
+
 /// One line of cells (a row of one layer) at a time: greedy tiles of consecutive cells that fit one
 /// vector.
 template <bool kWrap, bool k3D, class Real>
@@ -707,11 +745,8 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
             const std::uint32_t begin = start[0], end = start[f.nx];
             cells_impl(f.new_x + begin, f.new_y + begin, k3D ? f.new_z + begin : nullptr, end - begin,
                        f.next_grid, f.new_cell + begin);
-            if (f.old_cell != nullptr) {
-                for (std::uint32_t k = begin; k < end; ++k) {
-                    f.new_cell[k] |= f.new_cell[k] != f.old_cell[k] ? moved_cell_flag : 0u;
-                }
-            }
+            mark_moved(f.new_cell, start, f.nx,
+                       static_cast<std::uint32_t>(line) * static_cast<std::uint32_t>(f.nx));
         }
     }
 }

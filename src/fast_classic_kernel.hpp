@@ -64,11 +64,10 @@ struct FlockInCellOrder {
     Real* new_vz = nullptr;
     Real* new_bias = nullptr;
 
-    // When set, the cell of every agent's new position in `next_grid` (slot order), for the next step's
-    // sort: computed line by line while the new positions are still in cache. With `old_cell` (the cell of
-    // every slot now, in the same grid), an agent that changes cell gets moved_cell_flag added.
+    // When set, the cell of every agent's new position in `next_grid` (slot order, padded by a vector), for
+    // the next step's sort: computed line by line while the new positions are still in cache. `next_grid`
+    // must be this step's grid: an agent that leaves its cell gets moved_cell_flag added.
     std::uint32_t* new_cell = nullptr;
-    const std::uint32_t* old_cell = nullptr;
     CellGeometry next_grid{0.0, 0.0, 1.0, 1.0, 1, 1};
 };
 

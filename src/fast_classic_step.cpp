@@ -302,9 +302,12 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
     const auto t = static_cast<std::size_t>(omp_get_thread_num());
     const auto nt = static_cast<std::size_t>(omp_get_num_threads());
     const Chunk chunk = chunk_of(m);
-    assert(histograms_.size() >= nt * cells); // sized for the threads asked for, the most a team has
-    std::uint32_t* const cursor = histograms_.data() + t * cells;
-    std::memset(cursor, 0, cells * sizeof(std::uint32_t));
+    const Chunk my_cells = chunk_of(cells);
+    assert(histograms_.size() >= 2 * nt * cells); // sized for the threads asked for, the most a team has
+    // Two counters per cell and thread: the agents that stay in the cell, then the ones that move into it
+    // (flagged by the kernel; without flags every agent counts as staying). They become scatter cursors.
+    std::uint32_t* const counters = histograms_.data() + 2 * t * cells;
+    std::memset(counters, 0, 2 * cells * sizeof(std::uint32_t));
 
     // Bin this thread's slots (positions are >= the grid origin: wrapped into the torus, or inside the
     // bounding box), unless the previous step's kernel already did.
@@ -314,38 +317,59 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
                        three_d_ ? cur_.z.data() + chunk.begin : nullptr, chunk.end - chunk.begin, grid_,
                        cell_of + chunk.begin);
     }
-    // One increment per agent: a chain through memory along a run of one cell, but no branch. (Counting
-    // whole runs in a register mispredicts the end of every run, and measured 4-5x slower.)
+    // The counter of an agent: its cell, plus `cells` when it moved in. One increment per agent: a chain
+    // through memory along a run of one cell, but no branch (counting whole runs in a register mispredicts
+    // the end of every run, and measured 4-5x slower).
     constexpr std::uint32_t cell_mask = ~fast::moved_cell_flag;
+    const auto counter_of = [cells](std::uint32_t c) {
+        return static_cast<std::size_t>(c & cell_mask) + static_cast<std::size_t>(c >> 31) * cells;
+    };
     for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
-        ++cursor[cell_of[s] & cell_mask];
+        ++counters[counter_of(cell_of[s])];
     }
 #pragma omp barrier
-#pragma omp single
+    // Exclusive prefix sum in the order (cell; the stayers of every thread, then the newcomers of every
+    // thread), in two passes over each thread's share of the cells: its total, then its cursors.
+    std::uint32_t* const first = cell_start_.data();
+    std::uint32_t* const newcomers_at = newcomers_at_.data();
+    std::uint32_t* const hist = histograms_.data();
     {
-        // Exclusive prefix sum in (cell, thread) order.
-        std::uint32_t* const hist = histograms_.data();
-        std::uint32_t* const first = cell_start_.data();
         std::uint32_t total = 0;
-        if (nt == 1) {
-            for (std::size_t cell = 0; cell < cells; ++cell) {
-                const std::uint32_t count = hist[cell];
-                first[cell] = hist[cell] = total;
-                total += count;
+        for (std::size_t u = 0; u < 2 * nt; ++u) {
+            for (std::size_t cell = my_cells.begin; cell < my_cells.end; ++cell) {
+                total += hist[u * cells + cell];
             }
-        } else {
-            for (std::size_t cell = 0; cell < cells; ++cell) {
-                first[cell] = total;
+        }
+        chunk_total_[t] = total;
+    }
+#pragma omp barrier
+    {
+        std::uint32_t base = 0;
+        for (std::size_t u = 0; u < t; ++u) {
+            base += chunk_total_[u];
+        }
+        for (std::size_t cell = my_cells.begin; cell < my_cells.end; ++cell) {
+            first[cell] = base;
+            for (std::size_t kind = 0; kind < 2; ++kind) {
+                if (kind == 1) {
+                    newcomers_at[cell] = base;
+                }
                 for (std::size_t u = 0; u < nt; ++u) {
-                    const std::uint32_t count = hist[u * cells + cell];
-                    hist[u * cells + cell] = total;
-                    total += count;
+                    std::uint32_t& counter = hist[(2 * u + kind) * cells + cell];
+                    const std::uint32_t count = counter;
+                    counter = base;
+                    base += count;
                 }
             }
         }
-        first[cells] = total;
+        if (t + 1 == nt) {
+            first[cells] = base;
+        }
     }
-    // Scatter, an agent at a time (branch-free, as the histogram); each slot also gets its cell.
+#pragma omp barrier
+    // Scatter, an agent at a time (branch-free, as the histogram): stayers keep their order, so each cell
+    // starts with its stayers in world order; newcomers follow. Without the kernel's flags (first step,
+    // margin mode) each slot also records its cell, for the general fix-up below.
     const bool scouts = has_scouts_;
     const bool three_d = three_d_;
     {
@@ -362,84 +386,49 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
         Kind* const to_kind = next_.kind.data();
         Real* const to_bias = next_.bias.data();
         Real *const to_z = next_.z.data(), *const to_vz = next_.vz.data();
-        const auto put = [&](std::size_t s, std::uint32_t cell, std::uint32_t to) {
-            to_agent[to] = agent[s];
-            to_cell[to] = cell;
-            to_x[to] = x[s];
-            to_y[to] = y[s];
-            to_vx[to] = vx[s];
-            to_vy[to] = vy[s];
-            if (scouts) { // kinds and biases travel along only when scouts make them vary
-                to_kind[to] = kind[s];
-                to_bias[to] = bias[s];
-            }
-            if (three_d) {
-                to_z[to] = z[s];
-                to_vz[to] = vz[s];
+        const auto scatter = [&](auto record_cell) {
+            for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+                const std::uint32_t c = cell_of[s];
+                const std::uint32_t to = counters[counter_of(c)]++;
+                to_agent[to] = agent[s];
+                if constexpr (decltype(record_cell)::value) {
+                    to_cell[to] = c;
+                }
+                to_x[to] = x[s];
+                to_y[to] = y[s];
+                to_vx[to] = vx[s];
+                to_vy[to] = vy[s];
+                if (scouts) { // kinds and biases travel along only when scouts make them vary
+                    to_kind[to] = kind[s];
+                    to_bias[to] = bias[s];
+                }
+                if (three_d) {
+                    to_z[to] = z[s];
+                    to_vz[to] = vz[s];
+                }
             }
         };
         if (cells_known) {
-            // Agents that keep their cell first, then the ones that change cell (flagged by the kernel):
-            // in each cell the newcomers then follow the agents that stayed, which are in world order
-            // already, so the fix-up below moves each newcomer once instead of each stayer past a
-            // newcomer. The slots are in cell order, so the agents that stay in a cell are consecutive
-            // (leavers aside) and land at the cell's cursor plus their rank: the cursors are only read
-            // here, so consecutive agents of a cell do not wait on each other's cursor increment. Where
-            // each (cell, thread) run of stayers ends goes to `next`, the newcomers' cursor.
-            std::uint32_t* const next = stay_end_.data() + t * cells;
-            std::memcpy(next, cursor, cells * sizeof(std::uint32_t));
-            std::uint32_t previous = std::numeric_limits<std::uint32_t>::max(), rank = 0;
-            for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
-                const std::uint32_t cell = cell_of[s];
-                if ((cell & fast::moved_cell_flag) != 0) {
-                    continue;
-                }
-                rank = cell == previous ? rank + 1 : 0;
-                previous = cell;
-                const std::uint32_t to = cursor[cell] + rank;
-                put(s, cell, to);
-                next[cell] = to + 1;
-            }
-            for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
-                if ((cell_of[s] & fast::moved_cell_flag) != 0) {
-                    const std::uint32_t cell = cell_of[s] & cell_mask;
-                    put(s, cell, next[cell]++);
-                }
-            }
+            scatter(std::false_type{});
         } else {
-            // The slots' order is arbitrary (first step) or the cells were binned here: one cursor
-            // increment per agent.
-            for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
-                const std::uint32_t cell = cell_of[s];
-                put(s, cell, cursor[cell]++);
-            }
+            scatter(std::true_type{});
         }
     }
 #pragma omp barrier
-    // World order within each cell: agents that stayed keep their order, newcomers are inserted. One pass
-    // over this thread's share of cells; the branch is taken only where a cell is out of order.
+    // World order within each cell, over this thread's share of the cells: agents out of order are moved
+    // back by insertion. With the kernel's flags only the newcomers of a cell can be (~8% of the agents at
+    // W20; the stayers before them are in order); otherwise one linear pass compares the (cell, agent) keys
+    // of neighbouring slots, a branch rarely taken.
     {
-        const Chunk mine = chunk_of(cells);
-        const std::uint32_t* const first = cell_start_.data();
-        const std::uint32_t* const cell_of_slot = sorted_cell_.data();
         std::uint32_t* const agent = next_.agent.data();
         Real *const x = next_.x.data(), *const y = next_.y.data();
         Real *const vx = next_.vx.data(), *const vy = next_.vy.data();
         Kind* const kind = next_.kind.data();
         Real* const bias = next_.bias.data();
         Real *const z = next_.z.data(), *const vz = next_.vz.data();
-        const std::uint32_t lo = first[mine.begin], hi = first[mine.end];
-        // Slots are in cell order, so (cell, agent) pairs out of order are agents out of order in a cell:
-        // one comparison, rarely true.
-        const auto key = [&](std::uint32_t k) {
-            return (static_cast<std::uint64_t>(cell_of_slot[k]) << 32) | agent[k];
-        };
-        for (std::uint32_t k = lo + 1; k < hi; ++k) {
-            if (key(k - 1) < key(k)) {
-                continue;
-            }
+        // Moves the agent at slot k down to its place in [begin, k].
+        const auto insert = [&](std::uint32_t begin, std::uint32_t k) {
             const std::uint32_t a = agent[k];
-            const std::uint32_t begin = first[cell_of_slot[k]];
             const Real ax = x[k], ay = y[k], avx = vx[k], avy = vy[k];
             const Kind akind = scouts ? kind[k] : Kind::Boid;
             const Real abias = scouts ? bias[k] : Real(0);
@@ -472,6 +461,27 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
             if (three_d) {
                 z[j] = az;
                 vz[j] = avz;
+            }
+        };
+        if (cells_known) {
+            for (std::size_t cell = my_cells.begin; cell < my_cells.end; ++cell) {
+                const std::uint32_t begin = first[cell];
+                for (std::uint32_t k = newcomers_at[cell]; k < first[cell + 1]; ++k) {
+                    insert(begin, k);
+                }
+            }
+        } else {
+            const std::uint32_t* const cell_of_slot = sorted_cell_.data();
+            const std::uint32_t lo = first[my_cells.begin], hi = first[my_cells.end];
+            // Slots are in cell order, so (cell, agent) pairs out of order are agents out of order in a
+            // cell: one comparison, rarely true.
+            const auto key = [&](std::uint32_t k) {
+                return (static_cast<std::uint64_t>(cell_of_slot[k]) << 32) | agent[k];
+            };
+            for (std::uint32_t k = lo + 1; k < hi; ++k) {
+                if (key(k - 1) > key(k)) {
+                    insert(first[cell_of_slot[k]], k);
+                }
             }
         }
     }
@@ -517,11 +527,12 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     const std::size_t m = cur_.agent.size();
     const std::size_t cells = cell_count();
     const bool cells_known = cells_valid_ && grid_ == cells_grid_;
-    slot_cell_.resize(m);
-    sorted_cell_.resize(m);
+    slot_cell_.resize(m + slot_padding<Real>()); // the kernel reads a vector past a line's last cell
+    sorted_cell_.resize(cells_known ? 0 : m);    // only the general fix-up needs each slot's cell
     cell_start_.resize(cells + 1);
-    histograms_.resize(static_cast<std::size_t>(threads) * cells); // one histogram per thread
-    stay_end_.resize(static_cast<std::size_t>(threads) * cells);
+    newcomers_at_.resize(cells);
+    histograms_.resize(2 * static_cast<std::size_t>(threads) * cells); // two counters per cell and thread
+    chunk_total_.resize(static_cast<std::size_t>(threads));
     next_.resize(m, slot_padding<Real>(), has_scouts_, three_d_);
     predator_x_.resize(predators_.size());
     predator_y_.resize(predators_.size());
@@ -572,7 +583,6 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     const bool bin_in_kernel = wrap && cells < fast::moved_cell_flag;
     if (bin_in_kernel) {
         flock.new_cell = slot_cell_.data();
-        flock.old_cell = sorted_cell_.data();
         flock.next_grid = grid_;
     }
     // One team for the whole step: the sort's phases and the lines, with no thread start-up in between.

@@ -76,12 +76,13 @@ private:
     bool has_scouts_ = false;
     std::vector<std::uint32_t> predators_; ///< world indices of the predators, in world order
 
-    SlotColumns<Real> cur_, next_;           ///< the flock in slot order; sort and kernel alternate them
-    std::vector<std::uint32_t> slot_cell_;   ///< cell of each slot of cur_
-    std::vector<std::uint32_t> sorted_cell_; ///< cell of each slot of next_ (written by the scatter)
-    std::vector<std::uint32_t> histograms_;  ///< per thread, per cell: counts, then scatter cursors
-    std::vector<std::uint32_t> stay_end_;    ///< per thread, per cell: the newcomers' scatter cursors
-    std::vector<std::uint32_t> cell_start_;  ///< nx * ny * nz + 1 slot offsets
+    SlotColumns<Real> cur_, next_;            ///< the flock in slot order; sort and kernel alternate them
+    std::vector<std::uint32_t> slot_cell_;    ///< cell of each slot of cur_
+    std::vector<std::uint32_t> sorted_cell_;  ///< cell of each slot of next_ (general fix-up only)
+    std::vector<std::uint32_t> histograms_;   ///< per thread: stayers' and newcomers' counters per cell
+    std::vector<std::uint32_t> newcomers_at_; ///< per cell: the slot of its first newcomer
+    std::vector<std::uint32_t> chunk_total_;  ///< per thread: agents in its share of the cells
+    std::vector<std::uint32_t> cell_start_;   ///< nx * ny * nz + 1 slot offsets
     std::vector<Real> predator_x_, predator_y_, predator_z_; ///< the predators' old positions
 };
 
