@@ -124,6 +124,7 @@ TEST(ViewerMouse, ClickTogglesTheCarrotInTheWeightedModelAndItFollowsTheMouse) {
     bool tracking_after_click = false, tracking_after_second_click = true;
     double carrot_x_after_click = 0, carrot_y_after_click = 0, followed_x = 0, followed_y = 0;
     double stopped_x = 0, stopped_y = 0;
+    int target_x = 200; // where the pointer is warped for the carrot to follow
     o.hook = [&](ViewerState& s) {
         ++calls;
         if (std::chrono::steady_clock::now() > deadline) {
@@ -152,16 +153,20 @@ TEST(ViewerMouse, ClickTogglesTheCarrotInTheWeightedModelAndItFollowsTheMouse) {
                 tracking_after_click = true;
                 carrot_x_after_click = s.params.carrot_x;
                 carrot_y_after_click = s.params.carrot_y;
-                SDL_WarpMouseInWindow(window, 200, 150);
+                SDL_WarpMouseInWindow(window, target_x, 150);
                 next();
             }
             break;
         case 3:
-            if (std::abs(s.params.carrot_x - world_x(200)) < 1e-9) { // it followed the pointer
+            if (std::abs(s.params.carrot_x - world_x(target_x)) < 1e-9) { // it followed the pointer
                 followed_x = s.params.carrot_x;
                 followed_y = s.params.carrot_y;
-                push_click(SDL_BUTTON_LEFT, 200, 150);
+                push_click(SDL_BUTTON_LEFT, target_x, 150);
                 next();
+            } else if ((calls - phase_start) % 200 == 199) {
+                // Now and then (~1 in 50 runs on a loaded machine) the warp's motion never reaches SDL;
+                // warping to the same pixel again would not move the X pointer, so move one pixel on.
+                SDL_WarpMouseInWindow(window, ++target_x, 150);
             }
             break;
         case 4:
@@ -189,9 +194,9 @@ TEST(ViewerMouse, ClickTogglesTheCarrotInTheWeightedModelAndItFollowsTheMouse) {
     EXPECT_TRUE(tracking_after_click);
     EXPECT_NEAR(carrot_x_after_click, world_x(100), 1e-9);
     EXPECT_NEAR(carrot_y_after_click, world_y(100), 1e-9);
-    EXPECT_NEAR(followed_x, world_x(200), 1e-9);
+    EXPECT_NEAR(followed_x, world_x(target_x), 1e-9);
     EXPECT_NEAR(followed_y, world_y(150), 1e-9);
     EXPECT_FALSE(tracking_after_second_click);
-    EXPECT_NEAR(stopped_x, world_x(200), 1e-9);
+    EXPECT_NEAR(stopped_x, world_x(target_x), 1e-9);
     EXPECT_NEAR(stopped_y, world_y(150), 1e-9);
 }
