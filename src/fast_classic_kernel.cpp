@@ -46,6 +46,13 @@ struct NeighbourSums {
     V zsum, vzsum, close_dz;
 };
 
+/// The box a candidate must be within reach of to matter to some lane (see list_candidates), in lanes, and
+/// the square of that reach.
+template <class D>
+struct ReachBox {
+    hn::Vec<D> lo_x, hi_x, lo_y, hi_y, lo_z, hi_z, reach2;
+};
+
 /// One vector of agents: their old positions, and their slots (for excluding an agent's own pair).
 template <class D>
 struct Lanes {
@@ -54,7 +61,19 @@ struct Lanes {
     /// The agents' bounding box, and the distance from it beyond which a candidate is out of every lane's
     /// visual range: the range plus an allowance for rounding (see list_candidates).
     hn::TFromD<D> lo_x{}, lo_y{}, lo_z{}, hi_x{}, hi_y{}, hi_z{}, reach{};
+    ReachBox<D> box{}; ///< the same, unshifted, in vectors (set by bound_lanes)
 };
+
+/// The culling box of the lanes for candidates seen across the seams by `shift` (see list_candidates).
+template <class D, class Shift>
+HWY_INLINE ReachBox<D> reach_box(D d, const Lanes<D>& a, const Shift& shift) {
+    using Real = hn::TFromD<D>;
+    const Real reach = a.reach + (std::abs(shift.x) + std::abs(shift.y) + std::abs(shift.z)) *
+                                     Real(1e-5); // the shift's rounding
+    return {hn::Set(d, a.lo_x + shift.x), hn::Set(d, a.hi_x + shift.x), hn::Set(d, a.lo_y + shift.y),
+            hn::Set(d, a.hi_y + shift.y), hn::Set(d, a.lo_z + shift.z), hn::Set(d, a.hi_z + shift.z),
+            hn::Set(d, reach * reach)};
+}
 
 /// The lanes' bounding box (first `count` lanes) and reach, for list_candidates.
 template <bool k3D, class D>
@@ -83,6 +102,9 @@ HWY_INLINE void bound_lanes(D d, std::size_t count, hn::TFromD<D> visual, Lanes<
     const Real magnitude = std::max({std::abs(a.lo_x), std::abs(a.hi_x), std::abs(a.lo_y), std::abs(a.hi_y),
                                      std::abs(a.lo_z), std::abs(a.hi_z)});
     a.reach = visual + visual * Real(1e-3) + magnitude * Real(1e-5);
+    const Real reach2 = a.reach * a.reach;
+    a.box = {hn::Set(d, a.lo_x), hn::Set(d, a.hi_x), hn::Set(d, a.lo_y), hn::Set(d, a.hi_y),
+             hn::Set(d, a.lo_z), hn::Set(d, a.hi_z), hn::Set(d, reach2)};
 }
 
 /// The offset added to a candidate's difference on each axis when it sits across a wrap seam.
@@ -234,31 +256,31 @@ HWY_INLINE void list_candidates(D d, const FlockInCellOrder<Real>& f, bool exact
     list.shift = shift;
     const hn::RebindToSigned<D> di;
     using TI = hn::TFromD<decltype(di)>;
-    // A candidate at x is seen at x - shift (the kernel's dx = (x_lane - x) + shift); the box moves instead.
-    const auto lo_x = hn::Set(d, a.lo_x + shift.x), hi_x = hn::Set(d, a.hi_x + shift.x);
-    const auto lo_y = hn::Set(d, a.lo_y + shift.y), hi_y = hn::Set(d, a.hi_y + shift.y);
-    const auto lo_z = hn::Set(d, a.lo_z + shift.z), hi_z = hn::Set(d, a.hi_z + shift.z);
-    const Real reach = a.reach + (std::abs(shift.x) + std::abs(shift.y) + std::abs(shift.z)) *
-                                     Real(1e-5); // the shift's rounding
-    const auto reach2 = hn::Set(d, reach * reach);
+    // The tile's box, grown by the reach; across a seam (rare) the box moves instead of the candidates: a
+    // candidate at x is seen at x - shift (the kernel's dx = (x_lane - x) + shift).
+    ReachBox<D> shifted;
+    const ReachBox<D>& box = shift.any() ? (shifted = reach_box(d, a, shift)) : a.box;
     const auto zero = hn::Zero(d);
     // Distance from the box along one axis (0 inside it).
     const auto outside = [&](hn::Vec<D> v, hn::Vec<D> lo, hn::Vec<D> hi)
                              HWY_ATTR { return hn::Max(hn::Max(hn::Sub(lo, v), hn::Sub(v, hi)), zero); };
     // Lists the kept slots among [k, k + lanes) ∩ [k, end). Loads may run past `end` into the next cells or
-    // the arrays' padding (and a run may be empty); FirstN drops those lanes.
+    // the arrays' padding (and a run may be empty); FirstN drops those lanes. The slots are compressed in a
+    // register and stored whole (the list has a vector of room past its capacity): the memory form of
+    // AVX-512's compress is several times slower on Intel cores.
     const auto list_vector = [&](std::uint32_t k) HWY_ATTR {
         const std::size_t n = end > k ? end - k : 0;
-        const auto ex = outside(hn::LoadU(d, f.x + k), lo_x, hi_x);
-        const auto ey = outside(hn::LoadU(d, f.y + k), lo_y, hi_y);
+        const auto ex = outside(hn::LoadU(d, f.x + k), box.lo_x, box.hi_x);
+        const auto ey = outside(hn::LoadU(d, f.y + k), box.lo_y, box.hi_y);
         auto e2 = hn::Add(hn::Mul(ex, ex), hn::Mul(ey, ey));
         if constexpr (k3D) {
-            const auto ez = outside(hn::LoadU(d, f.z + k), lo_z, hi_z);
+            const auto ez = outside(hn::LoadU(d, f.z + k), box.lo_z, box.hi_z);
             e2 = hn::Add(e2, hn::Mul(ez, ez));
         }
-        const auto keep = hn::And(hn::Lt(e2, reach2), hn::FirstN(d, n));
-        list.size += hn::CompressStore(hn::Add(hn::Set(di, static_cast<TI>(k)), list.lane_index),
-                                       hn::RebindMask(di, keep), di, list.slot + list.size);
+        const auto keep = hn::RebindMask(di, hn::And(hn::Lt(e2, box.reach2), hn::FirstN(d, n)));
+        const auto slots = hn::Add(hn::Set(di, static_cast<TI>(k)), list.lane_index);
+        hn::StoreU(hn::Compress(slots, keep), di, list.slot + list.size);
+        list.size += hn::CountTrue(di, keep);
     };
     list_vector(begin);
     list_vector(begin + static_cast<std::uint32_t>(lanes));
