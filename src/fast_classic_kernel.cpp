@@ -115,17 +115,17 @@ struct SeamShift {
 };
 
 /// Where a tile's candidates are gathered before the neighbour loop runs over them (slots, in the plain
-/// path's order), with room for one vector written past the end.
+/// path's order), with room for one vector written past the end. A tile with candidates across a wrap seam
+/// also lists each candidate's seam shift, so that one loop serves all its candidates.
 template <class D>
 struct CandidateList {
+    using Real = hn::TFromD<D>;
     using Index = hn::TFromD<hn::RebindToSigned<D>>;
     static constexpr std::size_t capacity = 512;
-    HWY_ALIGN Index slot[capacity + HWY_MAX_BYTES / sizeof(Index)];
+    static constexpr std::size_t room = capacity + HWY_MAX_BYTES / sizeof(Index);
+    HWY_ALIGN Index slot[room];
+    HWY_ALIGN Real shift_x[room], shift_y[room], shift_z[room]; ///< seam tiles only
     std::size_t size = 0;
-    SeamShift<hn::TFromD<D>> shift{}; ///< the seam shift every listed candidate takes
-    /// 0, 1, 2, ... in the index lanes, made once per tile: Highway's Iota builds its vector through
-    /// memory, and the wide load after narrow stores stalls on store forwarding.
-    hn::Vec<hn::RebindToSigned<D>> lane_index;
 };
 
 /// Adds candidate `j` (its difference moved by the seam shift sx, sy, sz when kShift) to the lanes' sums.
@@ -136,10 +136,11 @@ struct CandidateList {
 /// checks the common case can drop: the |dx|, |dy|, |dz| < visual box (implied by d2 < visual^2 unless the
 /// protected range exceeds the visual range) and the exclusion of the agent itself (free otherwise: its own
 /// pair has d2 = 0, lands in the protected bucket and adds +0 to sums that start at +0).
-template <bool kWrap, bool kShift, bool kExact, bool kGeneral, bool k3D, class D, class Real>
+template <bool kWrap, bool kShift, bool kExact, bool kGeneral, bool kRareClose, bool k3D, class D, class Real>
 HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Vec<D> sx,
                               hn::Vec<D> sy, hn::Vec<D> sz, const Lanes<D>& a, NeighbourSums<D>& s) {
     static_assert(!(kExact && kShift), "a shifted candidate needs the plain path's x - dx");
+    static_assert(!(kRareClose && kGeneral), "kRareClose relies on the common case's candidate test");
     const hn::RebindToSigned<D> di;
     using TI = hn::TFromD<decltype(di)>;
     const auto visual2 = hn::Set(d, f.c.visual2);
@@ -179,119 +180,43 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
     } else {
         (void)visual;
     }
-    const auto averaged = hn::AndNot(close, near);
+    // The sums of the neighbours in visual range but outside the protected range.
+    const auto average = [&](hn::Mask<D> averaged) HWY_ATTR {
+        if constexpr (kWrap && !kExact) {
+            // Across a wrap seam the neighbour's nearest image is what the boid sees: x - dx.
+            s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, hn::Sub(a.x, dx)), s.xsum);
+            s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, hn::Sub(a.y, dy)), s.ysum);
+            if constexpr (k3D) {
+                s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, hn::Sub(a.z, dz)), s.zsum);
+            }
+        } else {
+            s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, xj), s.xsum);
+            s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, yj), s.ysum);
+            if constexpr (k3D) {
+                s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, zj), s.zsum);
+            }
+        }
+        s.vxsum = hn::IfThenElse(averaged, hn::Add(s.vxsum, hn::Set(d, f.vx[j])), s.vxsum);
+        s.vysum = hn::IfThenElse(averaged, hn::Add(s.vysum, hn::Set(d, f.vy[j])), s.vysum);
+        if constexpr (k3D) {
+            s.vzsum = hn::IfThenElse(averaged, hn::Add(s.vzsum, hn::Set(d, f.vz[j])), s.vzsum);
+        }
+        s.count = hn::IfThenElse(averaged, hn::Add(s.count, one), s.count);
+    };
+    if constexpr (kRareClose) {
+        // No lane has this candidate in its protected range (in 3D W20 about one candidate in fifty
+        // outside the tile's own agents): the close sums are unchanged and every near lane averages.
+        if (HWY_LIKELY(hn::AllFalse(d, close))) {
+            average(near);
+            return;
+        }
+    }
     s.close_dx = hn::IfThenElse(close, hn::Add(s.close_dx, dx), s.close_dx);
     s.close_dy = hn::IfThenElse(close, hn::Add(s.close_dy, dy), s.close_dy);
     if constexpr (k3D) {
         s.close_dz = hn::IfThenElse(close, hn::Add(s.close_dz, dz), s.close_dz);
     }
-    if constexpr (kWrap && !kExact) {
-        // Across a wrap seam the neighbour's nearest image is what the boid sees: x - dx.
-        s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, hn::Sub(a.x, dx)), s.xsum);
-        s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, hn::Sub(a.y, dy)), s.ysum);
-        if constexpr (k3D) {
-            s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, hn::Sub(a.z, dz)), s.zsum);
-        }
-    } else {
-        s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, xj), s.xsum);
-        s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, yj), s.ysum);
-        if constexpr (k3D) {
-            s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, zj), s.zsum);
-        }
-    }
-    s.vxsum = hn::IfThenElse(averaged, hn::Add(s.vxsum, hn::Set(d, f.vx[j])), s.vxsum);
-    s.vysum = hn::IfThenElse(averaged, hn::Add(s.vysum, hn::Set(d, f.vy[j])), s.vysum);
-    if constexpr (k3D) {
-        s.vzsum = hn::IfThenElse(averaged, hn::Add(s.vzsum, hn::Set(d, f.vz[j])), s.vzsum);
-    }
-    s.count = hn::IfThenElse(averaged, hn::Add(s.count, one), s.count);
-}
-
-/// Runs the neighbour loop over the listed candidates and empties the list. The sums are accumulated in a
-/// local copy: Highway's vector types may alias any float, so the compiler would otherwise store every sum
-/// back to `sums` after each candidate in case the next candidate's loads read them. Out of line: the
-/// listing flushes from two places and the tile once more, and one copy of the loops serves them all.
-template <bool kWrap, bool k3D, class D, class Real>
-HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool exact, CandidateList<D>& list,
-                             const Lanes<D>& a, NeighbourSums<D>& sums) {
-    NeighbourSums<D> s = sums;
-    const auto sx = hn::Set(d, list.shift.x), sy = hn::Set(d, list.shift.y), sz = hn::Set(d, list.shift.z);
-    const std::size_t n = list.size;
-    const auto* const slot = list.slot;
-    if (kWrap && list.shift.any()) {
-        for (std::size_t k = 0; k < n; ++k) {
-            add_candidate<kWrap, true, false, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx, sy,
-                                                          sz, a, s);
-        }
-    } else if (kWrap && exact) {
-        for (std::size_t k = 0; k < n; ++k) {
-            add_candidate<kWrap, false, true, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx, sy,
-                                                          sz, a, s);
-        }
-    } else {
-        for (std::size_t k = 0; k < n; ++k) {
-            add_candidate<kWrap, false, false, false, k3D>(d, f, static_cast<std::uint32_t>(slot[k]), sx, sy,
-                                                           sz, a, s);
-        }
-    }
-    sums = s;
-    list.size = 0;
-}
-
-/// Lists the candidates of slots [begin, end), seen across the seam by `shift`, that lie within the lanes'
-/// reach of their bounding box: the others are beyond the visual range of every lane, so skipping them
-/// changes no sum (in 3D about a third of the 3 x 3 x 3 block's candidates: its edges and corners are far
-/// from a tile). The list keeps the plain path's order; it is run first when the shift changes or it could
-/// overflow. A run (about 5 cells) is examined two vectors at a time with no loop in the common case: a
-/// loop whose trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs.
-template <bool kWrap, bool k3D, class D, class Real>
-HWY_INLINE void list_candidates(D d, const FlockInCellOrder<Real>& f, bool exact, std::uint32_t begin,
-                                std::uint32_t end, SeamShift<Real> shift, CandidateList<D>& list,
-                                const Lanes<D>& a, NeighbourSums<D>& sums) {
-    const std::size_t lanes = hn::Lanes(d);
-    if (list.size + 2 * lanes > CandidateList<D>::capacity ||
-        (list.size > 0 && (shift.x != list.shift.x || shift.y != list.shift.y || shift.z != list.shift.z))) {
-        add_listed<kWrap, k3D>(d, f, exact, list, a, sums);
-    }
-    list.shift = shift;
-    const hn::RebindToSigned<D> di;
-    using TI = hn::TFromD<decltype(di)>;
-    // The tile's box, grown by the reach; across a seam (rare) the box moves instead of the candidates: a
-    // candidate at x is seen at x - shift (the kernel's dx = (x_lane - x) + shift).
-    ReachBox<D> shifted;
-    const ReachBox<D>& box = shift.any() ? (shifted = reach_box(d, a, shift)) : a.box;
-    const auto zero = hn::Zero(d);
-    // Distance from the box along one axis (0 inside it).
-    const auto outside = [&](hn::Vec<D> v, hn::Vec<D> lo, hn::Vec<D> hi)
-                             HWY_ATTR { return hn::Max(hn::Max(hn::Sub(lo, v), hn::Sub(v, hi)), zero); };
-    // Lists the kept slots among [k, k + lanes) ∩ [k, end). Loads may run past `end` into the next cells or
-    // the arrays' padding (and a run may be empty); FirstN drops those lanes. The slots are compressed in a
-    // register and stored whole (the list has a vector of room past its capacity): the memory form of
-    // AVX-512's compress is several times slower on Intel cores.
-    const auto list_vector = [&](std::uint32_t k) HWY_ATTR {
-        const std::size_t n = end > k ? end - k : 0;
-        const auto ex = outside(hn::LoadU(d, f.x + k), box.lo_x, box.hi_x);
-        const auto ey = outside(hn::LoadU(d, f.y + k), box.lo_y, box.hi_y);
-        auto e2 = hn::Add(hn::Mul(ex, ex), hn::Mul(ey, ey));
-        if constexpr (k3D) {
-            const auto ez = outside(hn::LoadU(d, f.z + k), box.lo_z, box.hi_z);
-            e2 = hn::Add(e2, hn::Mul(ez, ez));
-        }
-        const auto keep = hn::RebindMask(di, hn::And(hn::Lt(e2, box.reach2), hn::FirstN(d, n)));
-        const auto slots = hn::Add(hn::Set(di, static_cast<TI>(k)), list.lane_index);
-        hn::StoreU(hn::Compress(slots, keep), di, list.slot + list.size);
-        list.size += hn::CountTrue(di, keep);
-    };
-    list_vector(begin);
-    list_vector(begin + static_cast<std::uint32_t>(lanes));
-    for (std::uint32_t k = begin + 2 * static_cast<std::uint32_t>(lanes); k < end;
-         k += static_cast<std::uint32_t>(lanes)) {
-        if (list.size + lanes > CandidateList<D>::capacity) {
-            add_listed<kWrap, k3D>(d, f, exact, list, a, sums);
-            list.shift = shift;
-        }
-        list_vector(k); // a crowded run
-    }
+    average(hn::AndNot(close, near));
 }
 
 /// Adds the candidates of slots [begin, end) to the lanes' sums (see add_candidate), all of them in order.
@@ -302,7 +227,7 @@ HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32
     NeighbourSums<D> s = sums;
     const auto sx = hn::Set(d, shift.x), sy = hn::Set(d, shift.y), sz = hn::Set(d, shift.z);
     for (std::uint32_t j = begin; j < end; ++j) {
-        add_candidate<kWrap, kShift, kExact, kGeneral, k3D>(d, f, j, sx, sy, sz, a, s);
+        add_candidate<kWrap, kShift, kExact, kGeneral, false, k3D>(d, f, j, sx, sy, sz, a, s);
     }
     sums = s;
 }
@@ -365,6 +290,145 @@ HWY_INLINE int tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, in
     return count;
 }
 
+/// The neighbour loop over the listed candidates [begin, end), each with the shift its list entry gives
+/// (kShift) or none. kRareClose: see add_candidate.
+template <bool kWrap, bool kShift, bool kExact, bool kRareClose, bool k3D, class D, class Real>
+HWY_INLINE void add_list_range(D d, const FlockInCellOrder<Real>& f, const CandidateList<D>& list,
+                               std::size_t begin, std::size_t end, const Lanes<D>& a, NeighbourSums<D>& s) {
+    const auto zero = hn::Zero(d);
+    for (std::size_t k = begin; k < end; ++k) {
+        const auto j = static_cast<std::uint32_t>(list.slot[k]);
+        if constexpr (kShift) {
+            add_candidate<kWrap, true, false, false, kRareClose, k3D>(d, f, j, hn::Set(d, list.shift_x[k]),
+                                                                      hn::Set(d, list.shift_y[k]),
+                                                                      hn::Set(d, list.shift_z[k]), a, s);
+        } else {
+            add_candidate<kWrap, false, kExact, false, kRareClose, k3D>(d, f, j, zero, zero, zero, a, s);
+        }
+    }
+}
+
+/// The neighbour loop over the whole list. The tile's own agents, [own_begin, own_end) in the list, are
+/// each in its own lane's protected range (d2 = 0); the others rarely in any lane's, so they take
+/// add_candidate's kRareClose test and the own agents do not (it would mispredict on each of them).
+template <bool kWrap, bool kShift, bool kExact, bool k3D, class D, class Real>
+HWY_INLINE void add_list(D d, const FlockInCellOrder<Real>& f, const CandidateList<D>& list,
+                         std::size_t own_begin, std::size_t own_end, const Lanes<D>& a, NeighbourSums<D>& s) {
+    add_list_range<kWrap, kShift, kExact, true, k3D>(d, f, list, 0, own_begin, a, s);
+    add_list_range<kWrap, kShift, kExact, false, k3D>(d, f, list, own_begin, own_end, a, s);
+    add_list_range<kWrap, kShift, kExact, true, k3D>(d, f, list, own_end, list.size, a, s);
+}
+
+/// Runs the neighbour loop over the listed candidates and empties the list. The sums are accumulated in a
+/// local copy: Highway's vector types may alias any float, so the compiler would otherwise store every sum
+/// back to `sums` after each candidate in case the next candidate's loads read them. Out of line: one copy
+/// of the loops serves the listing's flushes and the tile's end.
+template <bool kWrap, bool k3D, class D, class Real>
+HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool exact, bool seam,
+                             CandidateList<D>& list, std::size_t own_begin, std::size_t own_end,
+                             const Lanes<D>& a, NeighbourSums<D>& sums) {
+    NeighbourSums<D> s = sums;
+    if (kWrap && seam) {
+        // Each candidate with its own shift (0 on an axis it is not across, which leaves dx exact).
+        add_list<kWrap, true, false, k3D>(d, f, list, own_begin, own_end, a, s);
+    } else if (kWrap && exact) {
+        add_list<kWrap, false, true, k3D>(d, f, list, own_begin, own_end, a, s);
+    } else {
+        add_list<kWrap, false, false, k3D>(d, f, list, own_begin, own_end, a, s);
+    }
+    sums = s;
+    list.size = 0;
+}
+
+/// Lists the candidates of a tile's runs that lie within the lanes' reach of their bounding box: the
+/// others are beyond the visual range of every lane, so skipping them changes no sum (in 3D about a third
+/// of the 3 x 3 x 3 block's candidates: its edges and corners are far from a tile), and runs the neighbour
+/// loop over the list. The list keeps the plain path's order; it is run early only if it could overflow.
+/// A run (about 5 cells) is examined two vectors at a time with no loop in the common case: a loop whose
+/// trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs. `seam`: some
+/// run is across a wrap seam; then every listed candidate carries its run's shift. The lanes' own agents
+/// are the `count` slots from `own`: listed whole, and where (see add_list).
+template <bool kWrap, bool k3D, class D, class Real>
+HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool exact, bool seam,
+                             const CandidateRun<Real>* runs, int count, std::uint32_t own,
+                             std::size_t own_count, const Lanes<D>& a, NeighbourSums<D>& sums) {
+    const std::size_t lanes = hn::Lanes(d);
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    CandidateList<D> list;
+    const auto lane_index = hn::Iota(di, 0);
+    std::size_t size = 0; // a local: the list's stores may alias list.size as far as the compiler knows
+    std::size_t own_begin = 0, own_end = 0;
+    const auto flush_if_full = [&]() {
+        if (HWY_UNLIKELY(size + lanes > CandidateList<D>::capacity)) {
+            list.size = size;
+            add_listed<kWrap, k3D>(d, f, exact, seam, list, own_begin, own_end, a, sums);
+            size = own_begin = own_end = 0;
+        }
+    };
+    const auto zero = hn::Zero(d);
+    // Distance from the box along one axis (0 inside it).
+    const auto outside = [&](hn::Vec<D> v, hn::Vec<D> lo, hn::Vec<D> hi)
+                             HWY_ATTR { return hn::Max(hn::Max(hn::Sub(lo, v), hn::Sub(v, hi)), zero); };
+    for (int r = 0; r < count; ++r) {
+        const CandidateRun<Real>& run = runs[r];
+        // The tile's box, grown by the reach; across a seam the box moves instead of the candidates: a
+        // candidate at x is seen at x - shift (the kernel's dx = (x_lane - x) + shift).
+        ReachBox<D> shifted;
+        const ReachBox<D>& box = run.shift.any() ? (shifted = reach_box(d, a, run.shift)) : a.box;
+        const auto store_shifts = [&]() HWY_ATTR {
+            if (kWrap && seam) {
+                hn::StoreU(hn::Set(d, run.shift.x), d, list.shift_x + size);
+                hn::StoreU(hn::Set(d, run.shift.y), d, list.shift_y + size);
+                hn::StoreU(hn::Set(d, run.shift.z), d, list.shift_z + size);
+            }
+        };
+        // Lists the kept slots among [k, k + lanes) ∩ [k, end). Loads may run past `end` into the next cells
+        // or the arrays' padding (and a segment may be empty); FirstN drops those lanes. The slots are
+        // compressed in a register and stored whole (the list has a vector of room past its capacity): the
+        // memory form of AVX-512's compress is several times slower on Intel cores.
+        const auto list_vector = [&](std::uint32_t k, std::uint32_t end) HWY_ATTR {
+            flush_if_full();
+            const std::size_t n = end > k ? end - k : 0;
+            const auto ex = outside(hn::LoadU(d, f.x + k), box.lo_x, box.hi_x);
+            const auto ey = outside(hn::LoadU(d, f.y + k), box.lo_y, box.hi_y);
+            auto e2 = hn::Add(hn::Mul(ex, ex), hn::Mul(ey, ey));
+            if constexpr (k3D) {
+                const auto ez = outside(hn::LoadU(d, f.z + k), box.lo_z, box.hi_z);
+                e2 = hn::Add(e2, hn::Mul(ez, ez));
+            }
+            const auto keep = hn::RebindMask(di, hn::And(hn::Lt(e2, box.reach2), hn::FirstN(d, n)));
+            const auto slots = hn::Add(hn::Set(di, static_cast<TI>(k)), lane_index);
+            hn::StoreU(hn::Compress(slots, keep), di, list.slot + size);
+            store_shifts();
+            size += hn::CountTrue(di, keep);
+        };
+        const auto list_segment = [&](std::uint32_t begin, std::uint32_t end) HWY_ATTR {
+            list_vector(begin, end);
+            list_vector(begin + static_cast<std::uint32_t>(lanes), end);
+            for (std::uint32_t k = begin + 2 * static_cast<std::uint32_t>(lanes); k < end;
+                 k += static_cast<std::uint32_t>(lanes)) {
+                list_vector(k, end); // a crowded run
+            }
+        };
+        if (!run.shift.any() && run.begin <= own && own < run.end) {
+            // The run of the tile's own line: its own agents are listed whole, between the others.
+            list_segment(run.begin, own);
+            flush_if_full();
+            hn::StoreU(hn::Add(hn::Set(di, static_cast<TI>(own)), lane_index), di, list.slot + size);
+            store_shifts();
+            own_begin = size;
+            size += own_count;
+            own_end = size;
+            list_segment(own + static_cast<std::uint32_t>(own_count), run.end);
+        } else {
+            list_segment(run.begin, run.end);
+        }
+    }
+    list.size = size;
+    add_listed<kWrap, k3D>(d, f, exact, seam, list, own_begin, own_end, a, sums);
+}
+
 /// Adds the candidates of `count` runs to the lanes' sums, each run with the loop its shift and place need.
 template <bool kWrap, bool kGeneral, bool k3D, class D, class Real>
 HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, bool exact, const CandidateRun<Real>* runs,
@@ -389,7 +453,8 @@ HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, bool exact, const
 /// compiled once for both tests).
 template <bool kWrap, bool k3D, class D, class Real>
 HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, bool general, int layer, int row,
-                                    int col0, int col1, const Lanes<D>& a, NeighbourSums<D>& s) {
+                                    int col0, int col1, std::uint32_t slot0, std::size_t agents,
+                                    const Lanes<D>& a, NeighbourSums<D>& s) {
     // Cells are more than the visual range wide, high and deep, so the agents of a tile from the third
     // column, row and layer on are more than twice the visual range from the origin (see add_candidates'
     // kExact).
@@ -401,12 +466,11 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, bool g
     } else if constexpr (k3D) {
         // 3D tiles gather their culled candidates in a list and run one neighbour loop over it; 2D tiles
         // run the loop over each run of candidates directly (culling and listing measured slower there).
-        CandidateList<D> list;
-        list.lane_index = hn::Iota(hn::RebindToSigned<D>(), 0);
+        bool seam = false;
         for (int k = 0; k < count; ++k) {
-            list_candidates<kWrap, k3D>(d, f, exact, runs[k].begin, runs[k].end, runs[k].shift, list, a, s);
+            seam = seam || runs[k].shift.any();
         }
-        add_listed<kWrap, k3D>(d, f, exact, list, a, s);
+        list_and_add<kWrap, k3D>(d, f, exact, seam, runs, count, slot0, agents, a, s);
     } else {
         add_runs<kWrap, false, k3D>(d, f, exact, runs, count, a, s);
     }
@@ -758,7 +822,7 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
                     bound_lanes<k3D>(d, count, f.c.visual, a);
                 }
                 NeighbourSums<D> s(d);
-                add_tile_candidates<kWrap, k3D>(d, f, general, layer, row, col0, col1, a, s);
+                add_tile_candidates<kWrap, k3D>(d, f, general, layer, row, col0, col1, slot, count, a, s);
                 finish_agents<kWrap, k3D>(d, f, slot, count, start[f.nx], a, s);
             }
             col0 = col1 + 1;
