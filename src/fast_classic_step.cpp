@@ -21,6 +21,7 @@
 
 #include "fast_classic_step.hpp"
 
+#include "boids/detail/cell_bounds.hpp"
 #include "boids/fast_path.hpp"
 #include "classic_rules.hpp"
 #include "fast_classic_kernel.hpp"
@@ -584,6 +585,16 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     if (bin_in_kernel) {
         flock.new_cell = slot_cell_.data();
         flock.next_grid = grid_;
+        if (!(bounds_grid_ == grid_)) {
+            const std::size_t padding = slot_padding<Real>();
+            col_bound_ = detail::line_bound_table<Real>(grid_.origin_x, grid_.cell_w, grid_.nx, padding);
+            row_bound_ = detail::line_bound_table<Real>(grid_.origin_y, grid_.cell_h, grid_.ny, padding);
+            layer_bound_ = detail::line_bound_table<Real>(grid_.origin_z, grid_.cell_d, grid_.nz, padding);
+            bounds_grid_ = grid_;
+        }
+        flock.col_bound = col_bound_.data();
+        flock.row_bound = row_bound_.data();
+        flock.layer_bound = layer_bound_.data();
     }
     // One team for the whole step: the sort's phases and the lines, with no thread start-up in between.
     auto t_neighbours = t_start;

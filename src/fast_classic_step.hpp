@@ -70,6 +70,10 @@ private:
     /// computes them with the new positions, and the grid stays the same from step to step).
     bool cells_valid_ = false;
     fast::CellGeometry cells_grid_{0.0, 0.0, 1.0, 1.0, 1, 1};
+    /// Where the columns, rows and layers of bounds_grid_ begin (detail::line_bound_table), for the
+    /// kernel's binning in wrap mode; rebuilt when the grid changes.
+    std::vector<Real> col_bound_, row_bound_, layer_bound_;
+    fast::CellGeometry bounds_grid_{0.0, 0.0, 0.0, 0.0, 0, 0};
     /// This step's grid, as SpatialGrid::build computes it (so the neighbour order is the plain path's).
     fast::CellGeometry grid_{0.0, 0.0, 1.0, 1.0, 1, 1};
     std::size_t world_size_ = 0;

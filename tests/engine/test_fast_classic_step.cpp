@@ -176,6 +176,17 @@ TEST(FastClassicStep, ThreeDimensionalCullingKeepsEveryNeighbourFarFromTheOrigin
     expect_fast_equals_plain(p, w, 30);
 }
 
+TEST(FastClassicStep, SparseLinesOfAWrapWorldGiveThePlainPathsBits) {
+    // Half an agent per cell on a long torus (the grid holds up to two cells per agent): the slots of a
+    // vector often span more columns than a vector of cell bounds, and the kernel bins those by division;
+    // the others (and the agents crossing a seam) by comparison with the bounds.
+    Params p = busy_params(Boundary::Wrap);
+    p.width = 9000;
+    p.height = 400;
+    expect_fast_equals_plain(p, spawn_world<float>(p, AgentCounts{1200, 0, 0, 0}, 11), 40);
+    expect_fast_equals_plain(p, spawn_world<double>(p, AgentCounts{1200, 0, 0, 0}, 12), 40);
+}
+
 TEST(FastClassicStep, BitIdenticalOnEverySimdTargetOfThisCpu) {
     const Params p = busy_params(Boundary::Wrap);
     const World<float> start = busy_world<float>(p, 0);
