@@ -1,5 +1,7 @@
 #include "boids/spatial_grid.hpp"
 
+#include "boids/detail/cell_bounds.hpp"
+
 #include "boids/fix15.hpp"
 
 #include <algorithm>
@@ -26,7 +28,7 @@ int cells_along(double extent, double cell) {
 template <class Real>
 std::size_t SpatialGrid<Real>::cell_of(double px, double py, double pz) const {
     const auto line = [](double p, double origin, double cell, int n) {
-        const double f = std::floor((p - origin) / cell);
+        const double f = detail::unclamped_line(p, origin, cell); // the fast path bins with its bounds
         return static_cast<std::size_t>(std::clamp(f, 0.0, n - 1.0));
     };
     const std::size_t layer = three_d_ ? line(pz, origin_z_, cell_d_, nz_) : 0;
