@@ -348,7 +348,7 @@ HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool exact, b
 /// A run (about 5 cells) is examined two vectors at a time with no loop in the common case: a loop whose
 /// trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs. `seam`: some
 /// run is across a wrap seam; then every listed candidate carries its run's shift. The lanes' own agents
-/// are the `count` slots from `own`: listed whole, and where (see add_list).
+/// are the `own_count` slots from `own` (a.slot): listed whole, and their place noted (see add_list).
 template <bool kWrap, bool k3D, class D, class Real>
 HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool exact, bool seam,
                              const CandidateRun<Real>* runs, int count, std::uint32_t own,
@@ -357,7 +357,9 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool exact, b
     const hn::RebindToSigned<D> di;
     using TI = hn::TFromD<decltype(di)>;
     CandidateList<D> list;
-    const auto lane_index = hn::Iota(di, 0);
+    // 0, 1, 2, ... from the lanes' slots (own + lane): Highway's Iota builds its vector through memory,
+    // and the wide load after narrow stores would stall on store forwarding once per tile.
+    const auto lane_index = hn::Sub(a.slot, hn::Set(di, static_cast<TI>(own)));
     std::size_t size = 0; // a local: the list's stores may alias list.size as far as the compiler knows
     std::size_t own_begin = 0, own_end = 0;
     const auto flush_if_full = [&]() {
@@ -416,7 +418,7 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool exact, b
             // The run of the tile's own line: its own agents are listed whole, between the others.
             list_segment(run.begin, own);
             flush_if_full();
-            hn::StoreU(hn::Add(hn::Set(di, static_cast<TI>(own)), lane_index), di, list.slot + size);
+            hn::StoreU(a.slot, di, list.slot + size);
             store_shifts();
             own_begin = size;
             size += own_count;
@@ -750,52 +752,15 @@ void cells_impl(const Real* xs, const Real* ys, const Real* zs, std::size_t coun
     }
 }
 
-/// Adds moved_cell_flag to the new cell of each agent of a line that leaves its cell: the agents of cell
-/// `first_cell + col` are the slots [start[col], start[col + 1]). A vector of slots at a time, each lane's
-/// old cell counted from the cell starts inside the vector (W20: 2-3 of them); vectors never overlap (a load
-/// over part of the previous store would stall on store forwarding), and nothing is stored past the line's
-/// last slot (the next line may be another thread's).
-HWY_INLINE void mark_moved(std::uint32_t* new_cell, const std::uint32_t* start, int nx,
-                           std::uint32_t first_cell) {
-    const hn::ScalableTag<std::uint32_t> du;
-    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(du));
-    const auto flag = hn::Set(du, moved_cell_flag);
-    const hn::RebindToSigned<decltype(du)> di; // (Highway 1.0 compares unsigned lanes for equality only)
-    const auto one = hn::Set(du, 1u);
-    const auto lane = hn::Iota(di, 0);
-    const std::uint32_t line_begin = start[0], line_end = start[nx];
-    int col = 0; // the cell of slot k
-    for (std::uint32_t k = line_begin; k < line_end; k += lanes) {
-        while (start[col + 1] <= k) {
-            ++col;
-        }
-        auto old = hn::Set(du, first_cell + static_cast<std::uint32_t>(col));
-        for (int c = col + 1; c < nx && start[c] < k + lanes; ++c) {
-            const auto past = hn::Gt(lane, hn::Set(di, static_cast<std::int32_t>(start[c] - k) - 1));
-            old = hn::Add(old, hn::IfThenElseZero(hn::RebindMask(du, past), one));
-        }
-        const auto v = hn::LoadU(du, new_cell + k);
-        const auto marked = hn::IfThenElse(hn::Ne(v, old), hn::Or(v, flag), v);
-        if (k + lanes <= line_end) {
-            hn::StoreU(marked, du, new_cell + k);
-        } else {
-            HWY_ALIGN std::uint32_t tail[HWY_MAX_BYTES / sizeof(std::uint32_t)] = {};
-            hn::Store(marked, du, tail);
-            for (std::uint32_t l = 0; l < line_end - k; ++l) {
-                new_cell[k + l] = tail[l];
-            }
-        }
-    }
-}
-
 /// The cells of a line's new positions, with moved_cell_flag added where an agent left its cell, by
 /// comparisons against the line bound tables (FlockInCellOrder::col_bound): the agents of the line sat in
 /// cells first_cell + col, col = 0 .. nx - 1 (the slots [start[col], start[col + 1])). A vector of slots
-/// at a time, each lane's old column counted from the cell starts as in mark_moved, its new column, row
-/// and layer is one of the old one's neighbours unless it crossed a seam or moved more than a cell; such
-/// a lane (rare), and a vector whose old columns span more than a vector of bounds, is binned by division
-/// (cells_impl), which the tables reproduce to the bit. Replaces cells_impl + mark_moved: the divisions
-/// were ~9% of the 2D neighbour pass.
+/// at a time, each lane's old column counted from the cell starts inside the vector (W20: 2-3 of them);
+/// its new column, row and layer is one of the old one's neighbours unless it crossed a seam or moved more
+/// than a cell; such a lane (rare), and a vector whose old columns span more than a vector of bounds, is
+/// binned by division (cells_impl), which the tables reproduce to the bit (dividing every position was
+/// ~9% of the 2D neighbour pass). Nothing is stored past the line's last slot: the next line may be
+/// another thread's.
 template <bool k3D, class Real>
 HWY_INLINE void bin_line(const FlockInCellOrder<Real>& f, const std::uint32_t* start, int layer, int row) {
     using D = hn::ScalableTag<Real>;
@@ -945,14 +910,8 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
             }
             col0 = col1 + 1;
         }
-        if (f.new_cell != nullptr && f.col_bound != nullptr) {
+        if (f.new_cell != nullptr) {
             bin_line<k3D>(f, start, layer, row);
-        } else if (f.new_cell != nullptr) {
-            const std::uint32_t begin = start[0], end = start[f.nx];
-            cells_impl(f.new_x + begin, f.new_y + begin, k3D ? f.new_z + begin : nullptr, end - begin,
-                       f.next_grid, f.new_cell + begin);
-            mark_moved(f.new_cell, start, f.nx,
-                       static_cast<std::uint32_t>(line) * static_cast<std::uint32_t>(f.nx));
         }
     }
 }

@@ -69,9 +69,9 @@ struct FlockInCellOrder {
     // must be this step's grid: an agent that leaves its cell gets moved_cell_flag added.
     std::uint32_t* new_cell = nullptr;
     CellGeometry next_grid{0.0, 0.0, 1.0, 1.0, 1, 1};
-    // With new_cell, optionally: where next_grid's columns, rows and layers begin
-    // (detail::line_bound_table, padded by a vector). An agent that moved less than a cell is then binned
-    // by comparisons against its old cell's neighbours' bounds, the others (a seam crossed) by division.
+    // Required with new_cell: where next_grid's columns, rows and layers begin (detail::line_bound_table,
+    // padded by a vector). An agent that moved less than a cell is binned by comparisons against its old
+    // cell's and its neighbours' bounds, the others (a seam crossed) by division.
     const Real* col_bound = nullptr;
     const Real* row_bound = nullptr;
     const Real* layer_bound = nullptr; // 3D only
