@@ -60,13 +60,13 @@ struct Policy {
                 s.close_dy = s.close_dy + n.dy;
                 s.close_dz = s.close_dz + n.dz;
             } else if (d2 < c.visual2) {
-                // Across a wrap seam the neighbour's nearest image is what the boid sees.
-                s.xsum = s.xsum + (c.wrap ? a.x - n.dx : n.x);
-                s.ysum = s.ysum + (c.wrap ? a.y - n.dy : n.y);
+                // Across a wrap seam n.x is the neighbour's nearest image: what the boid sees.
+                s.xsum = s.xsum + n.x;
+                s.ysum = s.ysum + n.y;
                 s.vxsum = s.vxsum + n.vx;
                 s.vysum = s.vysum + n.vy;
                 if (c.three_d) {
-                    s.zsum = s.zsum + (c.wrap ? a.z - n.dz : n.z);
+                    s.zsum = s.zsum + n.z;
                     s.vzsum = s.vzsum + n.vz;
                 }
                 ++s.neighbours;

@@ -64,6 +64,23 @@ inline Real min_image(Real d, Real length, Real half) {
     return d;
 }
 
+/// The image of a neighbour at `x` nearest to an agent at `a` on a circle of length `length`, for positions
+/// already wrapped into [0, length): x itself, or x moved by one period when the plain difference a - x is
+/// beyond half a period. The agent's offset is then a - image, one rounding (rather than (a - x) -/+ length,
+/// two), and the image is the position the agent sees: the classic rules sum it for the average position.
+/// The same arithmetic lets the fast kernel see a candidate across a seam as a shifted position.
+template <class Real>
+inline Real nearest_image(Real a, Real x, Real length, Real half) {
+    const Real d = a - x;
+    if (d > half) {
+        return x + length;
+    }
+    if (d < -half) {
+        return x - length;
+    }
+    return x;
+}
+
 /// Wraps a position into [0, length) (one step moves at most max_speed, but --init files may hold any
 /// position, hence the general case).
 template <class Real>

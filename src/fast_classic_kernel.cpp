@@ -11,8 +11,9 @@
 // Bits: every lane sums its agent's neighbours in the plain path's order (layers l-1, l, l+1, then rows
 // r-1, r, r+1, then columns c-1, c, c+1, then world order within a cell), whatever the tile, the vector
 // width or the thread; additions and multiplications stay separate (no FMA: -ffp-contract=off and no MulAdd),
-// and min-image offsets are computed as in classic::min_image. So the fast path reproduces the plain path's
-// bits (predator sums aside, see fast_classic_step.cpp), on every instruction set.
+// and a candidate across a wrap seam is seen at its nearest image, x - shift, as classic::nearest_image
+// computes it. So the fast path reproduces the plain path's bits (predator sums aside, see
+// fast_classic_step.cpp), on every instruction set.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "fast_classic_kernel.cpp"
@@ -62,19 +63,8 @@ struct Lanes {
     /// The agents' bounding box, and the distance from it beyond which a candidate is out of every lane's
     /// visual range: the range plus an allowance for rounding (see list_candidates).
     hn::TFromD<D> lo_x{}, lo_y{}, lo_z{}, hi_x{}, hi_y{}, hi_z{}, reach{};
-    ReachBox<D> box{}; ///< the same, unshifted, in vectors (set by bound_lanes)
+    ReachBox<D> box{}; ///< the same, in vectors (set by bound_lanes)
 };
-
-/// The culling box of the lanes for candidates seen across the seams by `shift` (see list_candidates).
-template <class D, class Shift>
-HWY_INLINE ReachBox<D> reach_box(D d, const Lanes<D>& a, const Shift& shift) {
-    using Real = hn::TFromD<D>;
-    const Real reach = a.reach + (std::abs(shift.x) + std::abs(shift.y) + std::abs(shift.z)) *
-                                     Real(1e-5); // the shift's rounding
-    return {hn::Set(d, a.lo_x + shift.x), hn::Set(d, a.hi_x + shift.x), hn::Set(d, a.lo_y + shift.y),
-            hn::Set(d, a.hi_y + shift.y), hn::Set(d, a.lo_z + shift.z), hn::Set(d, a.hi_z + shift.z),
-            hn::Set(d, reach * reach)};
-}
 
 /// The lanes' bounding box (first `count` lanes) and reach, for list_candidates.
 template <bool k3D, class D>
@@ -97,9 +87,9 @@ HWY_INLINE void bound_lanes(D d, std::size_t count, hn::TFromD<D> visual, Lanes<
         a.lo_z = low(a.z);
         a.hi_z = high(a.z);
     }
-    // The kernel's d2 and list_candidates' distance differ from the true ones by a few units in the last
-    // place of the differences (and of the seam shift, which list_candidates adds to the allowance): far less
-    // than this allowance, which keeps the culling conservative.
+    // The kernel's d2 and list_and_add's distance (both from the same candidate positions, images across a
+    // seam) differ from the true ones by a few units in the last place of the differences: far less than
+    // this allowance, which keeps the culling conservative.
     const Real magnitude = std::max({std::abs(a.lo_x), std::abs(a.hi_x), std::abs(a.lo_y), std::abs(a.hi_y),
                                      std::abs(a.lo_z), std::abs(a.hi_z)});
     a.reach = visual + visual * Real(1e-3) + magnitude * Real(1e-5);
@@ -108,7 +98,8 @@ HWY_INLINE void bound_lanes(D d, std::size_t count, hn::TFromD<D> visual, Lanes<
              hn::Set(d, a.lo_z), hn::Set(d, a.hi_z), hn::Set(d, reach2)};
 }
 
-/// The offset added to a candidate's difference on each axis when it sits across a wrap seam.
+/// The period subtracted from a candidate's position on each axis when it sits across a wrap seam (its
+/// nearest image: classic::nearest_image).
 template <class Real>
 struct SeamShift {
     Real x, y, z;
@@ -117,7 +108,8 @@ struct SeamShift {
 
 /// Where a tile's candidates are gathered before the neighbour loop runs over them (slots, in the plain
 /// path's order), with room for one vector written past the end. A tile with candidates across a wrap seam
-/// also lists each candidate's seam shift, so that one loop serves all its candidates.
+/// also lists each candidate's position as the tile sees it (its nearest image), so that one loop serves
+/// all its candidates.
 template <class D>
 struct CandidateList {
     using Real = hn::TFromD<D>;
@@ -125,48 +117,55 @@ struct CandidateList {
     static constexpr std::size_t capacity = 512;
     static constexpr std::size_t room = capacity + HWY_MAX_BYTES / sizeof(Index);
     HWY_ALIGN Index slot[room];
-    HWY_ALIGN Real shift_x[room], shift_y[room], shift_z[room]; ///< seam tiles only
+    HWY_ALIGN Real x[room], y[room], z[room]; ///< seam tiles only
     std::size_t size = 0;
 };
 
-/// Adds candidate `j` (its difference moved by the seam shift sx, sy, sz when kShift) to the lanes' sums.
-/// kExact (wrap mode, no shift, every lane's agent at least twice the visual range from the origin on
-/// every axis) adds the candidate's x instead of the plain path's x - dx: the two are equal to the bit,
-/// because a neighbour in range is then within a factor 2 of the agent on each axis, so dx = x - xj is
-/// exact (Sterbenz) and so is x - dx = xj. It saves two of the loop's vector operations. kGeneral adds the
-/// checks the common case can drop: the |dx|, |dy|, |dz| < visual box (implied by d2 < visual^2 unless the
-/// protected range exceeds the visual range) and the exclusion of the agent itself (free otherwise: its own
-/// pair has d2 = 0, lands in the protected bucket and adds +0 to sums that start at +0).
-template <bool kWrap, bool kShift, bool kExact, bool kGeneral, bool kRareClose, bool k3D, class D, class Real>
-HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Vec<D> sx,
-                              hn::Vec<D> sy, hn::Vec<D> sz, const Lanes<D>& a, NeighbourSums<D>& s) {
-    static_assert(!(kExact && kShift), "a shifted candidate needs the plain path's x - dx");
+/// Adds candidate `j`, seen at (xj, yj, zj), to the sums of the lanes `averaged`: those that have it in
+/// visual range but not in protected range. (A function rather than a lambda: GCC outlined the lambda,
+/// which sent the sums through memory at every candidate.)
+template <bool k3D, class D, class Real>
+HWY_INLINE void add_averaged(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Mask<D> averaged,
+                             hn::Vec<D> xj, hn::Vec<D> yj, hn::Vec<D> zj, NeighbourSums<D>& s) {
+    s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, xj), s.xsum);
+    s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, yj), s.ysum);
+    if constexpr (k3D) {
+        s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, zj), s.zsum);
+    } else {
+        (void)zj;
+    }
+    s.vxsum = hn::IfThenElse(averaged, hn::Add(s.vxsum, hn::Set(d, f.vx[j])), s.vxsum);
+    s.vysum = hn::IfThenElse(averaged, hn::Add(s.vysum, hn::Set(d, f.vy[j])), s.vysum);
+    if constexpr (k3D) {
+        s.vzsum = hn::IfThenElse(averaged, hn::Add(s.vzsum, hn::Set(d, f.vz[j])), s.vzsum);
+    }
+    s.count = hn::IfThenElse(averaged, hn::Add(s.count, hn::Set(d, Real(1))), s.count);
+}
+
+/// Adds candidate `j`, seen at (xj, yj, zj) (its position, or across a wrap seam its nearest image), to the
+/// lanes' sums: dx = x - xj as classic::nearest_image's caller computes it, and the position sums add xj.
+/// kGeneral adds the checks the common case can drop: the |dx|, |dy|, |dz| < visual box (implied by
+/// d2 < visual^2 unless the protected range exceeds the visual range) and the exclusion of the agent itself
+/// (free otherwise: its own pair has d2 = 0, lands in the protected bucket and adds +0 to sums that start
+/// at +0).
+template <bool kGeneral, bool kRareClose, bool k3D, class D, class Real>
+HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Vec<D> xj,
+                              hn::Vec<D> yj, hn::Vec<D> zj, const Lanes<D>& a, NeighbourSums<D>& s) {
     static_assert(!(kRareClose && kGeneral), "kRareClose relies on the common case's candidate test");
     const hn::RebindToSigned<D> di;
     using TI = hn::TFromD<decltype(di)>;
     const auto visual2 = hn::Set(d, f.c.visual2);
     const auto protected2 = hn::Set(d, f.c.protected2);
     const auto visual = hn::Set(d, f.c.visual);
-    const auto one = hn::Set(d, Real(1));
-    const auto xj = hn::Set(d, f.x[j]);
-    const auto yj = hn::Set(d, f.y[j]);
-    auto dx = hn::Sub(a.x, xj);
-    auto dy = hn::Sub(a.y, yj);
-    if constexpr (kShift) {
-        dx = hn::Add(dx, sx); // shift 0 on an axis that does not cross the seam: exact
-        dy = hn::Add(dy, sy);
-    }
+    const auto dx = hn::Sub(a.x, xj);
+    const auto dy = hn::Sub(a.y, yj);
     auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
-    auto zj = hn::Zero(d), dz = hn::Zero(d);
+    auto dz = hn::Zero(d);
     if constexpr (k3D) {
-        zj = hn::Set(d, f.z[j]);
         dz = hn::Sub(a.z, zj);
-        if constexpr (kShift) {
-            dz = hn::Add(dz, sz);
-        }
         d2 = hn::Add(d2, hn::Mul(dz, dz));
     } else {
-        (void)sz;
+        (void)zj;
     }
     auto near = hn::Lt(d2, visual2);
     auto close = hn::Lt(d2, protected2);
@@ -181,34 +180,11 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
     } else {
         (void)visual;
     }
-    // The sums of the neighbours in visual range but outside the protected range.
-    const auto average = [&](hn::Mask<D> averaged) HWY_ATTR {
-        if constexpr (kWrap && !kExact) {
-            // Across a wrap seam the neighbour's nearest image is what the boid sees: x - dx.
-            s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, hn::Sub(a.x, dx)), s.xsum);
-            s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, hn::Sub(a.y, dy)), s.ysum);
-            if constexpr (k3D) {
-                s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, hn::Sub(a.z, dz)), s.zsum);
-            }
-        } else {
-            s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, xj), s.xsum);
-            s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, yj), s.ysum);
-            if constexpr (k3D) {
-                s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, zj), s.zsum);
-            }
-        }
-        s.vxsum = hn::IfThenElse(averaged, hn::Add(s.vxsum, hn::Set(d, f.vx[j])), s.vxsum);
-        s.vysum = hn::IfThenElse(averaged, hn::Add(s.vysum, hn::Set(d, f.vy[j])), s.vysum);
-        if constexpr (k3D) {
-            s.vzsum = hn::IfThenElse(averaged, hn::Add(s.vzsum, hn::Set(d, f.vz[j])), s.vzsum);
-        }
-        s.count = hn::IfThenElse(averaged, hn::Add(s.count, one), s.count);
-    };
     if constexpr (kRareClose) {
         // No lane has this candidate in its protected range (in 3D W20 about one candidate in fifty
         // outside the tile's own agents): the close sums are unchanged and every near lane averages.
         if (HWY_LIKELY(hn::AllFalse(d, close))) {
-            average(near);
+            add_averaged<k3D>(d, f, j, near, xj, yj, zj, s);
             return;
         }
     }
@@ -217,18 +193,29 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
     if constexpr (k3D) {
         s.close_dz = hn::IfThenElse(close, hn::Add(s.close_dz, dz), s.close_dz);
     }
-    average(hn::AndNot(close, near));
+    add_averaged<k3D>(d, f, j, hn::AndNot(close, near), xj, yj, zj, s);
 }
 
-/// Adds the candidates of slots [begin, end) to the lanes' sums (see add_candidate), all of them in order.
-/// The sums are accumulated in a local copy (see add_listed).
-template <bool kWrap, bool kShift, bool kExact, bool kGeneral, bool k3D, class D, class Real>
+/// Adds the candidates of slots [begin, end) to the lanes' sums (see add_candidate), all of them in order,
+/// kShift: seen across a wrap seam at x - shift. The sums are accumulated in a local copy (see add_listed).
+template <bool kShift, bool kGeneral, bool k3D, class D, class Real>
 HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32_t begin, std::uint32_t end,
                                SeamShift<Real> shift, const Lanes<D>& a, NeighbourSums<D>& sums) {
     NeighbourSums<D> s = sums;
     const auto sx = hn::Set(d, shift.x), sy = hn::Set(d, shift.y), sz = hn::Set(d, shift.z);
     for (std::uint32_t j = begin; j < end; ++j) {
-        add_candidate<kWrap, kShift, kExact, kGeneral, false, k3D>(d, f, j, sx, sy, sz, a, s);
+        auto xj = hn::Set(d, f.x[j]), yj = hn::Set(d, f.y[j]);
+        auto zj = k3D ? hn::Set(d, f.z[j]) : hn::Zero(d);
+        if constexpr (kShift) { // x - 0 is x: an axis not across the seam keeps its position
+            xj = hn::Sub(xj, sx);
+            yj = hn::Sub(yj, sy);
+            if constexpr (k3D) {
+                zj = hn::Sub(zj, sz);
+            }
+        } else {
+            (void)sx, (void)sy, (void)sz;
+        }
+        add_candidate<kGeneral, false, k3D>(d, f, j, xj, yj, zj, a, s);
     }
     sums = s;
 }
@@ -270,7 +257,8 @@ HWY_INLINE int tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, in
                 if (!kWrap) {
                     continue;
                 }
-                // Row across the seam: min_image adds +height (row above 0) or -height (row below ny-1).
+                // Row across the seam: its agents are seen at y - height (from row 0) or y + height (from
+                // row ny - 1), as classic::nearest_image places them.
                 shift_y = r < 0 ? f.c.height : -f.c.height;
                 r = r < 0 ? ny - 1 : 0;
             }
@@ -291,20 +279,19 @@ HWY_INLINE int tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, in
     return count;
 }
 
-/// The neighbour loop over the listed candidates [begin, end), each with the shift its list entry gives
-/// (kShift) or none. kRareClose: see add_candidate.
-template <bool kWrap, bool kShift, bool kExact, bool kRareClose, bool k3D, class D, class Real>
+/// The neighbour loop over the listed candidates [begin, end), seen at their listed positions (kListed:
+/// a seam tile's, see CandidateList) or their own. kRareClose: see add_candidate.
+template <bool kListed, bool kRareClose, bool k3D, class D, class Real>
 HWY_INLINE void add_list_range(D d, const FlockInCellOrder<Real>& f, const CandidateList<D>& list,
                                std::size_t begin, std::size_t end, const Lanes<D>& a, NeighbourSums<D>& s) {
-    const auto zero = hn::Zero(d);
     for (std::size_t k = begin; k < end; ++k) {
         const auto j = static_cast<std::uint32_t>(list.slot[k]);
-        if constexpr (kShift) {
-            add_candidate<kWrap, true, false, false, kRareClose, k3D>(d, f, j, hn::Set(d, list.shift_x[k]),
-                                                                      hn::Set(d, list.shift_y[k]),
-                                                                      hn::Set(d, list.shift_z[k]), a, s);
+        if constexpr (kListed) {
+            add_candidate<false, kRareClose, k3D>(d, f, j, hn::Set(d, list.x[k]), hn::Set(d, list.y[k]),
+                                                  hn::Set(d, list.z[k]), a, s);
         } else {
-            add_candidate<kWrap, false, kExact, false, kRareClose, k3D>(d, f, j, zero, zero, zero, a, s);
+            add_candidate<false, kRareClose, k3D>(d, f, j, hn::Set(d, f.x[j]), hn::Set(d, f.y[j]),
+                                                  k3D ? hn::Set(d, f.z[j]) : hn::Zero(d), a, s);
         }
     }
 }
@@ -312,30 +299,27 @@ HWY_INLINE void add_list_range(D d, const FlockInCellOrder<Real>& f, const Candi
 /// The neighbour loop over the whole list. The tile's own agents, [own_begin, own_end) in the list, are
 /// each in its own lane's protected range (d2 = 0); the others rarely in any lane's, so they take
 /// add_candidate's kRareClose test and the own agents do not (it would mispredict on each of them).
-template <bool kWrap, bool kShift, bool kExact, bool k3D, class D, class Real>
+template <bool kListed, bool k3D, class D, class Real>
 HWY_INLINE void add_list(D d, const FlockInCellOrder<Real>& f, const CandidateList<D>& list,
                          std::size_t own_begin, std::size_t own_end, const Lanes<D>& a, NeighbourSums<D>& s) {
-    add_list_range<kWrap, kShift, kExact, true, k3D>(d, f, list, 0, own_begin, a, s);
-    add_list_range<kWrap, kShift, kExact, false, k3D>(d, f, list, own_begin, own_end, a, s);
-    add_list_range<kWrap, kShift, kExact, true, k3D>(d, f, list, own_end, list.size, a, s);
+    add_list_range<kListed, true, k3D>(d, f, list, 0, own_begin, a, s);
+    add_list_range<kListed, false, k3D>(d, f, list, own_begin, own_end, a, s);
+    add_list_range<kListed, true, k3D>(d, f, list, own_end, list.size, a, s);
 }
 
 /// Runs the neighbour loop over the listed candidates and empties the list. The sums are accumulated in a
 /// local copy: Highway's vector types may alias any float, so the compiler would otherwise store every sum
 /// back to `sums` after each candidate in case the next candidate's loads read them. Out of line: one copy
 /// of the loops serves the listing's flushes and the tile's end.
-template <bool kWrap, bool k3D, class D, class Real>
-HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool exact, bool seam,
-                             CandidateList<D>& list, std::size_t own_begin, std::size_t own_end,
-                             const Lanes<D>& a, NeighbourSums<D>& sums) {
+template <bool k3D, class D, class Real>
+HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool seam, CandidateList<D>& list,
+                             std::size_t own_begin, std::size_t own_end, const Lanes<D>& a,
+                             NeighbourSums<D>& sums) {
     NeighbourSums<D> s = sums;
-    if (kWrap && seam) {
-        // Each candidate with its own shift (0 on an axis it is not across, which leaves dx exact).
-        add_list<kWrap, true, false, k3D>(d, f, list, own_begin, own_end, a, s);
-    } else if (kWrap && exact) {
-        add_list<kWrap, false, true, k3D>(d, f, list, own_begin, own_end, a, s);
+    if (seam) {
+        add_list<true, k3D>(d, f, list, own_begin, own_end, a, s);
     } else {
-        add_list<kWrap, false, false, k3D>(d, f, list, own_begin, own_end, a, s);
+        add_list<false, k3D>(d, f, list, own_begin, own_end, a, s);
     }
     sums = s;
     list.size = 0;
@@ -347,12 +331,13 @@ HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool exact, b
 /// loop over the list. The list keeps the plain path's order; it is run early only if it could overflow.
 /// A run (about 5 cells) is examined two vectors at a time with no loop in the common case: a loop whose
 /// trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs. `seam`: some
-/// run is across a wrap seam; then every listed candidate carries its run's shift. The lanes' own agents
-/// are the `own_count` slots from `own` (a.slot): listed whole, and their place noted (see add_list).
+/// run is across a wrap seam; then the tile's candidates are culled and listed at the positions the tile
+/// sees (x - shift, the nearest images), and the loop reads them from the list. The lanes' own agents are
+/// the `own_count` slots from `own` (a.slot): listed whole, and their place noted (see add_list).
 template <bool kWrap, bool k3D, class D, class Real>
-HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool exact, bool seam,
-                             const CandidateRun<Real>* runs, int count, std::uint32_t own,
-                             std::size_t own_count, const Lanes<D>& a, NeighbourSums<D>& sums) {
+HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, const CandidateRun<Real>* runs,
+                             int count, std::uint32_t own, std::size_t own_count, const Lanes<D>& a,
+                             NeighbourSums<D>& sums) {
     const std::size_t lanes = hn::Lanes(d);
     const hn::RebindToSigned<D> di;
     using TI = hn::TFromD<decltype(di)>;
@@ -362,30 +347,22 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool exact, b
     const auto lane_index = hn::Sub(a.slot, hn::Set(di, static_cast<TI>(own)));
     std::size_t size = 0; // a local: the list's stores may alias list.size as far as the compiler knows
     std::size_t own_begin = 0, own_end = 0;
+    const bool listed = kWrap && seam;
     const auto flush_if_full = [&]() {
         if (HWY_UNLIKELY(size + lanes > CandidateList<D>::capacity)) {
             list.size = size;
-            add_listed<kWrap, k3D>(d, f, exact, seam, list, own_begin, own_end, a, sums);
+            add_listed<k3D>(d, f, listed, list, own_begin, own_end, a, sums);
             size = own_begin = own_end = 0;
         }
     };
     const auto zero = hn::Zero(d);
+    const ReachBox<D>& box = a.box;
     // Distance from the box along one axis (0 inside it).
     const auto outside = [&](hn::Vec<D> v, hn::Vec<D> lo, hn::Vec<D> hi)
                              HWY_ATTR { return hn::Max(hn::Max(hn::Sub(lo, v), hn::Sub(v, hi)), zero); };
     for (int r = 0; r < count; ++r) {
         const CandidateRun<Real>& run = runs[r];
-        // The tile's box, grown by the reach; across a seam the box moves instead of the candidates: a
-        // candidate at x is seen at x - shift (the kernel's dx = (x_lane - x) + shift).
-        ReachBox<D> shifted;
-        const ReachBox<D>& box = run.shift.any() ? (shifted = reach_box(d, a, run.shift)) : a.box;
-        const auto store_shifts = [&]() HWY_ATTR {
-            if (kWrap && seam) {
-                hn::StoreU(hn::Set(d, run.shift.x), d, list.shift_x + size);
-                hn::StoreU(hn::Set(d, run.shift.y), d, list.shift_y + size);
-                hn::StoreU(hn::Set(d, run.shift.z), d, list.shift_z + size);
-            }
-        };
+        const auto sx = hn::Set(d, run.shift.x), sy = hn::Set(d, run.shift.y), sz = hn::Set(d, run.shift.z);
         // Lists the kept slots among [k, k + lanes) ∩ [k, end). Loads may run past `end` into the next cells
         // or the arrays' padding (and a segment may be empty); FirstN drops those lanes. The slots are
         // compressed in a register and stored whole (the list has a vector of room past its capacity): the
@@ -393,18 +370,30 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool exact, b
         const auto list_vector = [&](std::uint32_t k, std::uint32_t end) HWY_ATTR {
             flush_if_full();
             const std::size_t n = end > k ? end - k : 0;
-            const auto ex = outside(hn::LoadU(d, f.x + k), box.lo_x, box.hi_x);
-            const auto ey = outside(hn::LoadU(d, f.y + k), box.lo_y, box.hi_y);
+            auto x = hn::LoadU(d, f.x + k), y = hn::LoadU(d, f.y + k);
+            auto z = k3D ? hn::LoadU(d, f.z + k) : zero;
+            if (listed) { // the nearest images (x - 0 is x)
+                x = hn::Sub(x, sx);
+                y = hn::Sub(y, sy);
+                z = hn::Sub(z, sz);
+            }
+            const auto ex = outside(x, box.lo_x, box.hi_x);
+            const auto ey = outside(y, box.lo_y, box.hi_y);
             auto e2 = hn::Add(hn::Mul(ex, ex), hn::Mul(ey, ey));
             if constexpr (k3D) {
-                const auto ez = outside(hn::LoadU(d, f.z + k), box.lo_z, box.hi_z);
+                const auto ez = outside(z, box.lo_z, box.hi_z);
                 e2 = hn::Add(e2, hn::Mul(ez, ez));
             }
-            const auto keep = hn::RebindMask(di, hn::And(hn::Lt(e2, box.reach2), hn::FirstN(d, n)));
+            const auto keep = hn::And(hn::Lt(e2, box.reach2), hn::FirstN(d, n));
+            const auto keep_index = hn::RebindMask(di, keep);
             const auto slots = hn::Add(hn::Set(di, static_cast<TI>(k)), lane_index);
-            hn::StoreU(hn::Compress(slots, keep), di, list.slot + size);
-            store_shifts();
-            size += hn::CountTrue(di, keep);
+            hn::StoreU(hn::Compress(slots, keep_index), di, list.slot + size);
+            if (listed) {
+                hn::StoreU(hn::Compress(x, keep), d, list.x + size);
+                hn::StoreU(hn::Compress(y, keep), d, list.y + size);
+                hn::StoreU(hn::Compress(z, keep), d, list.z + size);
+            }
+            size += hn::CountTrue(di, keep_index);
         };
         const auto list_segment = [&](std::uint32_t begin, std::uint32_t end) HWY_ATTR {
             list_vector(begin, end);
@@ -419,7 +408,11 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool exact, b
             list_segment(run.begin, own);
             flush_if_full();
             hn::StoreU(a.slot, di, list.slot + size);
-            store_shifts();
+            if (listed) {
+                hn::StoreU(a.x, d, list.x + size);
+                hn::StoreU(a.y, d, list.y + size);
+                hn::StoreU(a.z, d, list.z + size);
+            }
             own_begin = size;
             size += own_count;
             own_end = size;
@@ -429,24 +422,22 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool exact, b
         }
     }
     list.size = size;
-    add_listed<kWrap, k3D>(d, f, exact, seam, list, own_begin, own_end, a, sums);
+    add_listed<k3D>(d, f, listed, list, own_begin, own_end, a, sums);
 }
 
 /// Adds the candidates of `count` runs to the lanes' sums, each run with the loop its shift and place need.
 template <bool kWrap, bool kGeneral, bool k3D, class D, class Real>
-HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, bool exact, const CandidateRun<Real>* runs,
-                         int count, const Lanes<D>& a, NeighbourSums<D>& s) {
+HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, const CandidateRun<Real>* runs, int count,
+                         const Lanes<D>& a, NeighbourSums<D>& s) {
     for (int k = 0; k < count; ++k) {
         const CandidateRun<Real>& run = runs[k];
         if (run.begin == run.end) {
             continue;
         }
-        if (run.shift.any()) {
-            add_candidates<kWrap, true, false, kGeneral, k3D>(d, f, run.begin, run.end, run.shift, a, s);
-        } else if (kWrap && exact) {
-            add_candidates<kWrap, false, true, kGeneral, k3D>(d, f, run.begin, run.end, run.shift, a, s);
+        if (kWrap && run.shift.any()) {
+            add_candidates<true, kGeneral, k3D>(d, f, run.begin, run.end, run.shift, a, s);
         } else {
-            add_candidates<kWrap, false, false, kGeneral, k3D>(d, f, run.begin, run.end, run.shift, a, s);
+            add_candidates<false, kGeneral, k3D>(d, f, run.begin, run.end, run.shift, a, s);
         }
     }
 }
@@ -458,14 +449,10 @@ template <bool kWrap, bool k3D, class D, class Real>
 HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, bool general, int layer, int row,
                                     int col0, int col1, std::uint32_t slot0, std::size_t agents,
                                     const Lanes<D>& a, NeighbourSums<D>& s) {
-    // Cells are more than the visual range wide, high and deep, so the agents of a tile from the third
-    // column, row and layer on are more than twice the visual range from the origin (see add_candidates'
-    // kExact).
-    const bool exact = row >= 2 && col0 >= 2 && (!k3D || layer >= 2);
     CandidateRun<Real> runs[max_tile_runs];
     const int count = tile_runs<kWrap, k3D>(f, layer, row, col0, col1, runs);
     if (general) {
-        add_runs<kWrap, true, k3D>(d, f, exact, runs, count, a, s);
+        add_runs<kWrap, true, k3D>(d, f, runs, count, a, s);
     } else if constexpr (k3D) {
         // 3D tiles gather their culled candidates in a list and run one neighbour loop over it; 2D tiles
         // run the loop over each run of candidates directly (culling and listing measured slower there).
@@ -473,20 +460,21 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, bool g
         for (int k = 0; k < count; ++k) {
             seam = seam || runs[k].shift.any();
         }
-        list_and_add<kWrap, k3D>(d, f, exact, seam, runs, count, slot0, agents, a, s);
+        list_and_add<kWrap, k3D>(d, f, seam, runs, count, slot0, agents, a, s);
     } else {
-        add_runs<kWrap, false, k3D>(d, f, exact, runs, count, a, s);
+        add_runs<kWrap, false, k3D>(d, f, runs, count, a, s);
     }
 }
 
-/// classic::min_image on every lane.
+/// classic::nearest_image on every lane: the image of a point at `x` nearest to the agents at `a`.
 template <class D>
-HWY_INLINE hn::Vec<D> min_image(D d, hn::Vec<D> v, hn::TFromD<D> length, hn::TFromD<D> half) {
+HWY_INLINE hn::Vec<D> nearest_image(D d, hn::Vec<D> a, hn::Vec<D> x, hn::TFromD<D> length,
+                                    hn::TFromD<D> half) {
     const auto len = hn::Set(d, length);
     const auto h = hn::Set(d, half);
-    const auto neg_h = hn::Neg(h);
-    return hn::IfThenElse(hn::Gt(v, h), hn::Sub(v, len),
-                          hn::IfThenElse(hn::Lt(v, neg_h), hn::Add(v, len), v));
+    const auto diff = hn::Sub(a, x);
+    return hn::IfThenElse(hn::Gt(diff, h), hn::Add(x, len),
+                          hn::IfThenElse(hn::Lt(diff, hn::Neg(h)), hn::Sub(x, len), x));
 }
 
 /// SPEC §2 steps 2-9 for `count` agents in lanes, from their neighbour sums; the new state may be
@@ -551,20 +539,21 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         const auto range = hn::Set(d, c.predator_range);
         const auto range2 = hn::Set(d, c.predator_range2);
         for (std::size_t p = 0; p < f.predators; ++p) {
-            auto dx = hn::Sub(x, hn::Set(d, f.predator_x[p]));
-            auto dy = hn::Sub(y, hn::Set(d, f.predator_y[p]));
+            auto px = hn::Set(d, f.predator_x[p]), py = hn::Set(d, f.predator_y[p]);
             if constexpr (kWrap) {
-                dx = min_image(d, dx, c.width, c.half_width);
-                dy = min_image(d, dy, c.height, c.half_height);
+                px = nearest_image(d, x, px, c.width, c.half_width);
+                py = nearest_image(d, y, py, c.height, c.half_height);
             }
+            const auto dx = hn::Sub(x, px), dy = hn::Sub(y, py);
             auto in_box = hn::And(hn::Lt(hn::Abs(dx), range), hn::Lt(hn::Abs(dy), range));
             auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
             auto dz = zero;
             if constexpr (k3D) {
-                dz = hn::Sub(z, hn::Set(d, f.predator_z[p]));
+                auto pz = hn::Set(d, f.predator_z[p]);
                 if constexpr (kWrap) {
-                    dz = min_image(d, dz, c.depth, c.half_depth);
+                    pz = nearest_image(d, z, pz, c.depth, c.half_depth);
                 }
+                dz = hn::Sub(z, pz);
                 in_box = hn::And(in_box, hn::Lt(hn::Abs(dz), range));
                 d2 = hn::Add(d2, hn::Mul(dz, dz));
             }

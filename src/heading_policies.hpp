@@ -13,20 +13,16 @@
 
 namespace boids::heading {
 
-/// Neighbour minus agent in double, minimum image on a torus.
+/// Neighbour minus agent in double (on a torus the neighbour's position is already its image nearest to
+/// the agent: see Neighbour).
 struct Offset {
     double dx, dy;
 };
 
 template <class Real>
-Offset offset(const Agent<Real>& a, const Neighbour<Real>& n, const Params& p) {
+Offset offset(const Agent<Real>& a, const Neighbour<Real>& n) {
     using T = ScalarTraits<Real>;
-    double dx = T::to_double(n.x) - T::to_double(a.x), dy = T::to_double(n.y) - T::to_double(a.y);
-    if (p.boundary == Boundary::Wrap) {
-        dx = classic::min_image(dx, p.width, 0.5 * p.width);
-        dy = classic::min_image(dy, p.height, 0.5 * p.height);
-    }
-    return {dx, dy};
+    return {T::to_double(n.x) - T::to_double(a.x), T::to_double(n.y) - T::to_double(a.y)};
 }
 
 /// What both models share: the constants of a step and flying on at `speed` along an angle.
@@ -37,7 +33,8 @@ struct ConstantSpeed {
     static constexpr bool predators_keep_course = true; ///< predators are not part of these models
 
     ConstantSpeed(const Params& p, long long step_index)
-        : params(p), seed(static_cast<std::uint64_t>(p.noise_seed)), step(static_cast<std::uint64_t>(step_index)) {}
+        : params(p), seed(static_cast<std::uint64_t>(p.noise_seed)),
+          step(static_cast<std::uint64_t>(step_index)) {}
 
     void accumulate_predator(auto&, const Agent<Real>&, const Neighbour<Real>&) const {}
 
@@ -80,10 +77,12 @@ struct Policy : heading::ConstantSpeed<Real> {
     }
 
     /// Self first, then the neighbours in the grid's fixed order.
-    void start(Sums& s, const Agent<Real>& a) const { add_heading(s, T::to_double(a.vx), T::to_double(a.vy)); }
+    void start(Sums& s, const Agent<Real>& a) const {
+        add_heading(s, T::to_double(a.vx), T::to_double(a.vy));
+    }
 
     void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
-        const heading::Offset d = heading::offset(a, n, params);
+        const heading::Offset d = heading::offset(a, n);
         if (d.dx * d.dx + d.dy * d.dy < r2) {
             add_heading(s, T::to_double(n.vx), T::to_double(n.vy));
         }
@@ -91,7 +90,8 @@ struct Policy : heading::ConstantSpeed<Real> {
 
     void steer(const Sums& s, Agent<Real>& a) const {
         const double mean_angle = (s.sx == 0.0 && s.sy == 0.0) ? 0.0 : std::atan2(s.sy, s.sx);
-        this->fly(a, mean_angle + params.noise * (noise::uniform01(this->seed, this->step, a.index, 0) - 0.5));
+        this->fly(a,
+                  mean_angle + params.noise * (noise::uniform01(this->seed, this->step, a.index, 0) - 0.5));
     }
 
     double r2;
@@ -135,7 +135,7 @@ struct Policy : heading::ConstantSpeed<Real> {
     }
 
     void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
-        const heading::Offset d = heading::offset(a, n, params);
+        const heading::Offset d = heading::offset(a, n);
         const double d2 = d.dx * d.dx + d.dy * d.dy;
         if (d2 >= rho2 || d2 == 0.0) {
             return; // out of range, or exactly on top: no direction to take
@@ -185,7 +185,8 @@ struct Policy : heading::ConstantSpeed<Real> {
             }
         }
         // Angular noise, then the turning-rate limit toward the noisy desired direction.
-        double desired = std::atan2(dy, dx) + params.noise * noise::normal(this->seed, this->step, a.index, 0);
+        double desired =
+            std::atan2(dy, dx) + params.noise * noise::normal(this->seed, this->step, a.index, 0);
         const double current = std::atan2(s.hy, s.hx);
         if (std::cos(desired - current) < cos_turn) {
             // Turn by turn_rate toward the desired side: the sign of the cross product.

@@ -58,10 +58,10 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
                       w.target[i],
                       w.rest[i]};
         const auto neighbour = [&](const SpatialGrid<Real>& grid, std::uint32_t s) {
-            Neighbour<Real> nb{a.x - grid.x(s), a.y - grid.y(s), grid.x(s),       grid.y(s), grid.vx(s),
-                               grid.vy(s),      grid.agent(s),   a.z - grid.z(s), grid.z(s), grid.vz(s)};
-            geo.min_image(nb.dx, nb.dy, nb.dz);
-            return nb;
+            Real x = grid.x(s), y = grid.y(s), z = grid.z(s);
+            geo.nearest_image(a.x, a.y, a.z, x, y, z);
+            return Neighbour<Real>{a.x - x,    a.y - y,       x,       y, grid.vx(s),
+                                   grid.vy(s), grid.agent(s), a.z - z, z, grid.vz(s)};
         };
         if (is_flocking(a.kind)) {
             typename Policy::Sums sums{};

@@ -21,8 +21,8 @@ struct Agent {
     std::int32_t rest;   ///< steps left perched (0: flying)
 };
 
-/// One neighbour as seen from the agent: `dx, dy, dz` = agent minus neighbour (minimum image on a torus),
-/// and the neighbour's own state (z terms 0 in 2D).
+/// One neighbour as seen from the agent: its position (on a torus, its image nearest to the agent:
+/// classic::nearest_image), `dx, dy, dz` = agent minus that position, and its velocity (z terms 0 in 2D).
 template <class Real>
 struct Neighbour {
     Real dx, dy;
@@ -39,12 +39,13 @@ struct Geometry {
     bool three_d;
     Real depth, half_depth;
 
-    void min_image(Real& dx, Real& dy, Real& dz) const {
+    /// Moves a neighbour's position (x, y, z) to its image nearest to the agent at (ax, ay, az).
+    void nearest_image(Real ax, Real ay, Real az, Real& x, Real& y, Real& z) const {
         if (wrap) {
-            dx = classic::min_image(dx, width, half_width);
-            dy = classic::min_image(dy, height, half_height);
+            x = classic::nearest_image(ax, x, width, half_width);
+            y = classic::nearest_image(ay, y, height, half_height);
             if (three_d) {
-                dz = classic::min_image(dz, depth, half_depth);
+                z = classic::nearest_image(az, z, depth, half_depth);
             }
         }
     }

@@ -169,6 +169,35 @@ TEST(ClassicRules, WrapUsesTheNearestImageAndWrapsPositions) {
     EXPECT_NEAR(moved.y[0], 999.5, 1e-9);
 }
 
+TEST(ClassicRules, AcrossTheSeamTheNeighbourIsSeenAtItsNearestImageToTheBit) {
+    // In f32 a boid at x = 0.7 sees one at 990.1 across the seam of a 1000 px torus at its image
+    // 990.1 - 1000 (exact: Sterbenz), and sums that image; its offset is 0.7 - image, one rounding. The
+    // older arithmetic, 0.7 - ((0.7 - 990.1) + 1000), gives -9.900037 for the image instead of -9.900024:
+    // the fast kernel lists the images, so the plain path must define the sum this way.
+    Params p = isolated();
+    p.boundary = Boundary::Wrap;
+    for (const bool fast : {false, true}) {
+        SCOPED_TRACE(fast ? "fast path" : "plain path");
+        World<float> w;
+        w.add(Kind::Boid, 0.7f, 500, 1, 0, 0);
+        w.add(Kind::Boid, 990.1f, 500, 1, 0, 0); // same velocity: alignment adds exactly 0
+        Simulation<float> sim(p, std::move(w));
+        sim.set_fast_path(fast);
+        sim.step();
+        const float image = 990.1f - 1000.0f;
+        ASSERT_EQ(image + 1000.0f, 990.1f); // exact
+        const auto centering = static_cast<float>(p.centering_factor),
+                   matching = static_cast<float>(p.matching_factor);
+        const float vx = 1.0f + (image / 1.0f - 0.7f) * centering + (1.0f / 1.0f - 1.0f) * matching;
+        EXPECT_EQ(sim.world().vx[0], vx);
+        EXPECT_EQ(sim.world().x[0], 0.7f + vx);
+        // B sees A at 0.7 + 1000.
+        const float image_a = 0.7f + 1000.0f;
+        const float vx_b = 1.0f + (image_a / 1.0f - 990.1f) * centering + (1.0f / 1.0f - 1.0f) * matching;
+        EXPECT_EQ(sim.world().vx[1], vx_b);
+    }
+}
+
 TEST(ClassicRules, UpdateIsSynchronous) {
     // Two boids approaching head-on: each must react to the other's *old* velocity, so the result is
     // symmetric. An in-place update would give the second boid the first one's new velocity.
