@@ -357,9 +357,10 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, co
     };
     const auto zero = hn::Zero(d);
     const ReachBox<D>& box = a.box;
-    // Distance from the box along one axis (0 inside it).
+    // Signed distance from the box along one axis (0 inside it): v minus its clamp to [lo, hi], three
+    // operations; its square is that of max(lo - v, v - hi, 0) to the bit.
     const auto outside = [&](hn::Vec<D> v, hn::Vec<D> lo, hn::Vec<D> hi)
-                             HWY_ATTR { return hn::Max(hn::Max(hn::Sub(lo, v), hn::Sub(v, hi)), zero); };
+                             HWY_ATTR { return hn::Sub(v, hn::Min(hn::Max(v, lo), hi)); };
     for (int r = 0; r < count; ++r) {
         const CandidateRun<Real>& run = runs[r];
         const auto sx = hn::Set(d, run.shift.x), sy = hn::Set(d, run.shift.y), sz = hn::Set(d, run.shift.z);
