@@ -51,24 +51,11 @@ struct Constants {
     Real depth, half_depth, front_edge, back_edge;
 };
 
-/// The shortest signed difference on a circle of length `length` (minimum image), for differences of
-/// positions already wrapped into [0, length).
-template <class Real>
-inline Real min_image(Real d, Real length, Real half) {
-    if (d > half) {
-        return d - length;
-    }
-    if (d < -half) {
-        return d + length;
-    }
-    return d;
-}
-
 /// The image of a neighbour at `x` nearest to an agent at `a` on a circle of length `length`, for positions
 /// already wrapped into [0, length): x itself, or x moved by one period when the plain difference a - x is
-/// beyond half a period. The agent's offset is then a - image, one rounding (rather than (a - x) -/+ length,
-/// two), and the image is the position the agent sees: the classic rules sum it for the average position.
-/// The same arithmetic lets the fast kernel see a candidate across a seam as a shifted position.
+/// beyond half a period. The agent's offset (the minimum image of a - x) is then a - image, one rounding,
+/// and the image is the position the agent sees: the classic rules sum it for the average position. Every
+/// offset on a torus is taken this way (neighbour pass, k nearest, fast kernel), so they agree to the bit.
 template <class Real>
 inline Real nearest_image(Real a, Real x, Real length, Real half) {
     const Real d = a - x;

@@ -48,8 +48,8 @@ struct NeighbourSums {
     V zsum, vzsum, close_dz;
 };
 
-/// The box a candidate must be within reach of to matter to some lane (see list_candidates), in lanes, and
-/// the square of that reach.
+/// The lanes' bounding box, which a candidate must be within reach of to matter to some lane (see
+/// list_and_add), in vectors, and the square of that reach: the visual range plus an allowance for rounding.
 template <class D>
 struct ReachBox {
     hn::Vec<D> lo_x, hi_x, lo_y, hi_y, lo_z, hi_z, reach2;
@@ -60,13 +60,10 @@ template <class D>
 struct Lanes {
     hn::Vec<D> x, y, z; // z is unused in 2D
     hn::Vec<hn::RebindToSigned<D>> slot;
-    /// The agents' bounding box, and the distance from it beyond which a candidate is out of every lane's
-    /// visual range: the range plus an allowance for rounding (see list_candidates).
-    hn::TFromD<D> lo_x{}, lo_y{}, lo_z{}, hi_x{}, hi_y{}, hi_z{}, reach{};
-    ReachBox<D> box{}; ///< the same, in vectors (set by bound_lanes)
+    ReachBox<D> box{}; ///< 3D culling only (set by bound_lanes)
 };
 
-/// The lanes' bounding box (first `count` lanes) and reach, for list_candidates.
+/// The lanes' bounding box (first `count` lanes) and reach, for list_and_add.
 template <bool k3D, class D>
 HWY_INLINE void bound_lanes(D d, std::size_t count, hn::TFromD<D> visual, Lanes<D>& a) {
     using Real = hn::TFromD<D>;
@@ -78,24 +75,16 @@ HWY_INLINE void bound_lanes(D d, std::size_t count, hn::TFromD<D> visual, Lanes<
     const auto high = [&](hn::Vec<D> v) {
         return hn::GetLane(hn::MaxOfLanes(d, hn::IfThenElse(agents, v, hn::Neg(big))));
     };
-    a.lo_x = low(a.x);
-    a.hi_x = high(a.x);
-    a.lo_y = low(a.y);
-    a.hi_y = high(a.y);
-    a.lo_z = a.hi_z = Real(0);
-    if constexpr (k3D) {
-        a.lo_z = low(a.z);
-        a.hi_z = high(a.z);
-    }
+    const Real lo_x = low(a.x), hi_x = high(a.x), lo_y = low(a.y), hi_y = high(a.y);
+    const Real lo_z = k3D ? low(a.z) : Real(0), hi_z = k3D ? high(a.z) : Real(0);
     // The kernel's d2 and list_and_add's distance (both from the same candidate positions, images across a
     // seam) differ from the true ones by a few units in the last place of the differences: far less than
     // this allowance, which keeps the culling conservative.
-    const Real magnitude = std::max({std::abs(a.lo_x), std::abs(a.hi_x), std::abs(a.lo_y), std::abs(a.hi_y),
-                                     std::abs(a.lo_z), std::abs(a.hi_z)});
-    a.reach = visual + visual * Real(1e-3) + magnitude * Real(1e-5);
-    const Real reach2 = a.reach * a.reach;
-    a.box = {hn::Set(d, a.lo_x), hn::Set(d, a.hi_x), hn::Set(d, a.lo_y), hn::Set(d, a.hi_y),
-             hn::Set(d, a.lo_z), hn::Set(d, a.hi_z), hn::Set(d, reach2)};
+    const Real magnitude = std::max(
+        {std::abs(lo_x), std::abs(hi_x), std::abs(lo_y), std::abs(hi_y), std::abs(lo_z), std::abs(hi_z)});
+    const Real reach = visual + visual * Real(1e-3) + magnitude * Real(1e-5);
+    a.box = {hn::Set(d, lo_x), hn::Set(d, hi_x), hn::Set(d, lo_y),         hn::Set(d, hi_y),
+             hn::Set(d, lo_z), hn::Set(d, hi_z), hn::Set(d, reach * reach)};
 }
 
 /// The period subtracted from a candidate's position on each axis when it sits across a wrap seam (its

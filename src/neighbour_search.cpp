@@ -27,11 +27,13 @@ void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t se
         if (j == self) {
             return;
         }
-        Real dx = px - grid.x(s), dy = py - grid.y(s);
+        // Ranked by the offset the policy then receives: agent minus the neighbour's nearest image.
+        Real x = grid.x(s), y = grid.y(s);
         if (wrap) {
-            dx = classic::min_image(dx, width, half_w);
-            dy = classic::min_image(dy, height, half_h);
+            x = classic::nearest_image(px, x, width, half_w);
+            y = classic::nearest_image(py, y, height, half_h);
         }
+        const Real dx = px - x, dy = py - y;
         const double ddx = static_cast<double>(dx), ddy = static_cast<double>(dy);
         const FoundNeighbour candidate{s, j, ddx * ddx + ddy * ddy};
         if (out.count == k && !before(candidate, out.found[static_cast<std::size_t>(k - 1)])) {
