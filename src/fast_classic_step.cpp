@@ -75,6 +75,16 @@ std::size_t slot_padding() {
     return 2 * simd_lanes<Real>();
 }
 
+/// Lines handed to a thread at a time in the neighbour pass: about 64 chunks per thread, so that the
+/// threads still balance a clumped flock, but neighbouring lines mostly go to the same thread. (Two
+/// threads writing neighbouring lines share the cache lines where one line's slots end and the next
+/// begin, in each of the seven output columns; one line at a time made every line boundary such a shared
+/// line: at 1M boids in 3D, 3,481 lines, the neighbour pass took 10-13% longer.)
+int lines_per_chunk(int lines, int threads) {
+    constexpr int chunks_per_thread = 64;
+    return std::max(1, lines / (std::max(threads, 1) * chunks_per_thread));
+}
+
 /// [begin, end) of thread t's contiguous share of n items.
 struct Chunk {
     std::size_t begin, end;
@@ -599,13 +609,14 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     // One team for the whole step: the sort's phases and the lines, with no thread start-up in between.
     auto t_neighbours = t_start;
     const int lines = grid_.ny * grid_.nz;
+    const int chunk = lines_per_chunk(lines, threads);
 #pragma omp parallel num_threads(threads)
     {
         sort_by_cell(cells_known);
 #pragma omp master
         t_neighbours = clock::now();
         if (m > 0) {
-#pragma omp for schedule(dynamic, 1) nowait
+#pragma omp for schedule(dynamic, chunk) nowait
             for (int line = 0; line < lines; ++line) {
                 fast::neighbour_lines(flock, line, line + 1);
             }
