@@ -78,7 +78,7 @@ std::size_t slot_padding() {
 /// Lines handed to a thread at a time in the neighbour pass: about 64 chunks per thread, so that the
 /// threads still balance a clumped flock, but neighbouring lines mostly go to the same thread. (Two
 /// threads writing neighbouring lines share the cache lines where one line's slots end and the next
-/// begin, in each of the seven output columns; one line at a time made every line boundary such a shared
+/// begin, in each output column (seven in 3D); one line at a time made every line boundary such a shared
 /// line: at 1M boids in 3D, 3,481 lines, the neighbour pass took 10-13% longer.)
 int lines_per_chunk(int lines, int threads) {
     constexpr int chunks_per_thread = 64;

@@ -260,6 +260,25 @@ TEST(FastClassicStep, W20In3DOnSeveralThreadsGivesThePlainPathsBitsOnEverySimdTa
     hwy::SetSupportedTargetsForTest(0);
 }
 
+TEST(FastClassicStep, LinesHandedOutSeveralAtATimeGiveThePlainPathsBits) {
+    // The neighbour pass hands each thread chunks of neighbouring lines, about 64 chunks per thread. On
+    // two or more threads the smaller worlds above have a line per chunk; this one (3D W20 at 40,000: a
+    // cube of 20 cells a side, 400 lines) has 3 lines per chunk on 2 threads, and 400 is not a multiple
+    // of 3.
+    const Scenario s = w20_3d_scenario(40'000);
+    ASSERT_EQ(static_cast<int>(s.params.width / s.params.visual_range), 20);
+    const World<float> start = spawn_world<float>(s.params, s.agents, s.seed);
+    Simulation<float> plain = make_sim(s.params, start, false, 2);
+    plain.step(8);
+    const std::uint64_t expected = state_hash(plain.world());
+    for (const int threads : {2, 4}) {
+        Simulation<float> fast = make_sim(s.params, start, true, threads);
+        fast.step(8);
+        EXPECT_TRUE(fast.last_step_fast());
+        EXPECT_EQ(state_hash(fast.world()), expected) << threads << " threads";
+    }
+}
+
 TEST(FastClassicStep, DeterministicForOneTwoAndFourThreads) {
     const Scenario s = w20_scenario(20'000);
     const World<float> start = spawn_world<float>(s.params, s.agents, s.seed);
