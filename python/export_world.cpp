@@ -86,6 +86,9 @@ void set_many(PyWorld& w, const py::dict& values) {
         const std::string k = py::str(key).cast<std::string>();
         set_param(changed, k, param_text(k, value));
     }
+    for (const auto& [key, value] : values) {
+        require_key_used(changed, py::str(key).cast<std::string>());
+    }
     w.controller.set_params(changed);
 }
 
@@ -135,6 +138,9 @@ WorldPtr make_world(const std::optional<std::string>& preset,
     for (const auto& [key, value] : params) {
         const std::string k = py::str(key).cast<std::string>();
         set_param(setup.scenario.params, k, param_text(k, value));
+    }
+    for (const auto& [key, value] : params) {
+        require_key_used(setup.scenario.params, py::str(key).cast<std::string>());
     }
     validate(setup.scenario.params);
     const std::pair<const char*, const py::object*> counts[] = {

@@ -24,10 +24,15 @@ std::string exact_decimal(Fix15 value) {
 }
 
 void validate_fix15(const Params& params) {
-    if (params.model == Model::Vicsek || params.model == Model::Couzin) {
-        throw InputError(invalid_value_message(
-            "model", get_param(params, "model"),
-            "precision fix15 runs the seeds' models: classic | topological | weighted"));
+    if (!model_abilities(params.model).fix15) {
+        std::string models;
+        for (const Model m : all_models()) {
+            if (model_abilities(m).fix15) {
+                models += (models.empty() ? "" : " | ") + std::string(model_name(m));
+            }
+        }
+        throw InputError(invalid_value_message("model", get_param(params, "model"),
+                                               "precision fix15 runs these models: " + models));
     }
     if (params.dimensions != 2) {
         throw InputError(invalid_value_message("dimensions", std::to_string(params.dimensions),

@@ -39,8 +39,8 @@ struct ConstantSpeed {
     void accumulate_predator(auto&, const Agent<Real>&, const Neighbour<Real>&) const {}
 
     void fly(Agent<Real>& a, double angle) const {
-        a.vx = T::from_double(params.speed * std::cos(angle));
-        a.vy = T::from_double(params.speed * std::sin(angle));
+        a.vx = T::from_double(params.heading.speed * std::cos(angle));
+        a.vy = T::from_double(params.heading.speed * std::sin(angle));
     }
 
     const Params& params;
@@ -64,9 +64,7 @@ struct Policy : heading::ConstantSpeed<Real> {
     };
 
     Policy(const Params& p, long long step_index)
-        : Base(p, step_index), r2(p.interaction_radius * p.interaction_radius) {}
-
-    [[nodiscard]] static double range(const Params& p) { return p.interaction_radius; }
+        : Base(p, step_index), r2(p.vicsek.interaction_radius * p.vicsek.interaction_radius) {}
 
     static void add_heading(Sums& s, double vx, double vy) {
         const double speed = std::hypot(vx, vy);
@@ -90,8 +88,8 @@ struct Policy : heading::ConstantSpeed<Real> {
 
     void steer(const Sums& s, Agent<Real>& a) const {
         const double mean_angle = (s.sx == 0.0 && s.sy == 0.0) ? 0.0 : std::atan2(s.sy, s.sx);
-        this->fly(a,
-                  mean_angle + params.noise * (noise::uniform01(this->seed, this->step, a.index, 0) - 0.5));
+        this->fly(a, mean_angle +
+                         params.heading.noise * (noise::uniform01(this->seed, this->step, a.index, 0) - 0.5));
     }
 
     double r2;
@@ -120,10 +118,9 @@ struct Policy : heading::ConstantSpeed<Real> {
     };
 
     Policy(const Params& p, long long step_index)
-        : Base(p, step_index), alpha2(p.repulsion_radius * p.repulsion_radius),
-          rho2(p.attraction_radius * p.attraction_radius), cos_turn(std::cos(p.turn_rate)) {}
-
-    [[nodiscard]] static double range(const Params& p) { return p.attraction_radius; }
+        : Base(p, step_index), alpha2(p.couzin.repulsion_radius * p.couzin.repulsion_radius),
+          rho2(p.couzin.attraction_radius * p.couzin.attraction_radius),
+          cos_turn(std::cos(p.couzin.turn_rate)) {}
 
     void start(Sums& s, const Agent<Real>& a) const {
         const double vx = T::to_double(a.vx), vy = T::to_double(a.vy);
@@ -174,7 +171,7 @@ struct Policy : heading::ConstantSpeed<Real> {
         dx /= dn;
         dy /= dn;
         if (const double gx = preferred_x(a.kind); gx != 0.0) {
-            dx += params.informed_weight * gx;
+            dx += params.couzin.informed_weight * gx;
             dn = std::hypot(dx, dy);
             if (dn > 0.0) {
                 dx /= dn;
@@ -186,11 +183,12 @@ struct Policy : heading::ConstantSpeed<Real> {
         }
         // Angular noise, then the turning-rate limit toward the noisy desired direction.
         double desired =
-            std::atan2(dy, dx) + params.noise * noise::normal(this->seed, this->step, a.index, 0);
+            std::atan2(dy, dx) + params.heading.noise * noise::normal(this->seed, this->step, a.index, 0);
         const double current = std::atan2(s.hy, s.hx);
         if (std::cos(desired - current) < cos_turn) {
             // Turn by turn_rate toward the desired side: the sign of the cross product.
-            desired = current + (std::sin(desired - current) >= 0.0 ? params.turn_rate : -params.turn_rate);
+            desired = current + (std::sin(desired - current) >= 0.0 ? params.couzin.turn_rate
+                                                                    : -params.couzin.turn_rate);
         }
         this->fly(a, desired);
     }

@@ -71,22 +71,6 @@ const std::array<std::string_view, 10> names{"polarization", "milling",   "nnd_m
 
 } // namespace
 
-double link_range(const Params& params) {
-    switch (params.model) {
-    case Model::Vicsek:
-        return params.interaction_radius;
-    case Model::Couzin:
-        return params.attraction_radius;
-    case Model::Topological: // the distance within which a boid aligns with its neighbours
-        return params.body_length * 5 + params.coherence * 2;
-    case Model::Weighted: // the center request's radius
-        return params.center_radius;
-    case Model::Classic:
-        break;
-    }
-    return params.visual_range;
-}
-
 namespace {
 
 /// A vector's length: the planar hypot in 2D (the bits the planar metrics always had), else the 3D norm.

@@ -232,6 +232,13 @@ Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
                     throw InputError(at(source, value) + ": " + e.what());
                 }
             }
+            for (const auto& [param, value] : *table) { // against the model the table chose, in any order
+                try {
+                    require_key_used(scenario.params, param.str());
+                } catch (const InputError& e) {
+                    throw InputError(at(source, value) + ": " + e.what());
+                }
+            }
         } else if (k == "obstacles") {
             scenario.params.obstacles = parse_obstacles(node, source);
         } else if (k == "food") {

@@ -1,13 +1,10 @@
 #include "boids/simulation.hpp"
 
 #include "boids/spawn.hpp"
-#include "classic_policy.hpp"
 #include "classic_rules.hpp"
 #include "fast_classic_step.hpp"
-#include "heading_policies.hpp"
+#include "models/registry.hpp"
 #include "neighbour_pass.hpp"
-#include "topological_policy.hpp"
-#include "weighted_policy.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -98,14 +95,10 @@ void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, double depth,
     }
 }
 
-/// The fast path implements SPEC §2 as it stands: the classic model, synchronous, exact speed, and none of
-/// the extensions. Everything else takes the policy path.
+/// The fast path implements the lab's rules as they stand (docs/MODEL.md §2): the classic model with none
+/// of its extensions. Everything else takes the policy path.
 bool fast_path_applies(const Params& p) {
-    return p.model == Model::Classic && p.update == UpdateOrder::Synchronous &&
-           p.speed_estimate == SpeedEstimate::Exact && p.fov_angle >= 360.0 &&
-           p.predator_behavior == PredatorBehavior::Edge && p.predator_speed == 0.0 && p.gravity == 0.0 &&
-           p.max_dive_speed == 0.0 && p.line_of_sight_factor == 0.0 && p.perch_rest_max == 0.0 &&
-           p.obstacles.empty() && p.food.empty();
+    return p.model == Model::Classic && !models::any_extension(p);
 }
 
 /// Locks and rest timers mean nothing once pursuit or perching is off: clear them, so that a world without
@@ -205,14 +198,8 @@ void Simulation<Real>::step_once() {
         }
     }
     const double depth = c.three_d ? params_.depth : 0.0; // 0: planar grids
-    // The topological model's k-nearest search works with any cell size: 0 lets the grid choose fine cells.
-    const double flock_range = params_.model == Model::Topological ? 0.0
-                               : params_.model == Model::Weighted  ? weighted::Policy<Real>::range(params_)
-                               : params_.model == Model::Vicsek    ? vicsek::Policy<Real>::range(params_)
-                               : params_.model == Model::Couzin    ? couzin::Policy<Real>::range(params_)
-                                                                   : params_.visual_range;
-    flock_grid_.build(w, GridMembers::Flocking, flock_range, c.wrap, params_.width, params_.height, depth,
-                      nthreads);
+    flock_grid_.build(w, GridMembers::Flocking, grid_range(params_), c.wrap, params_.width, params_.height,
+                      depth, nthreads);
     predator_grid_.build(w, GridMembers::Predators, params_.predator_range, c.wrap, params_.width,
                          params_.height, depth, nthreads);
     profile.grid_build_ms = ms_since(t_start);
@@ -224,28 +211,10 @@ void Simulation<Real>::step_once() {
     const Geometry<Real> geo{c.wrap,        c.width,   c.height, c.half_width,
                              c.half_height, c.three_d, c.depth,  c.half_depth};
     const predators::Behavior<Real> hunter(params_, c);
-    switch (params_.model) {
-    case Model::Vicsek:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, vicsek::Policy<Real>(params_, steps_taken_),
-                       hunter, next_, nthreads);
-        break;
-    case Model::Couzin:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, couzin::Policy<Real>(params_, steps_taken_),
-                       hunter, next_, nthreads);
-        break;
-    case Model::Topological:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, topological::Policy<Real>(params_, c), hunter,
-                       next_, nthreads);
-        break;
-    case Model::Weighted:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, weighted::Policy<Real>(params_, c), hunter, next_,
-                       nthreads);
-        break;
-    case Model::Classic:
-        neighbour_pass(w, flock_grid_, predator_grid_, geo, classic::Policy<Real>(params_, c, steps_taken_),
-                       hunter, next_, nthreads);
-        break;
-    }
+    models::with_model(params_.model, [&]<class M>() {
+        neighbour_pass(w, flock_grid_, predator_grid_, geo,
+                       M::template policy<Real>(params_, c, steps_taken_), hunter, next_, nthreads);
+    });
     profile.neighbours_ms = ms_since(t_neighbours);
 
     // Phase 3: move everyone with the new velocities.

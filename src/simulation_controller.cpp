@@ -74,6 +74,7 @@ const Params& SimulationController::params() const {
 void SimulationController::set_param(std::string_view key, std::string_view value) {
     Params changed = params();
     boids::set_param(changed, key, value);
+    require_key_used(changed, key);
     set_params(changed);
 }
 

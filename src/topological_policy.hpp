@@ -49,7 +49,7 @@ struct Policy {
 
     Policy(const Params& p, const classic::Constants<Real>& constants) : params(p), c(constants) {}
 
-    int k() const { return static_cast<int>(params.k_neighbours); }
+    int k() const { return static_cast<int>(params.topological.k_neighbours); }
 
     // Neighbours arrive nearest first.
     void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
@@ -79,17 +79,17 @@ struct Policy {
         double target_angle = heading;
         if (s.count > 1) {
             const double mean_heading = degrees(std::atan2(s.sin_sum, s.cos_sum));
-            const double too_close = params.body_length + params.avoidance;
+            const double too_close = params.topological.body_length + params.topological.avoidance;
             const bool flee_nearest = std::hypot(s.nearest_dx, s.nearest_dy) < too_close;
             // Toward the centroid, or toward (then, below, away from) the nearest neighbour.
             const double tx = flee_nearest ? -s.nearest_dx : s.x_sum / s.count - x;
             const double ty = flee_nearest ? -s.nearest_dy : s.y_sum / s.count - y;
             const double target_distance = std::hypot(tx, ty);
             target_angle = degrees(std::atan2(ty, tx));
-            if (target_distance < params.body_length * 5 + params.coherence * 2) {
+            if (target_distance < params.topological.body_length * 5 + params.topological.coherence * 2) {
                 target_angle = mean_heading;
             }
-            if (std::abs(target_angle - heading) > 0.5 + params.adherence * 5 / 1000) {
+            if (std::abs(target_angle - heading) > 0.5 + params.topological.adherence * 5 / 1000) {
                 turn = turn_toward(target_angle, heading);
             }
             if (target_distance < too_close && flee_nearest) {
@@ -120,7 +120,7 @@ struct Policy {
             heading += turn > 0 ? turn_rate : -turn_rate;
             heading = heading - 360.0 * std::floor(heading / 360.0);
         }
-        const double speed = (params.topological_speed + (k() - s.count) * 5.0) * frame_time;
+        const double speed = (params.topological.speed + (k() - s.count) * 5.0) * frame_time;
         a.vx = T::from_double(std::cos(radians(heading)) * speed);
         a.vy = T::from_double(std::sin(radians(heading)) * speed);
     }

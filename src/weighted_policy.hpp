@@ -58,11 +58,6 @@ struct Policy {
 
     Policy(const Params& p, const classic::Constants<Real>& constants) : params(p), c(constants) {}
 
-    /// The query range: the largest of the three neighbourhoods.
-    [[nodiscard]] static double range(const Params& p) {
-        return std::fmax(p.center_radius, std::fmax(p.avoid_radius, p.align_radius));
-    }
-
     static Vec3 heading(const Agent<Real>& a) {
         return {static_cast<double>(a.vx), static_cast<double>(a.vy), static_cast<double>(a.vz)};
     }
@@ -81,15 +76,15 @@ struct Policy {
                           -static_cast<double>(n.dz)};  // from the boid to it
         const Vec3 neighbour_at = position(a) + offset; // nearest image
         const Vec3 v = heading(a);
-        if (in_view(v, offset, params.center_radius, params.center_angle)) {
+        if (in_view(v, offset, params.weighted.center_radius, params.weighted.center_angle)) {
             s.center_sum = s.center_sum + neighbour_at;
             ++s.center_count;
         }
-        if (in_view(v, offset, params.avoid_radius, params.avoid_angle)) {
+        if (in_view(v, offset, params.weighted.avoid_radius, params.weighted.avoid_angle)) {
             s.avoid_sum = s.avoid_sum + neighbour_at;
             ++s.avoid_count;
         }
-        if (in_view(v, offset, params.align_radius, params.align_angle)) {
+        if (in_view(v, offset, params.weighted.align_radius, params.weighted.align_angle)) {
             s.align_sum = s.align_sum + Vec3{static_cast<double>(n.vx), static_cast<double>(n.vy),
                                              static_cast<double>(n.vz)};
             ++s.align_count;
@@ -101,7 +96,9 @@ struct Policy {
     void steer(const Sums& sums, Agent<Real>& a) const {
         Sums s = sums;
         const Vec3 pos = position(a);
-        Vec3 to_carrot = Vec3{params.carrot_x, params.carrot_y, c.three_d ? params.carrot_z : 0.0} - pos;
+        Vec3 to_carrot = Vec3{params.weighted.carrot_x, params.weighted.carrot_y,
+                              c.three_d ? params.weighted.carrot_z : 0.0} -
+                         pos;
         if (c.wrap) {
             to_carrot.x = std::remainder(to_carrot.x, params.width);
             to_carrot.y = std::remainder(to_carrot.y, params.height);
@@ -110,7 +107,8 @@ struct Policy {
             }
         }
         const Vec3 v = heading(a);
-        if (in_view(v, to_carrot, params.avoid_radius, params.avoid_angle)) { // the carrot is avoided too
+        if (in_view(v, to_carrot, params.weighted.avoid_radius,
+                    params.weighted.avoid_angle)) { // the carrot is avoided too
             s.avoid_sum = s.avoid_sum + pos + to_carrot;
             ++s.avoid_count;
         }
@@ -121,18 +119,19 @@ struct Policy {
         const Vec3 avoid = toward_mean(s.avoid_sum, s.avoid_count, pos) * -1.0;
         const Vec3 align = toward_mean(s.align_sum, s.align_count, Vec3{});
         const Vec3 love = limit(to_carrot);
-        Vec3 goal =
-            center * params.w_center + avoid * params.w_avoid + align * params.w_align + love * params.w_love;
+        Vec3 goal = center * params.weighted.w_center + avoid * params.weighted.w_avoid +
+                    align * params.weighted.w_align + love * params.weighted.w_love;
         const double goal_norm = goal.norm();
         const double speed = v.norm();
         const Vec3 unit_velocity = speed > 0 ? v * (1.0 / speed) : Vec3{1, 0, 0};
         goal = goal_norm > 0 ? goal * (1.0 / goal_norm) : unit_velocity;
-        Vec3 next = unit_velocity * (1.0 - params.maneuverability) + goal * params.maneuverability;
+        Vec3 next =
+            unit_velocity * (1.0 - params.weighted.maneuverability) + goal * params.weighted.maneuverability;
         const double next_norm = next.norm();
         next = next_norm > 0 ? next * (1.0 / next_norm) : unit_velocity;
-        a.vx = T::from_double(next.x * params.time_step);
-        a.vy = T::from_double(next.y * params.time_step);
-        a.vz = T::from_double(next.z * params.time_step);
+        a.vx = T::from_double(next.x * params.weighted.time_step);
+        a.vy = T::from_double(next.y * params.weighted.time_step);
+        a.vz = T::from_double(next.z * params.weighted.time_step);
     }
 
     const Params& params;

@@ -181,9 +181,19 @@ void print_params() {
         } else {
             allowed = boids::choice_list(info.key);
         }
-        std::printf("%-22s %-10s %-22s %s\n", std::string(info.key).c_str(),
+        // Which models read the key, unless every model does.
+        std::string readers;
+        bool everyone = true;
+        for (const boids::Model m : boids::all_models()) {
+            if (boids::key_used_by(info, m)) {
+                readers += (readers.empty() ? "" : ", ") + std::string(boids::model_name(m));
+            } else {
+                everyone = false;
+            }
+        }
+        std::printf("%-22s %-10s %-22s %s%s\n", std::string(info.key).c_str(),
                     boids::get_param(defaults, info.key).c_str(), allowed.c_str(),
-                    std::string(info.help).c_str());
+                    std::string(info.help).c_str(), everyone ? "" : (" [" + readers + "]").c_str());
     }
     std::printf("%-22s %-10s %-22s %s\n", "margin", "", "[0, 10000000]",
                 "sets all four margins (write-only)");

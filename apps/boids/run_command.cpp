@@ -50,6 +50,9 @@ void apply_settings(Scenario& scenario, const std::vector<std::string>& settings
         }
         set_param(scenario.params, setting.substr(0, eq), setting.substr(eq + 1));
     }
+    for (const std::string& setting : settings) { // against the model the settings leave
+        require_key_used(scenario.params, setting.substr(0, setting.find('=')));
+    }
 }
 
 namespace {

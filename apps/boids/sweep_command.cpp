@@ -74,6 +74,7 @@ void apply_value(Scenario& sc, const std::string& key, const SweepValue& v) {
         set_agent_count(sc.agents, key, std::llround(v.value));
     } else {
         set_param(sc.params, key, v.text);
+        require_key_used(sc.params, key);
     }
 }
 

@@ -443,8 +443,8 @@ void FlockRenderer::draw_scene_over(const Params& params, const SceneOverlay& ov
         draw_shape(disc(fx, fy, 5.5 * pixel, 32), GL_TRIANGLE_FAN,
                    {channel(food_rgb[0]), channel(food_rgb[1]), channel(food_rgb[2]), 1.0f});
     }
-    if (params.model == Model::Weighted) {
-        const double cx = params.carrot_x, cy = params.carrot_y;
+    if (model_abilities(params.model).carrot) {
+        const double cx = params.weighted.carrot_x, cy = params.weighted.carrot_y;
         if (overlay.carrot_tracking) {
             draw_shape(ring(cx, cy, 12 * pixel, 40), GL_LINE_LOOP, {1.0f, 1.0f, 1.0f, 0.85f});
         }
@@ -485,10 +485,8 @@ void FlockRenderer::draw(const Params& params, const ViewTransform& view, int vi
     glBufferData(GL_ARRAY_BUFFER, sizeof lines, lines, GL_STREAM_DRAW);
     glUniform4f(glGetUniformLocation(line_program_, "colour"), 0.55f, 0.58f, 0.65f, 1.0f);
     glDrawArrays(GL_LINE_LOOP, 0, 4);
-    // Margins are drawn where they steer: the weighted, Vicsek and Couzin models never turn at them.
-    const bool turns_at_margins =
-        params.model != Model::Weighted && params.model != Model::Vicsek && params.model != Model::Couzin;
-    if (params.boundary == Boundary::Margin && turns_at_margins) {
+    // Margins are drawn where they steer.
+    if (params.boundary == Boundary::Margin && model_abilities(params.model).turns_at_margins) {
         glUniform4f(glGetUniformLocation(line_program_, "colour"), 0.25f, 0.27f, 0.33f, 1.0f);
         glDrawArrays(GL_LINE_LOOP, 4, 4);
     }
@@ -579,8 +577,7 @@ void FlockRenderer::draw_3d(const Params& params, const OrbitFrame& frame, int v
     glBindVertexArray(line3d_vao_);
     draw_lines_3d(box_edges({0, 0, 0}, {params.width, params.height, params.depth}), GL_LINES,
                   {0.55f, 0.58f, 0.65f, 1.0f});
-    const bool turns_at_margins = params.model == Model::Classic;
-    if (params.boundary == Boundary::Margin && turns_at_margins) {
+    if (params.boundary == Boundary::Margin && model_abilities(params.model).turns_at_margins) {
         draw_lines_3d(box_edges({params.margin_left, params.margin_top, params.margin_front},
                                 {params.width - params.margin_right, params.height - params.margin_bottom,
                                  params.depth - params.margin_back}),
@@ -663,8 +660,8 @@ void FlockRenderer::draw_3d(const Params& params, const OrbitFrame& frame, int v
         marker({fx, fy, f.z.value_or(params.depth / 2)}, 5.5,
                {channel(food_rgb[0]), channel(food_rgb[1]), channel(food_rgb[2]), 1.0f});
     }
-    if (params.model == Model::Weighted) {
-        const Vec3 carrot{params.carrot_x, params.carrot_y, params.carrot_z};
+    if (model_abilities(params.model).carrot) {
+        const Vec3 carrot{params.weighted.carrot_x, params.weighted.carrot_y, params.weighted.carrot_z};
         if (const auto p = frame.project(carrot); p && overlay.carrot_tracking) {
             draw_shape(ring(p->px, p->py, 12, 40), GL_LINE_LOOP, {1.0f, 1.0f, 1.0f, 0.85f});
         }

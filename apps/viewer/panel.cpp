@@ -22,9 +22,10 @@ namespace {
 std::string carrot_text(const Params& p) {
     char text[96];
     if (p.dimensions == 3) {
-        std::snprintf(text, sizeof text, "(%.4g, %.4g, %.4g)", p.carrot_x, p.carrot_y, p.carrot_z);
+        std::snprintf(text, sizeof text, "(%.4g, %.4g, %.4g)", p.weighted.carrot_x, p.weighted.carrot_y,
+                      p.weighted.carrot_z);
     } else {
-        std::snprintf(text, sizeof text, "(%.4g, %.4g)", p.carrot_x, p.carrot_y);
+        std::snprintf(text, sizeof text, "(%.4g, %.4g)", p.weighted.carrot_x, p.weighted.carrot_y);
     }
     return text;
 }
@@ -166,9 +167,19 @@ void precision_combo(ViewerState& state) {
 }
 
 void parameters_section(ViewerState& state) {
+    if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) {
+        precision_combo(state);
+        choice_combo(state, "model", "model");
+        choice_combo(state, "update", "update");
+    }
+    // Only the keys the chosen model reads: the others would be refused (require_key_used).
     std::string_view group;
     bool open = false;
     for (const SliderSpec& s : parameter_sliders()) {
+        const ParamInfo* info = find_param(s.key);
+        if (info == nullptr || !key_used_by(*info, state.params.model)) {
+            continue;
+        }
         if (s.group != group) {
             group = s.group;
             open = ImGui::CollapsingHeader(std::string(group).c_str(), ImGuiTreeNodeFlags_DefaultOpen);
@@ -190,13 +201,7 @@ void parameters_section(ViewerState& state) {
                                                        std::string_view(wrap ? "wrap" : "margin")));
                 }
             }
-            if (open && group == "Models") {
-                precision_combo(state);
-                choice_combo(state, "model", "model");
-                choice_combo(state, "update", "update");
-                choice_combo(state, "speed_estimate", "speed estimate");
-            }
-            if (open && group == "Predators") {
+            if (open && group == "Predators" && model_abilities(state.params.model).hunting) {
                 choice_combo(state, "predator_behavior", "predator behaviour");
             }
             if (open && group == "Scouts") {
@@ -205,6 +210,9 @@ void parameters_section(ViewerState& state) {
                     error_line(state, apply_param_edit(state.params, "dynamic_bias",
                                                        std::string_view(dynamic ? "true" : "false")));
                 }
+            }
+            if (open && group == "Extensions") {
+                choice_combo(state, "speed_estimate", "speed estimate");
             }
         }
         if (open) {
@@ -218,7 +226,7 @@ void mouse_tools_section(ViewerState& state) {
     if (!ImGui::CollapsingHeader("Carrot and obstacles", ImGuiTreeNodeFlags_DefaultOpen)) {
         return;
     }
-    const bool weighted = state.params.model == Model::Weighted;
+    const bool weighted = model_abilities(state.params.model).carrot;
     ImGui::BeginDisabled(!weighted);
     ImGui::Checkbox("carrot follows the mouse (left click)", &state.carrot_tracking);
     ImGui::EndDisabled();
@@ -374,7 +382,7 @@ void draw_hud(const ViewerState& state, const char* precision) {
         ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "falling behind: the step cannot keep %s steps/s",
                            std::string(sim_rate_name(state.rate)).c_str());
     }
-    if (state.params.model == Model::Weighted) {
+    if (model_abilities(state.params.model).carrot) {
         if (state.carrot_tracking) {
             ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "carrot: following the mouse (click stops)");
         } else {

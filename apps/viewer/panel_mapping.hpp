@@ -24,8 +24,9 @@ struct SliderSpec {
     std::string_view group; ///< panel section
 };
 
-/// Every parameter slider, in panel order: SPEC §2's parameters with the lab's ranges (SPEC §3), and
-/// param_table()'s ranges where the lab gives none. `dynamic_bias` and `boundary` are switches, not sliders.
+/// Every parameter slider, in panel order (section by section), generated from param_table(): each key's
+/// slider range and scale come from its key table (the lab's ranges where it gives them). Switches and
+/// choices (`dynamic_bias`, `boundary`, `model`, ...) have their own controls.
 [[nodiscard]] std::span<const SliderSpec> parameter_sliders();
 
 /// The agent-count sliders: boids, scouts1, scouts2, predators.

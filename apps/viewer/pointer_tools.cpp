@@ -121,7 +121,7 @@ void PointerTools::release(ViewerState& state, MouseButton button, const Pointer
         if (drag) {
             return; // the drag panned
         }
-        if (state.params.model == Model::Weighted) {
+        if (model_abilities(state.params.model).carrot) {
             state.carrot_tracking = !state.carrot_tracking;
             if (state.carrot_tracking) {
                 report(state, move_carrot(state.params, at));
@@ -155,11 +155,11 @@ void PointerTools::release(ViewerState& state, MouseButton button, const Pointer
 }
 
 void PointerTools::follow(ViewerState& state, const std::optional<PointerPos>& mouse) {
-    if (!state.carrot_tracking || state.params.model != Model::Weighted || !mouse) {
+    if (!state.carrot_tracking || !model_abilities(state.params.model).carrot || !mouse) {
         return;
     }
-    if (state.params.carrot_x == mouse->wx && state.params.carrot_y == mouse->wy &&
-        (state.params.dimensions != 3 || state.params.carrot_z == mouse->wz)) {
+    if (state.params.weighted.carrot_x == mouse->wx && state.params.weighted.carrot_y == mouse->wy &&
+        (state.params.dimensions != 3 || state.params.weighted.carrot_z == mouse->wz)) {
         return;
     }
     if (const auto error = move_carrot(state.params, *mouse)) {

@@ -1,6 +1,7 @@
 #pragma once
 /// Whole-flock measures: the run summary and the order parameters of collective behaviour.
 
+#include "boids/model.hpp"
 #include "boids/params.hpp"
 #include "boids/world.hpp"
 
@@ -41,10 +42,6 @@ struct Metrics {
 /// centroid for milling is the plain mean of positions).
 template <class Real>
 [[nodiscard]] Metrics compute_metrics(const World<Real>& world, const Params& params, int threads = 0);
-
-/// The distance under which two agents belong to the same group: the model's interaction range
-/// (classic: visual_range, vicsek: interaction_radius, couzin: attraction_radius).
-[[nodiscard]] double link_range(const Params& params);
 
 /// Names of the metrics a sweep can average and value() reads, in a stable order.
 [[nodiscard]] std::span<const std::string_view> metric_names();

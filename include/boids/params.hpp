@@ -1,9 +1,11 @@
 #pragma once
-/// The parameters of the classic model (SPEC §2) with the defaults of SPEC §3, and their validation.
+/// Every parameter of every model with its default (docs/MODEL.md), the key table, and validation.
 
 #include "boids/food.hpp"
+#include "boids/model.hpp"
 #include "boids/obstacle.hpp"
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -15,15 +17,6 @@ namespace boids {
 enum class Boundary {
     Margin, ///< boids turn back inside the margins (SPEC §2 step 4)
     Wrap,   ///< torus: positions wrap, distances use the minimum image, no edge turning
-};
-
-/// Which flocking model moves the boids.
-enum class Model {
-    Classic,     ///< Adams/Land's rules (SPEC §2)
-    Topological, ///< PyNBoids (seed 002): heading steering from the k nearest neighbours
-    Weighted,    ///< Downey (seed 003): weighted arbitration of center / avoid / align / love (the carrot)
-    Vicsek,      ///< Vicsek et al. 1995: constant speed, align with neighbours in a radius, angular noise
-    Couzin, ///< Couzin et al. 2005: repulsion, then alignment + attraction, turning limit, informed agents
 };
 
 /// How predators hunt (seed 001's "smart predator" extension).
@@ -45,8 +38,65 @@ enum class SpeedEstimate {
     AlphaMaxBetaMin, ///< 0.960433870103 max(|vx|,|vy|) + 0.397824734759 min(|vx|,|vy|), the lab's shortcut
 };
 
-/// Every tunable of the classic model. Units: pixels and pixels per step (time step 1).
-/// Defaults are the `vga-predator` preset (seed 004) with the scout values of seed 000.
+/// The topological model's own parameters (PyNBoids; keys in src/models/topological.hpp).
+struct TopologicalParams {
+    double k_neighbours = 7;   ///< how many nearest neighbours a boid follows (integer)
+    double coherence = 0.0;    ///< widens the distance within which it aligns
+    double avoidance = 0.0;    ///< widens the distance at which it turns away
+    double adherence = 0.0;    ///< widens the heading error it tolerates
+    double speed = 150.0;      ///< base speed in pixels per second (60 steps/s); key topological_speed
+    double body_length = 17.0; ///< a boid's size in pixels
+    bool operator==(const TopologicalParams&) const = default;
+};
+
+/// The weighted model's own parameters (Downey; keys in src/models/weighted.hpp).
+struct WeightedParams {
+    double center_radius = 1.0;             ///< radius of the center request's neighbourhood
+    double center_angle = 1.0;              ///< its half-angle around the velocity, radians
+    double avoid_radius = 0.3;              ///< radius of the avoid request (boids and the carrot)
+    double avoid_angle = 3.141592653589793; ///< its half-angle, radians (pi = all around)
+    double align_radius = 0.5;              ///< radius of the align request
+    double align_angle = 1.0;               ///< its half-angle, radians
+    double w_center = 3.0;                  ///< weight of the center request
+    double w_avoid = 10.0;                  ///< weight of the avoid request
+    double w_align = 1.0;                   ///< weight of the align request
+    double w_love = 10.0;                   ///< weight of the love request (toward the carrot)
+    double maneuverability = 0.1;           ///< mu in vel = (1 - mu) vel + mu goal
+    double time_step = 0.1;                 ///< dt in pos += dt vel (boids fly at unit speed)
+    double carrot_x = 1.0;                  ///< the carrot (attractor) position
+    double carrot_y = 0.0;
+    double carrot_z = 0.0; ///< 3D: the carrot's z
+    bool operator==(const WeightedParams&) const = default;
+};
+
+/// What the constant-speed heading models (Vicsek, Couzin) share (keys in src/models/heading.hpp).
+/// Units: world units and steps; headings in radians.
+struct HeadingParams {
+    double speed = 0.03; ///< constant speed per step
+    double noise = 0.0;  ///< vicsek: width eta of the uniform angle noise; couzin: std dev (rad)
+    bool operator==(const HeadingParams&) const = default;
+};
+
+/// Vicsek's own parameter (keys in src/models/vicsek.hpp).
+struct VicsekParams {
+    double interaction_radius = 1.0; ///< neighbours closer than this (self included) are averaged
+    bool operator==(const VicsekParams&) const = default;
+};
+
+/// Couzin's own parameters (keys in src/models/couzin.hpp).
+struct CouzinParams {
+    double repulsion_radius = 1.0;  ///< zone of repulsion, alpha
+    double attraction_radius = 6.0; ///< zone of orientation and attraction, rho
+    double turn_rate = 0.2;         ///< largest heading change per step (rad)
+    double informed_weight = 0.5;   ///< omega, weight of an informed agent's preferred direction
+    bool operator==(const CouzinParams&) const = default;
+};
+
+/// Every tunable. The world, the agents' kinematics and the classic model's rules and extensions are at the
+/// top level (the classic model is the engine's base: its speeds bound every model's spawn and its margins
+/// and ranges every predator); each other model keeps its own parameters in a sub-struct. Units: pixels and
+/// pixels per step (time step 1). Defaults are the `vga-predator` preset (Adams' VGA predator page) with the
+/// scout values of the ECE 4760 lab.
 struct Params {
     double width = 640.0;              ///< world width in pixels
     double height = 480.0;             ///< world height in pixels (y grows downward)
@@ -68,35 +118,14 @@ struct Params {
     double min_speed = 3.0;            ///< speed is raised to at least this
     double predator_range = 100.0;     ///< boids react to predators closer than this
     double predator_turn_factor = 0.5; ///< velocity change per step away from predators
-    bool dynamic_bias = false;         ///< scouts' bias grows while they move their way (seed 000, 5730)
-    double max_bias = 0.01;            ///< upper bound of a scout's dynamic bias
-    double bias_increment = 0.00004;   ///< dynamic bias step; also its lower bound
-    double scout1_bias = 0.001;        ///< bias of scout group 1 (toward +x): initial if dynamic, else fixed
-    double scout2_bias = 0.001;        ///< bias of scout group 2 (toward -x): initial if dynamic, else fixed
-    Boundary boundary = Boundary::Margin;   ///< margin or wrap
-    Model model = Model::Classic;           ///< classic or topological
-    double fov_angle = 360.0;               ///< classic: degrees of the view cone around the velocity
-    double k_neighbours = 7;                ///< topological: how many nearest neighbours a boid follows
-    double coherence = 0.0;                 ///< topological: widens the distance within which it aligns
-    double avoidance = 0.0;                 ///< topological: widens the distance at which it turns away
-    double adherence = 0.0;                 ///< topological: widens the heading error it tolerates
-    double topological_speed = 150.0;       ///< topological: base speed in pixels per second (60 steps/s)
-    double body_length = 17.0;              ///< topological: a boid's size in pixels
-    double center_radius = 1.0;             ///< weighted: radius of the center request's neighbourhood
-    double center_angle = 1.0;              ///< weighted: its half-angle around the velocity, radians
-    double avoid_radius = 0.3;              ///< weighted: radius of the avoid request (boids and the carrot)
-    double avoid_angle = 3.141592653589793; ///< weighted: its half-angle, radians (pi = all around)
-    double align_radius = 0.5;              ///< weighted: radius of the align request
-    double align_angle = 1.0;               ///< weighted: its half-angle, radians
-    double w_center = 3.0;                  ///< weighted: weight of the center request
-    double w_avoid = 10.0;                  ///< weighted: weight of the avoid request
-    double w_align = 1.0;                   ///< weighted: weight of the align request
-    double w_love = 10.0;                   ///< weighted: weight of the love request (toward the carrot)
-    double maneuverability = 0.1;           ///< weighted: mu in vel = (1 - mu) vel + mu goal
-    double time_step = 0.1;                 ///< weighted: dt in pos += dt vel (boids fly at unit speed)
-    double carrot_x = 1.0;                  ///< weighted: the carrot (attractor) position
-    double carrot_y = 0.0;
-    double carrot_z = 0.0;                                       ///< weighted, 3D: the carrot's z
+    bool dynamic_bias = false; ///< scouts' bias grows while they move their way (the lab's 5730 variant)
+    double max_bias = 0.01;    ///< upper bound of a scout's dynamic bias
+    double bias_increment = 0.00004; ///< dynamic bias step; also its lower bound
+    double scout1_bias = 0.001;      ///< bias of scout group 1 (toward +x): initial if dynamic, else fixed
+    double scout2_bias = 0.001;      ///< bias of scout group 2 (toward -x): initial if dynamic, else fixed
+    Boundary boundary = Boundary::Margin; ///< margin or wrap
+    Model model = Model::Classic;         ///< which model moves the boids
+    double fov_angle = 360.0;             ///< classic: degrees of the view cone around the velocity
     PredatorBehavior predator_behavior = PredatorBehavior::Edge; ///< edge, chase-centroid or pursue
     double predator_speed = 0.0;       ///< predators fly at exactly this speed; 0 = the boids' limits
     double predator_vision = 150.0;    ///< how far a hunting predator sees boids
@@ -117,16 +146,12 @@ struct Params {
     UpdateOrder update = UpdateOrder::Synchronous;       ///< synchronous or the lab's sequential loop
     SpeedEstimate speed_estimate = SpeedEstimate::Exact; ///< exact or alpha-max-beta-min
 
-    // Vicsek and Couzin models (units: world units and steps; headings in radians). With boundary = margin
-    // these models do not turn at the edges: the plane is open beyond the spawn box.
-    double speed = 0.03;             ///< constant speed per step (vicsek, couzin)
-    double interaction_radius = 1.0; ///< vicsek: neighbours closer than this (self included) are averaged
-    double noise = 0.0;              ///< vicsek: width eta of the uniform angle noise; couzin: std dev (rad)
-    double repulsion_radius = 1.0;   ///< couzin: zone of repulsion, alpha
-    double attraction_radius = 6.0;  ///< couzin: zone of orientation and attraction, rho
-    double turn_rate = 0.2;          ///< couzin: largest heading change per step (rad)
-    double informed_weight = 0.5;    ///< couzin: omega, weight of an informed agent's preferred direction
-    double noise_seed = 0.0;         ///< seed of the models' noise (integer); the CLI sets it from --seed
+    TopologicalParams topological; ///< model = topological
+    WeightedParams weighted;       ///< model = weighted
+    HeadingParams heading;         ///< model = vicsek or couzin
+    VicsekParams vicsek;           ///< model = vicsek
+    CouzinParams couzin;           ///< model = couzin
+    double noise_seed = 0.0; ///< vicsek, couzin: seed of the noise (integer); the CLI sets it from --seed
 
     bool operator==(const Params&) const = default;
 };
@@ -142,20 +167,43 @@ void set_param(Params& params, std::string_view key, std::string_view value);
 /// The text form of one parameter, in shortest round-trip notation. Throws InputError for an unknown key.
 [[nodiscard]] std::string get_param(const Params& params, std::string_view key);
 
-/// Description of one settable key, for help texts, sliders and the control port.
+/// How the viewer's panel shows a numeric key.
+enum class SliderScale : std::uint8_t {
+    Linear,
+    Log, ///< factors and wide ranges
+};
+
+/// Description of one settable key, for help texts, validation, sliders and the control port. The table
+/// is assembled from the world's keys (src/params.cpp), each model's key table (src/models/) and the
+/// classic extensions' (src/models/classic.hpp).
 struct ParamInfo {
     std::string_view key;
     std::string_view kind; ///< "number", "bool" or "choice"
     double min;            ///< inclusive lower bound (numbers)
     double max;            ///< inclusive upper bound (numbers)
     std::string_view help;
+    std::string_view label = {}; ///< short text beside the panel's slider
+    std::string_view group =
+        {}; ///< panel section: World, Edges, Flocking, Predators, Scouts, Extensions, or a model
+    double slider_min = 0; ///< the panel's slider range (within [min, max]; typed values may go beyond)
+    double slider_max = 0;
+    SliderScale scale = SliderScale::Linear;
+    std::uint32_t models = 0; ///< bit m set: Model m uses the key (see key_used_by)
+    double default_value = 0; ///< numbers: the value in Params{}
 };
-
-/// The name of a model ("classic", "vicsek", "couzin").
-[[nodiscard]] std::string_view model_name(Model model);
 
 /// Every readable parameter key, in a stable order (`margin` is write-only and not listed).
 [[nodiscard]] std::span<const ParamInfo> param_table();
+
+/// The table entry of `key`, or nullptr (also for the write-only `margin`).
+[[nodiscard]] const ParamInfo* find_param(std::string_view key);
+
+/// True when `model` reads the key (world keys are read by every model).
+[[nodiscard]] bool key_used_by(const ParamInfo& info, Model model);
+
+/// Throws InputError when a key that was set explicitly (a scenario's [params], --set, the control port,
+/// Python) is one the chosen model does not read: such a value would do nothing, silently.
+void require_key_used(const Params& params, std::string_view key);
 
 /// The allowed values of a bool or choice key, as "a | b" (empty for numbers and unknown keys).
 [[nodiscard]] std::string choice_list(std::string_view key);

@@ -100,8 +100,8 @@ std::string hex(std::uint64_t h) {
 TEST(GoldenHashes, EveryPresetFliesToItsPinnedState) {
     for (const Pin& pin : pins) {
         const std::uint64_t two = fly(pin, 2);
-        EXPECT_EQ(hex(two), hex(pin.hash)) << pin.preset << " " << pin.variant << " after " << pinned_steps
-                                           << " steps";
+        EXPECT_EQ(hex(two), hex(pin.hash))
+            << pin.preset << " " << pin.variant << " after " << pinned_steps << " steps";
         EXPECT_EQ(hex(fly(pin, 1)), hex(two)) << pin.preset << " " << pin.variant << ": 1 thread differs";
     }
 }

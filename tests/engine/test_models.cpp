@@ -112,7 +112,7 @@ TEST(Topological, AlignsWithTheMeanHeadingWhenCloseAndTurnsAwayFromTheNearest) {
 
 TEST(Topological, OnlyTheKNearestMatter) {
     Params p = topological();
-    p.k_neighbours = 2;
+    p.topological.k_neighbours = 2;
     World<double> a;
     a.add(Kind::Boid, 500, 500, 2.5, 0, 0);
     a.add(Kind::Boid, 530, 500, 0, 2.5, 0);
@@ -165,8 +165,8 @@ TEST(Weighted, OneStepComputedByHand) {
     p.model = Model::Weighted; // Downey's defaults: radii 1 / 0.3 / 0.5, angles 1 / pi / 1, weights 3 10 1 10
     p.width = p.height = 10;
     p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 0;
-    p.carrot_x = 4;
-    p.carrot_y = 3;
+    p.weighted.carrot_x = 4;
+    p.weighted.carrot_y = 3;
     World<double> w;
     w.add(Kind::Boid, 3, 3, 0.1, 0, 0);     // A flies +x at unit speed (0.1 per step)
     w.add(Kind::Boid, 3.2, 3.1, 0, 0.1, 0); // B: 0.2236 from A, 0.46 rad off A's heading
@@ -193,15 +193,15 @@ TEST(Weighted, OneStepComputedByHand) {
 
 TEST(Weighted, TheFlockGathersAroundTheCarrot) {
     Scenario s = load_preset("downey-2d");
-    s.params.carrot_x = 8; // far from where the flock starts, in [1, 3] x [1, 3]
-    s.params.carrot_y = 8;
+    s.params.weighted.carrot_x = 8; // far from where the flock starts, in [1, 3] x [1, 3]
+    s.params.weighted.carrot_y = 8;
     s.params.width = s.params.height = 10;
     s.params.margin_right = s.params.margin_bottom = 7;
     Simulation<double> sim(s.params, spawn_world<double>(s.params, s.agents, 3));
     const auto mean_distance = [&] {
         double sum = 0;
         for (std::size_t i = 0; i < sim.world().size(); ++i) {
-            sum += std::hypot(sim.world().x[i] - s.params.carrot_x, sim.world().y[i] - s.params.carrot_y);
+            sum += std::hypot(sim.world().x[i] - s.params.weighted.carrot_x, sim.world().y[i] - s.params.weighted.carrot_y);
         }
         return sum / static_cast<double>(sim.world().size());
     };
