@@ -282,8 +282,8 @@ void validate_extensions(const Params& p) {
         const std::string value = is_param_key(e.key) ? get_param(p, e.key) : std::string("given");
         throw InputError(invalid_value_message(std::string(e.key), value,
                                                "the " + std::string(model_name(p.model)) +
-                                                   " model does not use it; only " + models_text(e.needs) +
-                                                   " do"));
+                                                   " model does not use it (models that do: " +
+                                                   models_text(e.needs) + ")"));
     }
 }
 
