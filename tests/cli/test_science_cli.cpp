@@ -162,8 +162,9 @@ TEST(ScienceCli, BadScienceInputIsRejectedWithFieldValueAndRange) {
     expect_rejected("run --headless --set model=swarm",
                     {"model", "'swarm'", "classic | topological | weighted | vicsek | couzin"});
     expect_rejected("run --headless --set noise=9", {"noise", "9", "[0, 6.28"});
-    expect_rejected("run --headless --set noise_seed=2.5", {"noise_seed", "2.5", "whole number"});
-    expect_rejected("run --headless --set repulsion_radius=8",
+    expect_rejected("run --headless --preset vicsek --set noise_seed=2.5",
+                    {"noise_seed", "2.5", "whole number"});
+    expect_rejected("run --headless --preset couzin --set repulsion_radius=8",
                     {"repulsion_radius", "8", "attraction_radius = 6"});
     const std::string base = "sweep --preset vicsek --steps 10 --out " + out;
     expect_rejected(base, {"--vary", "KEY=START:STOP:COUNT"});
