@@ -4,6 +4,7 @@
 // every candidate neighbour to them. Compiled once per instruction set by Highway; the best one the CPU
 // supports is chosen at run time.
 
+#include "boids/detail/grid_geometry.hpp"
 #include "boids/kind.hpp"
 #include "classic_rules.hpp"
 
@@ -15,14 +16,7 @@ namespace boids::fast {
 /// A grid's placement: cell (col, row, layer) = (min((x - origin_x) / cell_w, nx - 1), same for y and z),
 /// truncated, for positions >= the origin; cells are numbered (layer * ny + row) * nx + col. Computed in
 /// double exactly as SpatialGrid::build does. A planar grid has one layer.
-struct CellGeometry {
-    double origin_x, origin_y, cell_w, cell_h;
-    int nx, ny;
-    double origin_z = 0.0, cell_d = 1.0;
-    int nz = 1;
-
-    bool operator==(const CellGeometry&) const = default;
-};
+using CellGeometry = detail::GridGeometry;
 
 /// Everything the neighbour pass reads and writes, for one step. Arrays in "slot" order are the
 /// flocking agents sorted by cell (counting sort, world order within a cell); they are padded with

@@ -21,6 +21,8 @@
 
 #include "fast_classic_step.hpp"
 
+#include "step_threads.hpp"
+
 #include "boids/detail/cell_bounds.hpp"
 #include "boids/fast_path.hpp"
 #include "classic_rules.hpp"
@@ -47,17 +49,6 @@ std::size_t fast_path_lanes(bool double_precision) {
 namespace detail {
 
 namespace {
-
-/// Worlds smaller than this are stepped on one thread.
-constexpr std::size_t serial_below = 4096;
-
-/// The same margin and line count as SpatialGrid::build (see spatial_grid.cpp).
-constexpr double cell_margin = 1.0 + 1e-6;
-
-int cells_along(double extent, double cell) {
-    const double n = std::floor(extent / cell);
-    return static_cast<int>(std::clamp(n, 1.0, static_cast<double>(std::numeric_limits<int>::max() / 4)));
-}
 
 double ms_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -225,85 +216,39 @@ template <class Real>
 bool FastClassicStep<Real>::compute_geometry(const Params& params, int threads) {
     const bool wrap = params.boundary == Boundary::Wrap;
     const std::size_t m = cur_.agent.size();
-    const double max_cells = std::max(16.0, 2.0 * static_cast<double>(m));
-    double cell = std::max(params.visual_range * cell_margin, std::numeric_limits<double>::min());
-    fast::CellGeometry& g = grid_;
-    g.nz = 1;
-    g.origin_z = 0.0;
-    g.cell_d = 1.0;
-    if (wrap) {
-        g.origin_x = g.origin_y = 0.0;
-        g.nx = cells_along(params.width, cell);
-        g.ny = cells_along(params.height, cell);
-        if (three_d_) {
-            g.nz = cells_along(params.depth, cell);
-            const double count = static_cast<double>(g.nx) * g.ny * g.nz;
-            if (count > max_cells) {
-                const double shrink = std::cbrt(count / max_cells);
-                g.nx = std::max(1, static_cast<int>(g.nx / shrink));
-                g.ny = std::max(1, static_cast<int>(g.ny / shrink));
-                g.nz = std::max(1, static_cast<int>(g.nz / shrink));
-            }
-            g.cell_d = params.depth / g.nz;
-        } else if (static_cast<double>(g.nx) * g.ny > max_cells) {
-            const double shrink = std::sqrt(static_cast<double>(g.nx) * g.ny / max_cells);
-            g.nx = std::max(1, static_cast<int>(g.nx / shrink));
-            g.ny = std::max(1, static_cast<int>(g.ny / shrink));
-        }
-        g.cell_w = params.width / g.nx;
-        g.cell_h = params.height / g.ny;
-        return g.nx >= 3 && g.ny >= 3 && (!three_d_ || g.nz >= 3);
-    }
-    // Margin mode: the flock's bounding box (min and max are exact, so the reduction order is free).
+    // Margin mode covers the flock's bounding box (min and max are exact, so the reduction order is free).
     double min_x = 0.0, max_x = 0.0, min_y = 0.0, max_y = 0.0, min_z = 0.0, max_z = 0.0;
-    if (m > 0) {
+    if (!wrap && m > 0) {
         min_x = max_x = static_cast<double>(cur_.x[0]);
         min_y = max_y = static_cast<double>(cur_.y[0]);
         if (three_d_) {
             min_z = max_z = static_cast<double>(cur_.z[0]);
         }
-    }
-    const bool three_d = three_d_;
+        const bool three_d = three_d_;
 #pragma omp parallel num_threads(threads) reduction(min                                                      \
                                                     : min_x, min_y, min_z) reduction(max                     \
                                                                                      : max_x, max_y, max_z)
-    {
-        const Chunk c = chunk_of(m);
-        for (std::size_t s = c.begin; s < c.end; ++s) {
-            min_x = std::min(min_x, static_cast<double>(cur_.x[s]));
-            max_x = std::max(max_x, static_cast<double>(cur_.x[s]));
-            min_y = std::min(min_y, static_cast<double>(cur_.y[s]));
-            max_y = std::max(max_y, static_cast<double>(cur_.y[s]));
-        }
-        if (three_d) {
+        {
+            const Chunk c = chunk_of(m);
             for (std::size_t s = c.begin; s < c.end; ++s) {
-                min_z = std::min(min_z, static_cast<double>(cur_.z[s]));
-                max_z = std::max(max_z, static_cast<double>(cur_.z[s]));
+                min_x = std::min(min_x, static_cast<double>(cur_.x[s]));
+                max_x = std::max(max_x, static_cast<double>(cur_.x[s]));
+                min_y = std::min(min_y, static_cast<double>(cur_.y[s]));
+                max_y = std::max(max_y, static_cast<double>(cur_.y[s]));
+            }
+            if (three_d) {
+                for (std::size_t s = c.begin; s < c.end; ++s) {
+                    min_z = std::min(min_z, static_cast<double>(cur_.z[s]));
+                    max_z = std::max(max_z, static_cast<double>(cur_.z[s]));
+                }
             }
         }
     }
-    const double span_x = max_x - min_x, span_y = max_y - min_y, span_z = max_z - min_z;
-    // The same expressions as SpatialGrid::build (2D) and SpatialGrid::geometry_3d, for the same cells.
-    if (three_d_) {
-        const double volume_cells = (span_x / cell + 1.0) * (span_y / cell + 1.0) * (span_z / cell + 1.0);
-        if (volume_cells > max_cells) {
-            cell *= std::cbrt(volume_cells / max_cells);
-        }
-        g.origin_z = min_z;
-        g.nz = static_cast<int>(std::floor(span_z / cell)) + 1;
-        g.cell_d = cell;
-    } else {
-        const double area_cells = (span_x / cell + 1.0) * (span_y / cell + 1.0);
-        if (area_cells > max_cells) {
-            cell *= std::sqrt(area_cells / max_cells);
-        }
-    }
-    g.origin_x = min_x;
-    g.origin_y = min_y;
-    g.nx = static_cast<int>(std::floor(span_x / cell)) + 1;
-    g.ny = static_cast<int>(std::floor(span_y / cell)) + 1;
-    g.cell_w = g.cell_h = cell;
-    return true;
+    const detail::MemberBox box{{min_x, min_y, min_z}, {max_x, max_y, max_z}};
+    grid_ = detail::grid_geometry(params.visual_range, m, wrap, params.width, params.height,
+                                  three_d_ ? params.depth : 0.0, box);
+    // The kernel's 3 x 3 (x 3) block of lines must not meet itself across the torus.
+    return !wrap || (grid_.nx >= 3 && grid_.ny >= 3 && (!three_d_ || grid_.nz >= 3));
 }
 
 template <class Real>
@@ -504,11 +449,7 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
                                      StepProfile& profile) {
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
-    // A small flock is stepped faster by one thread than the threads can be woken and joined (the result
-    // is the same for any thread count).
-    if (world.size() < serial_below) {
-        threads = 1;
-    }
+    threads = step_threads(world.size(), threads);
     if (!(params.visual_range > 0.0)) {
         return false;
     }

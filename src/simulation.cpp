@@ -5,6 +5,7 @@
 #include "fast_classic_step.hpp"
 #include "models/registry.hpp"
 #include "neighbour_pass.hpp"
+#include "step_threads.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -179,14 +180,33 @@ void Simulation<Real>::step_once() {
         return;
     }
     const classic::Constants<Real> c(params_);
+    const int nthreads = step_threads(world_.size(), threads());
+    StepProfile profile;
+    {
+        const auto t = clock::now();
+        build_grids(c, nthreads);
+        profile.grid_build_ms = ms_since(t);
+    }
+    {
+        const auto t = clock::now();
+        neighbour_phase(c, nthreads);
+        profile.neighbours_ms = ms_since(t);
+    }
+    {
+        const auto t = clock::now();
+        integrate(c, nthreads);
+        profile.integrate_ms = ms_since(t);
+    }
+    profile.total_ms = ms_since(t_start);
+    last_profile_ = profile;
+    total_profile_ += profile;
+    ++steps_taken_;
+}
+
+template <class Real>
+void Simulation<Real>::build_grids(const classic::Constants<Real>& c, int nthreads) {
     World<Real>& w = world_;
     const std::size_t n = w.size();
-    // Below a few thousand agents a step takes microseconds and waking threads costs more than it saves.
-    // (Any thread count gives the same bits, so this is purely a matter of speed.)
-    const int nthreads = n < 2048 ? 1 : threads();
-    StepProfile profile;
-
-    // Phase 1: bin the flock (for the neighbour rules) and the predators (for fleeing).
     if (c.wrap) {
 #pragma omp parallel for num_threads(nthreads) schedule(static)
         for (std::size_t i = 0; i < n; ++i) {
@@ -202,23 +222,25 @@ void Simulation<Real>::step_once() {
                       depth, nthreads);
     predator_grid_.build(w, GridMembers::Predators, params_.predator_range, c.wrap, params_.width,
                          params_.height, depth, nthreads);
-    profile.grid_build_ms = ms_since(t_start);
+}
 
-    // Phase 2: every agent's new velocity (and scout bias) from the old state only, through the model's
-    // policy in the one neighbour loop.
-    const auto t_neighbours = clock::now();
-    next_.resize(n, c.three_d);
+template <class Real>
+void Simulation<Real>::neighbour_phase(const classic::Constants<Real>& c, int nthreads) {
+    next_.resize(world_.size(), c.three_d);
     const Geometry<Real> geo{c.wrap,        c.width,   c.height, c.half_width,
                              c.half_height, c.three_d, c.depth,  c.half_depth};
     const predators::Behavior<Real> hunter(params_, c);
     models::with_model(params_.model, [&]<class M>() {
-        neighbour_pass(w, flock_grid_, predator_grid_, geo,
+        neighbour_pass(world_, flock_grid_, predator_grid_, geo,
                        M::template policy<Real>(params_, c, steps_taken_), hunter, next_, nthreads);
     });
-    profile.neighbours_ms = ms_since(t_neighbours);
+}
 
-    // Phase 3: move everyone with the new velocities.
-    const auto t_integrate = clock::now();
+template <class Real>
+void Simulation<Real>::integrate(const classic::Constants<Real>& c, int nthreads) {
+    World<Real>& w = world_;
+    const std::size_t n = w.size();
+    const double depth = c.three_d ? params_.depth : 0.0;
 #pragma omp parallel for num_threads(nthreads) schedule(static)
     for (std::size_t i = 0; i < n; ++i) {
         Real x = w.x[i] + next_.vx[i];
@@ -253,12 +275,6 @@ void Simulation<Real>::step_once() {
     w.bias.swap(next_.bias);
     w.target.swap(next_.target);
     w.rest.swap(next_.rest);
-    profile.integrate_ms = ms_since(t_integrate);
-    profile.total_ms = ms_since(t_start);
-
-    last_profile_ = profile;
-    total_profile_ += profile;
-    ++steps_taken_;
 }
 
 template class Simulation<float>;

@@ -1,6 +1,7 @@
 #include "boids/spatial_grid.hpp"
 
 #include "boids/detail/cell_bounds.hpp"
+#include "boids/detail/grid_geometry.hpp"
 
 #include "boids/fix15.hpp"
 
@@ -10,20 +11,6 @@
 #include <limits>
 
 namespace boids {
-
-namespace {
-
-/// Cells slightly larger than the range, so that rounding in the cell computation can never put two
-/// agents closer than the range more than one cell apart.
-constexpr double cell_margin = 1.0 + 1e-6;
-
-/// Cells per line for `extent` cut into cells of at least `cell` (at least one).
-int cells_along(double extent, double cell) {
-    const double n = std::floor(extent / cell);
-    return static_cast<int>(std::clamp(n, 1.0, static_cast<double>(std::numeric_limits<int>::max() / 4)));
-}
-
-} // namespace
 
 template <class Real>
 std::size_t SpatialGrid<Real>::cell_of(double px, double py, double pz) const {
@@ -55,46 +42,31 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
     origin_z_ = 0.0;
     cell_d_ = 1.0;
 
-    // Geometry. The cell count is capped near the member count: beyond that, cells would be mostly empty
-    // and the grid's memory would follow the area the agents span instead of their number.
-    const double max_cells = std::max(16.0, 2.0 * static_cast<double>(m));
-    double cell = std::max(range * cell_margin, std::numeric_limits<double>::min());
-    if (three_d_) {
-        geometry_3d(world, cell, max_cells, wrap, width, height, depth);
-    } else if (wrap) {
-        origin_x_ = origin_y_ = 0.0;
-        nx_ = cells_along(width, cell);
-        ny_ = cells_along(height, cell);
-        if (static_cast<double>(nx_) * ny_ > max_cells) {
-            const double shrink = std::sqrt(static_cast<double>(nx_) * ny_ / max_cells);
-            nx_ = std::max(1, static_cast<int>(nx_ / shrink));
-            ny_ = std::max(1, static_cast<int>(ny_ / shrink));
-        }
-        cell_w_ = width / nx_;
-        cell_h_ = height / ny_;
-    } else {
-        double min_x = 0.0, max_x = 0.0, min_y = 0.0, max_y = 0.0;
-        if (m > 0) {
-            min_x = max_x = static_cast<double>(world.x[members_[0]]);
-            min_y = max_y = static_cast<double>(world.y[members_[0]]);
-        }
+    // Geometry (detail::grid_geometry, shared with the fast path): margin mode covers the members'
+    // bounding box.
+    detail::MemberBox box;
+    if (!wrap) {
+        bool first = true;
         for (std::uint32_t i : members_) {
-            min_x = std::min(min_x, static_cast<double>(world.x[i]));
-            max_x = std::max(max_x, static_cast<double>(world.x[i]));
-            min_y = std::min(min_y, static_cast<double>(world.y[i]));
-            max_y = std::max(max_y, static_cast<double>(world.y[i]));
+            const std::array<double, 3> p{static_cast<double>(world.x[i]), static_cast<double>(world.y[i]),
+                                          three_d_ ? static_cast<double>(world.z[i]) : 0.0};
+            for (std::size_t a = 0; a < 3; ++a) {
+                box.lo[a] = first ? p[a] : std::min(box.lo[a], p[a]);
+                box.hi[a] = first ? p[a] : std::max(box.hi[a], p[a]);
+            }
+            first = false;
         }
-        const double span_x = max_x - min_x, span_y = max_y - min_y;
-        const double area_cells = (span_x / cell + 1.0) * (span_y / cell + 1.0);
-        if (area_cells > max_cells) {
-            cell *= std::sqrt(area_cells / max_cells);
-        }
-        origin_x_ = min_x;
-        origin_y_ = min_y;
-        nx_ = static_cast<int>(std::floor(span_x / cell)) + 1;
-        ny_ = static_cast<int>(std::floor(span_y / cell)) + 1;
-        cell_w_ = cell_h_ = cell;
     }
+    const detail::GridGeometry g = detail::grid_geometry(range, m, wrap, width, height, depth, box);
+    origin_x_ = g.origin_x;
+    origin_y_ = g.origin_y;
+    origin_z_ = g.origin_z;
+    cell_w_ = g.cell_w;
+    cell_h_ = g.cell_h;
+    cell_d_ = g.cell_d;
+    nx_ = g.nx;
+    ny_ = g.ny;
+    nz_ = g.nz;
 
     const std::size_t cells =
         static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_) * static_cast<std::size_t>(nz_);
@@ -145,51 +117,6 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
         }
     }
     assert(cell_start_.back() == m);
-}
-
-template <class Real>
-void SpatialGrid<Real>::geometry_3d(const World<Real>& world, double cell, double max_cells, bool wrap,
-                                    double width, double height, double depth) {
-    if (wrap) {
-        origin_x_ = origin_y_ = origin_z_ = 0.0;
-        nx_ = cells_along(width, cell);
-        ny_ = cells_along(height, cell);
-        nz_ = cells_along(depth, cell);
-        const double count = static_cast<double>(nx_) * ny_ * nz_;
-        if (count > max_cells) {
-            const double shrink = std::cbrt(count / max_cells);
-            nx_ = std::max(1, static_cast<int>(nx_ / shrink));
-            ny_ = std::max(1, static_cast<int>(ny_ / shrink));
-            nz_ = std::max(1, static_cast<int>(nz_ / shrink));
-        }
-        cell_w_ = width / nx_;
-        cell_h_ = height / ny_;
-        cell_d_ = depth / nz_;
-        return;
-    }
-    std::array<double, 3> lo{0, 0, 0}, hi{0, 0, 0};
-    bool first = true;
-    for (std::uint32_t i : members_) {
-        const std::array<double, 3> p{static_cast<double>(world.x[i]), static_cast<double>(world.y[i]),
-                                      static_cast<double>(world.z[i])};
-        for (std::size_t a = 0; a < 3; ++a) {
-            lo[a] = first ? p[a] : std::min(lo[a], p[a]);
-            hi[a] = first ? p[a] : std::max(hi[a], p[a]);
-        }
-        first = false;
-    }
-    const double volume_cells =
-        ((hi[0] - lo[0]) / cell + 1.0) * ((hi[1] - lo[1]) / cell + 1.0) * ((hi[2] - lo[2]) / cell + 1.0);
-    if (volume_cells > max_cells) {
-        cell *= std::cbrt(volume_cells / max_cells);
-    }
-    origin_x_ = lo[0];
-    origin_y_ = lo[1];
-    origin_z_ = lo[2];
-    nx_ = static_cast<int>(std::floor((hi[0] - lo[0]) / cell)) + 1;
-    ny_ = static_cast<int>(std::floor((hi[1] - lo[1]) / cell)) + 1;
-    nz_ = static_cast<int>(std::floor((hi[2] - lo[2]) / cell)) + 1;
-    cell_w_ = cell_h_ = cell_d_ = cell;
 }
 
 template class SpatialGrid<float>;

@@ -13,6 +13,11 @@
 
 namespace boids {
 
+namespace classic {
+template <class Real>
+struct Constants;
+} // namespace classic
+
 /// Owns a world and its parameters and advances them one synchronous step at a time.
 ///
 /// Every agent's new state is computed from the previous step's state of all others (double
@@ -45,7 +50,7 @@ public:
     /// bias when dynamic bias is off or the group's value changed.
     void set_params(const Params& params);
 
-    /// Threads used by step() for flocks of 2048 agents or more (smaller ones run on one); 0 means all.
+    /// Threads used by step() for flocks of 4096 agents or more (smaller ones run on one); 0 means all.
     void set_threads(int threads) { threads_ = threads; }
     [[nodiscard]] int threads() const;
 
@@ -66,6 +71,19 @@ public:
 
 private:
     void step_once();
+
+    // The plain path's phases (docs/ARCHITECTURE.md, "The step"), each timed into the profile.
+
+    /// Phase 1. Reads the positions (in wrap mode it first wraps them into the torus, writing them);
+    /// writes the two grids (the flocking agents' and the predators', with copies of their positions and
+    /// velocities in cell order).
+    void build_grids(const classic::Constants<Real>& c, int nthreads);
+    /// Phase 2. Reads the world's previous state and the grids; writes only next_ (each agent's new
+    /// velocity, bias, prey and rest), through the model's policy in the one neighbour loop.
+    void neighbour_phase(const classic::Constants<Real>& c, int nthreads);
+    /// Phase 3. Reads next_; writes the positions (moved, wrapped, kept out of obstacles) and swaps next_'s
+    /// velocities, biases, prey and rest into the world.
+    void integrate(const classic::Constants<Real>& c, int nthreads);
     /// Writes the fast path's flock state back into world_ (see detail::FastClassicStep::sync); with
     /// `release`, world_ becomes the only copy. Code that reads or writes world_ directly must call it.
     void sync_world(bool release);

@@ -188,8 +188,6 @@ private:
     }
 
     [[nodiscard]] std::size_t cell_of(double px, double py, double pz) const;
-    void geometry_3d(const World<Real>& world, double cell, double max_cells, bool wrap, double width,
-                     double height, double depth);
 
     /// Calls fn(line, distance) for each distinct line within `ring` of line c, in ascending order.
     template <class Fn>

@@ -105,6 +105,29 @@ void expect_fast_equals_plain(const Params& p, const World<Real>& start, int ste
     EXPECT_EQ(state_hash(a), state_hash(b));
 }
 
+// A flock strung out far along one axis (a state file can ask for it) steps with a grid that follows the
+// agent count, on both paths, with the same bits.
+TEST(FastClassicStep, AgentsSpreadFarApartStepWithASmallGrid) {
+    for (const double spread : {1e16, 1e30}) {
+        Params p;
+        World<float> w;
+        for (int i = 0; i < 50; ++i) {
+            w.add(Kind::Boid, static_cast<float>(i % 2 == 0 ? -spread : spread),
+                  240.0f + static_cast<float>(i), 3.0f, 1.0f, 0.0f);
+        }
+        w.add(Kind::Boid, 320.0f, 240.0f, 3.0f, 0.0f, 0.0f);
+        Simulation<float> fast(p, w), plain(p, w);
+        plain.set_fast_path(false);
+        fast.step(5);
+        plain.step(5);
+        EXPECT_TRUE(fast.last_step_fast()) << spread;
+        EXPECT_EQ(state_hash(fast.world()), state_hash(plain.world())) << spread;
+        for (std::size_t i = 0; i < fast.world().size(); ++i) {
+            ASSERT_TRUE(std::isfinite(fast.world().x[i]) && std::isfinite(fast.world().vx[i])) << spread;
+        }
+    }
+}
+
 TEST(FastClassicStep, BitIdenticalToPlainPathF32Margin) {
     const Params p = busy_params(Boundary::Margin);
     expect_fast_equals_plain(p, busy_world<float>(p, 0), 40);

@@ -96,5 +96,32 @@ TEST(SpatialGrid, CellsKeepWorldOrder) {
     EXPECT_EQ(order.size(), 10u);
 }
 
+// The cells follow the member count, never the space the agents span: agents strung out along one axis
+// far apart (which a state file can ask for) once made a grid of millions of cells, then gigabytes.
+TEST(SpatialGrid, CellsStayNearTheMemberCountHoweverFarAgentsSpread) {
+    for (const double spread : {1e6, 1e16, 1e30}) {
+        World<double> w;
+        w.add(Kind::Boid, -spread, 240.0, 1.0, 0.0, 0.0);
+        w.add(Kind::Boid, spread, 240.0, 1.0, 0.0, 0.0);
+        w.add(Kind::Boid, 0.0, 240.0, 1.0, 0.0, 0.0);
+        SpatialGrid<double> grid;
+        grid.build(w, GridMembers::Flocking, 40.0, false, 640.0, 480.0, 0.0, 1);
+        EXPECT_LE(static_cast<double>(grid.columns()) * grid.rows(), 8.0 * 16) << spread;
+        std::size_t found = 0;
+        grid.for_each_candidate(0.0, 240.0, [&](std::uint32_t) { ++found; });
+        EXPECT_GE(found, 1u) << spread;
+        // The same in 3D and on a torus much longer than wide.
+        w.z.assign(3, 100.0);
+        w.vz.assign(3, 0.0);
+        grid.build(w, GridMembers::Flocking, 40.0, false, 640.0, 480.0, 480.0, 1);
+        EXPECT_LE(static_cast<double>(grid.columns()) * grid.rows() * grid.layers(), 8.0 * 16) << spread;
+    }
+    World<double> w;
+    w.add(Kind::Boid, 1.0, 1.0, 1.0, 0.0, 0.0);
+    SpatialGrid<double> grid;
+    grid.build(w, GridMembers::Flocking, 1e-3, true, 1e7, 1.0, 0.0, 1);
+    EXPECT_LE(static_cast<double>(grid.columns()) * grid.rows(), 8.0 * 16);
+}
+
 } // namespace
 } // namespace boids
