@@ -27,7 +27,7 @@ void validate_fix15(const Params& params) {
     if (params.model == Model::Vicsek || params.model == Model::Couzin) {
         throw InputError(invalid_value_message(
             "model", get_param(params, "model"),
-            "precision fix15 runs the seeds' models: classic | topological | weighted"));
+            "precision fix15 runs only these models: classic | topological | weighted"));
     }
     if (params.dimensions != 2) {
         throw InputError(invalid_value_message("dimensions", std::to_string(params.dimensions),

@@ -195,8 +195,8 @@ void require_in_range(std::string_view key, double value, double lo, double hi) 
 }
 
 /// What a 3D world needs: room between the front and back margins, and a model and options that have a
-/// third axis. Seeds 002 (PyNBoids), Vicsek's and Couzin's models, the lab's fixed-point loop and its speed
-/// shortcut, and Flake's sidestep are planar as their sources define them.
+/// third axis. PyNBoids' topological model, Vicsek's and Couzin's models, the lab's fixed-point loop and
+/// its speed shortcut, and Flake's sidestep are planar as their sources define them (docs/MODEL.md §2.12).
 void validate_depth(const Params& p) {
     if (!(p.margin_front + p.margin_back < p.depth)) {
         throw InputError(invalid_value_message("depth", shortest(p.depth),

@@ -98,8 +98,8 @@ void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, double depth,
     }
 }
 
-/// The fast path implements SPEC §2 as it stands: the classic model, synchronous, exact speed, and none of
-/// the extensions. Everything else takes the policy path.
+/// The fast path implements the classic model (docs/MODEL.md §2) as it stands: synchronous, exact speed,
+/// and none of the extensions. Everything else takes the policy path.
 bool fast_path_applies(const Params& p) {
     return p.model == Model::Classic && p.update == UpdateOrder::Synchronous &&
            p.speed_estimate == SpeedEstimate::Exact && p.fov_angle >= 360.0 &&

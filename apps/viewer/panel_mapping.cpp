@@ -16,7 +16,7 @@ namespace {
 constexpr double table_max = std::numeric_limits<double>::quiet_NaN(); // "take param_table()'s bound"
 
 // clang-format off
-// Lab ranges (SPEC §3) where the lab gives them; NaN bounds are filled from param_table().
+// Lab ranges (docs/MODEL.md §2.1) where the lab gives them; NaN bounds are filled from param_table().
 constexpr std::array<SliderSpec, 67> raw_sliders{{
     {"visual_range", "visual range", 0, 200, false, "Flocking"},
     {"protected_range", "protected range", 0, 100, false, "Flocking"},

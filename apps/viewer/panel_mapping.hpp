@@ -24,7 +24,8 @@ struct SliderSpec {
     std::string_view group; ///< panel section
 };
 
-/// Every parameter slider, in panel order: SPEC §2's parameters with the lab's ranges (SPEC §3), and
+/// Every parameter slider, in panel order: the classic parameters with the lab's ranges (docs/MODEL.md
+/// §2.1), and
 /// param_table()'s ranges where the lab gives none. `dynamic_bias` and `boundary` are switches, not sliders.
 [[nodiscard]] std::span<const SliderSpec> parameter_sliders();
 

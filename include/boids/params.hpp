@@ -1,5 +1,6 @@
 #pragma once
-/// The parameters of the classic model (SPEC §2) with the defaults of SPEC §3, and their validation.
+/// The parameters of every model (docs/MODEL.md) with the classic model's defaults of docs/MODEL.md §2.1,
+/// and their validation.
 
 #include "boids/food.hpp"
 #include "boids/obstacle.hpp"
@@ -13,40 +14,41 @@ namespace boids {
 
 /// How the world's edges behave.
 enum class Boundary {
-    Margin, ///< boids turn back inside the margins (SPEC §2 step 4)
+    Margin, ///< boids turn back inside the margins (docs/MODEL.md §2.5)
     Wrap,   ///< torus: positions wrap, distances use the minimum image, no edge turning
 };
 
 /// Which flocking model moves the boids.
 enum class Model {
-    Classic,     ///< Adams/Land's rules (SPEC §2)
-    Topological, ///< PyNBoids (seed 002): heading steering from the k nearest neighbours
-    Weighted,    ///< Downey (seed 003): weighted arbitration of center / avoid / align / love (the carrot)
+    Classic,     ///< Adams/Land's rules (docs/MODEL.md §2)
+    Topological, ///< PyNBoids (Stromberg; docs/MODEL.md §4): heading steering from the k nearest
+    Weighted,    ///< Downey (docs/MODEL.md §5): weighted center / avoid / align / love (the carrot)
     Vicsek,      ///< Vicsek et al. 1995: constant speed, align with neighbours in a radius, angular noise
     Couzin, ///< Couzin et al. 2005: repulsion, then alignment + attraction, turning limit, informed agents
 };
 
-/// How predators hunt (seed 001's "smart predator" extension).
+/// How predators hunt (the ECE 4760 lab page's "smart predator" extension, docs/MODEL.md §3.3).
 enum class PredatorBehavior {
-    Edge,          ///< the seed's predator: only turns at the edges
+    Edge,          ///< the lab's predator: only turns at the edges
     ChaseCentroid, ///< steers toward the centre of mass of the boids it sees
     Pursue,        ///< locks on one boid in sight (the nearest) and follows it until it escapes
 };
 
 /// How a step orders its agents' updates.
 enum class UpdateOrder {
-    Synchronous, ///< everyone reads the previous step's state (double buffering; SPEC §2)
+    Synchronous, ///< everyone reads the previous step's state (double buffering; docs/MODEL.md §1.2)
     Sequential,  ///< the lab's in-place loop: agents in array order, each seeing those before it updated
 };
 
-/// How the speed limit measures speed (SPEC §6).
+/// How the speed limit measures speed (docs/MODEL.md §2.8).
 enum class SpeedEstimate {
     Exact,           ///< sqrt(vx^2 + vy^2)
     AlphaMaxBetaMin, ///< 0.960433870103 max(|vx|,|vy|) + 0.397824734759 min(|vx|,|vy|), the lab's shortcut
 };
 
 /// Every tunable of the classic model. Units: pixels and pixels per step (time step 1).
-/// Defaults are the `vga-predator` preset (seed 004) with the scout values of seed 000.
+/// Defaults are the `vga-predator` preset (Adams' VGA predator page) with the scout values of Adams' VGA
+/// scouts page.
 struct Params {
     double width = 640.0;              ///< world width in pixels
     double height = 480.0;             ///< world height in pixels (y grows downward)
@@ -68,7 +70,7 @@ struct Params {
     double min_speed = 3.0;            ///< speed is raised to at least this
     double predator_range = 100.0;     ///< boids react to predators closer than this
     double predator_turn_factor = 0.5; ///< velocity change per step away from predators
-    bool dynamic_bias = false;         ///< scouts' bias grows while they move their way (seed 000, 5730)
+    bool dynamic_bias = false;         ///< scouts' bias grows while they move their way (docs/MODEL.md §2.7)
     double max_bias = 0.01;            ///< upper bound of a scout's dynamic bias
     double bias_increment = 0.00004;   ///< dynamic bias step; also its lower bound
     double scout1_bias = 0.001;        ///< bias of scout group 1 (toward +x): initial if dynamic, else fixed
