@@ -84,7 +84,7 @@ void FastPhase(benchmark::State& state) {
 void FastGridBuild(benchmark::State& state) {
     FastPhase<&StepProfile::grid_build_ms>(state);
 }
-/// The fast neighbour pass alone: the SIMD kernel (SPEC §2 steps 1-9 for every boid).
+/// The fast neighbour pass alone: the SIMD kernel (docs/MODEL.md §2.2-2.9 for every boid).
 void FastNeighbourPass(benchmark::State& state) {
     FastPhase<&StepProfile::neighbours_ms>(state);
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Pictures of every preset for the README's gallery: for each scene `boids presets` lists, a headless
+# Pictures of every preset for the user guide's gallery: for each scene `boids presets` lists, a headless
 # recording (offscreen EGL, no display needed) of its state after a fixed number of steps from a fixed seed,
-# saved as docs/screenshots/<preset>.png (640x480), and the gallery block of README.md rewritten to show
-# them all. The step is deterministic, so the same build draws the same pictures. Re-run it after adding a
-# preset:
+# saved as docs/screenshots/<preset>.png (640x480), and the gallery block of docs/USER_GUIDE.md rewritten
+# to show them all. The step is deterministic, so the same build draws the same pictures. Re-run it after
+# adding a preset:
 #
 #   cmake --build --preset release --target boids && ./scripts/screenshots.sh
 #
@@ -15,7 +15,7 @@ boids=${BOIDS:-$root/build/release/boids}
 steps=${STEPS:-300}
 seed=${SEED:-4760}
 out=$root/docs/screenshots
-readme=$root/README.md
+guide=$root/docs/USER_GUIDE.md
 
 if [[ ! -x $boids ]]; then
     echo "screenshots.sh: $boids is not built (cmake --build --preset release --target boids)" >&2
@@ -48,7 +48,7 @@ while read -r name description; do
     env -u DISPLAY -u WAYLAND_DISPLAY "$boids" run --headless --preset "$name" --seed "$seed" --steps "$n" \
         --size 640x480 --record "$out/$name.png" >/dev/null
     echo "screenshots.sh: docs/screenshots/$name.png ($n steps, seed $seed)"
-    cell="<img src=\"docs/screenshots/$name.png\" width=\"400\" alt=\"$name\"><br>\`$name\`: ${description//|/\\|} (step $n)"
+    cell="<img src=\"screenshots/$name.png\" width=\"400\" alt=\"$name\"><br>\`$name\`: ${description//|/\\|} (step $n)"
     if ((column == 0)); then
         row="| $cell "
         column=1
@@ -61,17 +61,17 @@ if ((column == 1)); then
     echo "$row| |" >>"$gallery"
 fi
 
-# Replace what lies between the gallery markers of README.md.
+# Replace what lies between the gallery markers of the user guide.
 start='<!-- gallery:start -->'
 end='<!-- gallery:end -->'
-if ! grep -qF "$start" "$readme" || ! grep -qF "$end" "$readme"; then
-    echo "screenshots.sh: README.md has no '$start' ... '$end' block to fill" >&2
+if ! grep -qF "$start" "$guide" || ! grep -qF "$end" "$guide"; then
+    echo "screenshots.sh: docs/USER_GUIDE.md has no '$start' ... '$end' block to fill" >&2
     exit 2
 fi
 awk -v start="$start" -v end="$end" -v file="$gallery" '
     $0 == start { print; while ((getline line < file) > 0) print line; skipping = 1; next }
     $0 == end { skipping = 0 }
     !skipping { print }
-' "$readme" >"$readme.tmp"
-mv "$readme.tmp" "$readme"
-echo "screenshots.sh: README.md gallery updated"
+' "$guide" >"$guide.tmp"
+mv "$guide.tmp" "$guide"
+echo "screenshots.sh: docs/USER_GUIDE.md gallery updated"

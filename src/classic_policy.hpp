@@ -1,6 +1,7 @@
 #pragma once
-// The classic model of SPEC §2 as a neighbour-pass policy (internal), with the extensions of seeds 001
-// and 003 that act on it: field of view, gravity with a dive speed, Flake's clear line of sight, perching.
+// The classic model (docs/MODEL.md §2) as a neighbour-pass policy (internal), with the extensions of the
+// ECE 4760 lab page and Downey's chapter that act on it (docs/MODEL.md §3): field of view, gravity with a
+// dive speed, Flake's clear line of sight, perching.
 
 #include "classic_rules.hpp"
 #include "neighbour_pass_types.hpp"

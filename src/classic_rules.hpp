@@ -1,5 +1,5 @@
 #pragma once
-// The per-agent rules of the classic model (SPEC §2 steps 2-8) in the engine's scalar type (internal).
+// The per-agent rules of the classic model (docs/MODEL.md §2.3-2.8) in the engine's scalar type (internal).
 
 #include "boids/kind.hpp"
 #include "boids/params.hpp"
@@ -86,7 +86,8 @@ inline Real wrap_position(Real p, Real length) {
     return (w >= length || w < Real(0)) ? Real(0) : w;
 }
 
-/// Step 4: turn back inside the margins, in the order of SPEC §2; in 3D also at the front and back.
+/// Step 4: turn back inside the margins, in the order of docs/MODEL.md §2.5; in 3D also at the front and
+/// back.
 template <class Real>
 inline void turn_at_edges(const Constants<Real>& c, Real x, Real y, Real z, Real& vx, Real& vy, Real& vz) {
     if (y < c.top_edge) {
@@ -163,7 +164,8 @@ inline void steer_scout(const Constants<Real>& c, Kind kind, Real& vx, Real& bia
     vx = (one - bias) * vx + bias * (right ? one : -one);
 }
 
-/// Step 8: every component scaled by the same factor (the seeds' one-component typo is not reproduced);
+/// Step 8: every component scaled by the same factor (the lab pages' one-component typo is not reproduced:
+/// docs/MODEL.md §2.14);
 /// a velocity of exactly zero has no direction and becomes (min_speed, 0, 0). In 2D vz is 0 throughout,
 /// and adding its square changes no bit of the planar result.
 template <class Real>

@@ -35,7 +35,7 @@ namespace boids::fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// Per-lane sums of SPEC §2 step 1 for one vector of agents. The neighbour count is kept in the lanes'
+/// Per-lane sums of docs/MODEL.md §2.2 for one vector of agents. The neighbour count is kept in the lanes'
 /// floating-point type: a whole number far below 2^24, so exact, and one masked add per candidate. The z
 /// sums are used in 3D only.
 template <class D>
@@ -467,7 +467,7 @@ HWY_INLINE hn::Vec<D> nearest_image(D d, hn::Vec<D> a, hn::Vec<D> x, hn::TFromD<
                           hn::IfThenElse(hn::Lt(diff, hn::Neg(h)), hn::Sub(x, len), x));
 }
 
-/// SPEC §2 steps 2-9 for `count` agents in lanes, from their neighbour sums; the new state may be
+/// docs/MODEL.md §2.3-2.9 for `count` agents in lanes, from their neighbour sums; the new state may be
 /// stored up to slot `writable_end` (the end of the row). Out of line: it runs once per vector of agents
 /// (against ~6 candidates per agent), and one copy serves the kernel's variants of the candidate test.
 template <bool kWrap, bool k3D, class D, class Real>
@@ -510,7 +510,7 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         vz = hn::Add(vz, hn::Mul(s.close_dz, avoid));
     }
 
-    // Step 4: edges, in SPEC order.
+    // Step 4: edges, in the order of docs/MODEL.md §2.5.
     if constexpr (!kWrap) {
         const auto turn = hn::Set(d, c.turn);
         vy = hn::IfThenElse(hn::Lt(y, hn::Set(d, c.top_edge)), hn::Add(vy, turn), vy);
@@ -612,7 +612,7 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         if constexpr (k3D) {
             vz = hn::IfThenElse(limited, hn::Mul(hn::Div(vz, speed), limit), vz);
         }
-    } else { // SPEC order: the max limit applies to the velocity the min limit produced
+    } else { // docs/MODEL.md §2.8: the max limit applies to the velocity the min limit produced
         vx = hn::IfThenElse(slow, hn::Mul(hn::Div(vx, speed), min_speed), vx);
         vy = hn::IfThenElse(slow, hn::Mul(hn::Div(vy, speed), min_speed), vy);
         vx = hn::IfThenElse(fast, hn::Mul(hn::Div(vx, speed), max_speed), vx);

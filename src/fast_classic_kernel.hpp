@@ -74,7 +74,7 @@ struct FlockInCellOrder {
 /// Marks, in FlockInCellOrder::new_cell, an agent whose cell changes (cell indices stay below it).
 inline constexpr std::uint32_t moved_cell_flag = 0x80000000u;
 
-/// Neighbour pass (SPEC §2 steps 1-9) for the flocking agents of the grid lines [line_begin, line_end)
+/// Neighbour pass (docs/MODEL.md §2.2-2.9) for the flocking agents of the grid lines [line_begin, line_end)
 /// (rows of a planar grid; line = layer * ny + row in 3D).
 void neighbour_lines(const FlockInCellOrder<float>& flock, int line_begin, int line_end);
 void neighbour_lines(const FlockInCellOrder<double>& flock, int line_begin, int line_end);

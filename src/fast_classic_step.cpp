@@ -571,7 +571,7 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     cur_.kind.swap(next_.kind);
     profile.neighbours_ms = ms_since(t_neighbours);
 
-    // Phase 3: predators: edges and speed limits only, then move (SPEC §2).
+    // Phase 3: predators: edges and speed limits only, then move (docs/MODEL.md §2.10).
     const auto t_integrate = clock::now();
     for (const std::uint32_t i : predators_) {
         Real vx = world.vx[i], vy = world.vy[i];

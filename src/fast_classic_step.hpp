@@ -40,7 +40,8 @@ struct SlotColumns {
 template <class Real>
 class FastClassicStep {
 public:
-    /// One synchronous step of SPEC §2 on `threads` threads, writing the phases' timing to `profile`.
+    /// One synchronous step of the classic model (docs/MODEL.md §2) on `threads` threads, writing the
+    /// phases' timing to `profile`.
     /// Returns false, having changed nothing, when the fast path does not apply: a visual range of 0,
     /// more than fast_path_max_predators predators, or in wrap mode a torus less than 3 cells wide, high
     /// or (3D) deep (where the plain path's 3 x 3 (x 3) block would visit a cell twice).

@@ -167,7 +167,8 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
     m.polarization = norm(ux, uy, uz, solid) / n;
     m.speed_mean = speed_sum / n;
     m.speed_std = std::sqrt(std::max(0.0, speed_sq / n - m.speed_mean * m.speed_mean));
-    // The seeds' decision: where the uninformed majority goes. Without plain boids, everyone counts.
+    // The scouts' decision (Adams' VGA scouts page, after Couzin et al.): where the uninformed majority
+    // goes. Without plain boids, everyone counts.
     const double deciders = static_cast<double>(boids > 0 ? boids : count);
     m.frac_right = static_cast<double>(boids > 0 ? right : any_right) / deciders;
     m.frac_left = static_cast<double>(boids > 0 ? left : any_left) / deciders;

@@ -1,13 +1,13 @@
 #pragma once
-// How predators move, for every flock model (internal). The seed's predator only turns at the edges and
-// obeys the speed limits; the "smart predator" extension (seed 001) adds chasing the centre of mass of the
-// boids it sees, or locking on one boid (the nearest in sight, ties to the lower index) and following it
-// until it escapes the predator's vision. The lock is state (World::target), so pursuit stays synchronous
-// and deterministic.
+// How predators move, for every flock model (internal). The lab's predator only turns at the edges and
+// obeys the speed limits; the "smart predator" extension of the ECE 4760 lab page (docs/MODEL.md §3.3)
+// adds chasing the centre of mass of the boids it sees, or locking on one boid (the nearest in sight, ties
+// to the lower index) and following it until it escapes the predator's vision. The lock is state
+// (World::target), so pursuit stays synchronous and deterministic.
 //
 // Every predator also keeps turning back at the edges whatever its speed rule does (keep_turning_back),
-// except the seed's predator (edge, the boids' speed limits) in a world without obstacles, which is SPEC §2
-// steps 4 and 8 exactly.
+// except the lab's predator (edge, the boids' speed limits) in a world without obstacles, which follows
+// docs/MODEL.md §2.10 (the edges and speed limits of §2.5 and §2.8) exactly.
 
 #include "classic_rules.hpp"
 #include "neighbour_pass_types.hpp"
@@ -34,9 +34,10 @@ struct Behavior {
 
     [[nodiscard]] bool hunts() const { return params.predator_behavior != PredatorBehavior::Edge; }
 
-    /// The seed's predator in a world without obstacles turns and keeps to the speed limits exactly as SPEC
-    /// §2 says (and as the fast path does, to the bit). Obstacles end that: sliding along a rectangle's side
-    /// leaves a velocity component exactly 0, which steps 4 and 8 cannot turn back at a margin.
+    /// The lab's predator in a world without obstacles turns and keeps to the speed limits exactly as
+    /// docs/MODEL.md §2.10 says (and as the fast path does, to the bit). Obstacles end that: sliding along a
+    /// rectangle's side leaves a velocity component exactly 0, which steps 4 and 8 cannot turn back at a
+    /// margin.
     [[nodiscard]] bool turns_as_in_spec() const {
         return !hunts() && params.predator_speed == 0 && params.obstacles.empty();
     }
@@ -126,7 +127,7 @@ struct Behavior {
     }
 
     /// Past a margin, a predator's outward speed across that margin shrinks by at least the edge turn each
-    /// step until it flies inward, as a boid's does under SPEC §2 step 4, so it always comes back (no
+    /// step until it flies inward, as a boid's does under docs/MODEL.md §2.5, so it always comes back (no
     /// further out than a boid at that speed would go). Without this, a speed rule that rescales the
     /// velocity (its own fixed speed, or min_speed) undid the part of the turn parallel to the velocity: all
     /// of it when the predator flew straight out (a velocity component exactly 0), so it flew away for ever,

@@ -1,4 +1,5 @@
-// The brute-force steps: SPEC §2 transcribed line by line, every agent against every other, one thread.
+// The brute-force steps: the classic model (docs/MODEL.md §2) transcribed line by line, every agent
+// against every other, one thread.
 // Synchronous, it is the oracle the grid path is tested against, and it deliberately shares no rule code
 // with simulation.cpp, so that a mistake in the fast path cannot hide behind the same mistake here.
 // Sequential, it is the lab's in-place loop as it runs on the microcontroller.

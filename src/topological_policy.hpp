@@ -1,12 +1,14 @@
 #pragma once
-// The topological model of PyNBoids (seed 002) as a neighbour-pass policy (internal).
+// The topological model of Nikolaus Stromberg's PyNBoids (docs/MODEL.md §4) as a neighbour-pass policy
+// (internal).
 //
 // Each boid follows only its k nearest neighbours (exactly, through the grid). It steers its heading by a
 // fixed turn rate toward the neighbours' centroid, or toward their mean heading once within
-// 5 body lengths + 2 coherence of it, or away from the nearest neighbour when closer than
-// 1 body length + avoidance, ignoring heading errors below 0.5 + adherence / 200 degrees. Near a margin it
+// 5 body lengths + 2 coherence of it, and reverses that turn when the nearest neighbour is closer than
+// 1 body length + avoidance (away from their mean heading, as PyNBoids does), ignoring heading errors
+// below 0.5 + adherence / 200 degrees. Near a margin it
 // turns toward the inside, faster the closer it gets. It moves at topological_speed (pixels per second)
-// plus 5 px/s per missing neighbour. The seed's frame time is fixed at 1/60 s per step; its random
+// plus 5 px/s per missing neighbour. PyNBoids' frame time is fixed at 1/60 s per step; its random
 // +-4 degree wobble is left out so that runs stay reproducible. The maths is done in double and the
 // velocity stored in the engine's scalar.
 
@@ -19,7 +21,7 @@
 
 namespace boids::topological {
 
-inline constexpr double frame_time = 1.0 / 60.0; ///< seconds per step (the seed's FPS = 60)
+inline constexpr double frame_time = 1.0 / 60.0; ///< seconds per step (PyNBoids' FPS = 60)
 inline constexpr double base_turn_rate = 120.0;  ///< degrees per second
 inline constexpr double edge_turn_rate = 20.0;   ///< degrees per step at the very edge
 
@@ -30,7 +32,7 @@ inline double radians(double degrees) {
     return degrees * std::numbers::pi / 180.0;
 }
 
-/// The signed turn (-180, 180] that takes heading `from` to `to`, as the seed computes it.
+/// The signed turn (-180, 180] that takes heading `from` to `to`, as PyNBoids computes it.
 inline double turn_toward(double to, double from) {
     const double diff = (to - from) + 180.0;
     return (diff / 360.0 - std::floor(diff / 360.0)) * 360.0 - 180.0;
@@ -69,7 +71,7 @@ struct Policy {
         ++s.count;
     }
 
-    void accumulate_predator(Sums&, const Agent<Real>&, const Neighbour<Real>&) const {} // not in the seed
+    void accumulate_predator(Sums&, const Agent<Real>&, const Neighbour<Real>&) const {} // not in PyNBoids
 
     void steer(const Sums& s, Agent<Real>& a) const {
         const double x = static_cast<double>(a.x), y = static_cast<double>(a.y);

@@ -1,5 +1,6 @@
 #pragma once
-// Downey's weighted arbitration (seed 003, SPEC §4) as a neighbour-pass policy (internal).
+// Downey's weighted arbitration (Think Linear Algebra, docs/MODEL.md §5) as a neighbour-pass policy
+// (internal).
 //
 // Four acceleration requests, each limited to unit length: center (toward the neighbours' centroid),
 // avoid (away from the centroid of the boids and the carrot that are too close), align (the neighbours'
@@ -7,9 +8,10 @@
 // half-angle around the velocity. goal = w_center center + w_avoid avoid + w_align align + w_love love,
 // normalised; vel = (1 - mu) vel + mu goal, normalised (unit speed); pos += dt vel.
 //
-// Two decisions where the seed's code and text part ways: align uses the neighbours' mean velocity, as the
+// Two decisions where Downey's code and text part ways: align uses the neighbours' mean velocity, as the
 // docstring says ("the average heading"), not that mean minus the boid's position, which the code
-// computes; and a zero goal or velocity (which the seed cannot normalise) keeps the previous direction.
+// computes; and a zero goal or velocity (which Downey's code cannot normalise) keeps the previous
+// direction. docs/MODEL.md §5.3 lists every departure.
 // The engine stores the displacement per step, dt vel, as the velocity. No edge rule: the carrot holds the
 // flock together (wrap mode keeps the minimum image).
 
@@ -30,7 +32,7 @@ struct Vec3 {
     [[nodiscard]] double norm() const { return std::sqrt(x * x + y * y + z * z); }
 };
 
-/// The seed's limit_vector: a vector longer than 1 is scaled to length 1.
+/// Downey's limit_vector: a vector longer than 1 is scaled to length 1.
 inline Vec3 limit(Vec3 v) {
     const double n = v.norm();
     return n > 1.0 ? v * (1.0 / n) : v;
@@ -66,7 +68,7 @@ struct Policy {
         return {static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(a.z)};
     }
 
-    /// Within radius r and half-angle `angle` of the velocity (the seed's get_neighbors: skip if beyond).
+    /// Within radius r and half-angle `angle` of the velocity (Downey's get_neighbors: skip if beyond).
     static bool in_view(Vec3 velocity, Vec3 offset, double radius, double angle) {
         return !(offset.norm() > radius) && !(angle_between(velocity, offset) > angle);
     }
@@ -91,7 +93,7 @@ struct Policy {
         }
     }
 
-    void accumulate_predator(Sums&, const Agent<Real>&, const Neighbour<Real>&) const {} // not in the seed
+    void accumulate_predator(Sums&, const Agent<Real>&, const Neighbour<Real>&) const {} // not in Downey's
 
     void steer(const Sums& sums, Agent<Real>& a) const {
         Sums s = sums;

@@ -62,7 +62,7 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--trace-format", o.trace_format,
                    "csv (default) | c-header (raw fix15 arrays; needs fix15)");
     cmd.add_option("--control", o.control,
-                   "Serve the control port on this TCP port (0 = any free port; see README)");
+                   "Serve the control port on this TCP port (0 = any free port; see docs/USER_GUIDE.md)");
     cmd.add_option("--control-host", o.control_host,
                    "Address the control port listens on (default 127.0.0.1)");
     cmd.add_option("--rate", o.rate,
@@ -105,7 +105,7 @@ void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& 
     cmd.add_option("--screenshot", v.screenshot, "With --frames: save the last frame as this PNG file");
     cmd.add_option("--record", v.record, "Record every frame to FILE.mp4 or FILE.gif through ffmpeg");
     cmd.add_option("--control", v.control,
-                   "Serve the control port on this TCP port (0 = any free port; see README)");
+                   "Serve the control port on this TCP port (0 = any free port; see docs/USER_GUIDE.md)");
     cmd.add_option("--control-host", v.control_host,
                    "Address the control port listens on (default 127.0.0.1)");
 }

@@ -88,7 +88,7 @@ void apply_settings(Scenario& scenario, const std::vector<std::string>& settings
 [[nodiscard]] RunPlan make_run_plan(const RunOptions& options);
 
 /// Runs headless and prints the summary to stdout. Throws InputError for unreadable/unwritable files.
-/// With a control port, serves it while running (see README "The control port").
+/// With a control port, serves it while running (see docs/USER_GUIDE.md, "The control port").
 void run_headless(const RunPlan& plan);
 
 } // namespace boids::cli

@@ -1,6 +1,7 @@
 #pragma once
-/// The lab's fixed-point scalar (SPEC §6): a signed 32-bit integer holding value * 2^15, with exactly the
-/// arithmetic of the course's RP2040 code, so the engine can run bit for bit as the firmware does.
+/// The lab's fixed-point scalar (docs/MODEL.md §8): a signed 32-bit integer holding value * 2^15, with
+/// exactly the arithmetic of the course's RP2040 code, so the engine can run bit for bit as the firmware
+/// does.
 
 #include "boids/params.hpp"
 #include "boids/scalar.hpp"

@@ -15,24 +15,24 @@ namespace boids {
 
 /// How the world's edges behave.
 enum class Boundary {
-    Margin, ///< boids turn back inside the margins (SPEC §2 step 4)
+    Margin, ///< boids turn back inside the margins (docs/MODEL.md §2.5)
     Wrap,   ///< torus: positions wrap, distances use the minimum image, no edge turning
 };
 
-/// How predators hunt (seed 001's "smart predator" extension).
+/// How predators hunt (the ECE 4760 lab page's "smart predator" extension, docs/MODEL.md §3.3).
 enum class PredatorBehavior {
-    Edge,          ///< the seed's predator: only turns at the edges
+    Edge,          ///< the lab's predator: only turns at the edges
     ChaseCentroid, ///< steers toward the centre of mass of the boids it sees
     Pursue,        ///< locks on one boid in sight (the nearest) and follows it until it escapes
 };
 
 /// How a step orders its agents' updates.
 enum class UpdateOrder {
-    Synchronous, ///< everyone reads the previous step's state (double buffering; SPEC §2)
+    Synchronous, ///< everyone reads the previous step's state (double buffering; docs/MODEL.md §1.2)
     Sequential,  ///< the lab's in-place loop: agents in array order, each seeing those before it updated
 };
 
-/// How the speed limit measures speed (SPEC §6).
+/// How the speed limit measures speed (docs/MODEL.md §2.8).
 enum class SpeedEstimate {
     Exact,           ///< sqrt(vx^2 + vy^2)
     AlphaMaxBetaMin, ///< 0.960433870103 max(|vx|,|vy|) + 0.397824734759 min(|vx|,|vy|), the lab's shortcut
@@ -96,7 +96,7 @@ struct CouzinParams {
 /// top level (the classic model is the engine's base: its speeds bound every model's spawn and its margins
 /// and ranges every predator); each other model keeps its own parameters in a sub-struct. Units: pixels and
 /// pixels per step (time step 1). Defaults are the `vga-predator` preset (Adams' VGA predator page) with the
-/// scout values of the ECE 4760 lab.
+/// scout values of Adams' VGA scouts page.
 struct Params {
     double width = 640.0;              ///< world width in pixels
     double height = 480.0;             ///< world height in pixels (y grows downward)
@@ -118,7 +118,7 @@ struct Params {
     double min_speed = 3.0;            ///< speed is raised to at least this
     double predator_range = 100.0;     ///< boids react to predators closer than this
     double predator_turn_factor = 0.5; ///< velocity change per step away from predators
-    bool dynamic_bias = false; ///< scouts' bias grows while they move their way (the lab's 5730 variant)
+    bool dynamic_bias = false; ///< scouts' bias grows while they move their way (docs/MODEL.md §2.7)
     double max_bias = 0.01;    ///< upper bound of a scout's dynamic bias
     double bias_increment = 0.00004; ///< dynamic bias step; also its lower bound
     double scout1_bias = 0.001;      ///< bias of scout group 1 (toward +x): initial if dynamic, else fixed

@@ -6,7 +6,7 @@
 
 namespace boids {
 
-/// The alpha-max-plus-beta-min speed estimate's coefficients (SPEC §6).
+/// The alpha-max-plus-beta-min speed estimate's coefficients (docs/MODEL.md §2.8).
 inline constexpr double alpha_max_beta_min_alpha = 0.960433870103;
 inline constexpr double alpha_max_beta_min_beta = 0.397824734759;
 
@@ -15,7 +15,7 @@ template <class Real>
 struct ScalarTraits {
     static Real from_double(double value) { return static_cast<Real>(value); }
     static double to_double(Real value) { return static_cast<double>(value); }
-    /// The average of `count` values whose sum is `sum` (SPEC §2 step 2).
+    /// The average of `count` values whose sum is `sum` (docs/MODEL.md §2.3).
     static Real divide_by_count(Real sum, long long count) { return sum / static_cast<Real>(count); }
     static Real abs(Real value) { return value < Real(0) ? -value : value; }
     static Real sqrt(Real value) { return std::sqrt(value); }

@@ -1,5 +1,5 @@
 #pragma once
-/// The classic model of SPEC §2 stepped on a spatial grid, multithreaded and deterministic.
+/// The classic model (docs/MODEL.md §2) stepped on a spatial grid, multithreaded and deterministic.
 
 #include "boids/detail/fast_step_scratch.hpp"
 #include "boids/fix15.hpp"
@@ -120,9 +120,9 @@ extern template class Simulation<float>;
 extern template class Simulation<double>;
 extern template class Simulation<Fix15>;
 
-/// One synchronous step of SPEC §2 by brute force: every agent against every other, single thread,
-/// written plainly from the specification. Slow (O(N^2)); it is the oracle the fast paths are tested
-/// against.
+/// One synchronous step of the classic model (docs/MODEL.md §2) by brute force: every agent against
+/// every other, single thread, written plainly from the rules. Slow (O(N^2)); it is the oracle the fast
+/// paths are tested against.
 template <class Real>
 void reference_step(World<Real>& world, const Params& params);
 
@@ -137,8 +137,8 @@ void sequential_step(World<Real>& world, const Params& params);
 template <class Real>
 void conform_dimensions(World<Real>& world, const Params& params);
 
-/// Applies SPEC §2's group-bias rule when parameters change: with dynamic bias off, every scout takes its
-/// group's value; with it on, a group whose value changed restarts from the new value.
+/// Applies the group-bias rule (docs/MODEL.md §2.1) when parameters change: with dynamic bias off, every
+/// scout takes its group's value; with it on, a group whose value changed restarts from the new value.
 template <class Real>
 void apply_group_bias(World<Real>& world, const Params& before, const Params& after);
 

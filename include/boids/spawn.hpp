@@ -1,5 +1,5 @@
 #pragma once
-/// Random initial states (SPEC §3): positions uniform inside the margins (the whole world when it
+/// Random initial states (docs/MODEL.md §1.5): positions uniform inside the margins (the whole world when it
 /// wraps) and outside every obstacle, heading uniform, speed uniform in [min_speed, max_speed]. In 3D the
 /// box includes the front and back margins and the heading is uniform on the sphere.
 

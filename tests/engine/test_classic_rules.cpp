@@ -1,5 +1,5 @@
-// Each sub-step of SPEC §2 on two- and three-agent set-ups, with expected values worked out by hand
-// (the arithmetic is written out so a reader can check it).
+// Each sub-step of the classic model (docs/MODEL.md §2) on two- and three-agent set-ups, with expected values
+// worked out by hand (the arithmetic is written out so a reader can check it).
 
 #include "boids/simulation.hpp"
 

@@ -1,4 +1,4 @@
-// The extensions of seeds 001 and 003 on the classic model: smart predators, gravity, perching,
+// The extensions of the classic model (docs/MODEL.md §3): smart predators, gravity, perching,
 // Flake's clear line of sight. Each test asserts the behaviour, not just that it runs.
 
 #include "boids/error.hpp"
@@ -191,9 +191,9 @@ void expect_predators_come_back(const char* precision) {
     }
 }
 
-// Edges keep everyone in the world (SPEC §2 step 4). A predator flying at its own fixed speed used to have
-// the edge turn undone by the renormalisation to that speed, and one at min_speed by the speed limit: the
-// turn is parallel to a velocity with a zero component, so it flew away for ever (and nearly so when that
+// Edges keep everyone in the world (docs/MODEL.md §2.5). A predator flying at its own fixed speed used to
+// have the edge turn undone by the renormalisation to that speed, and one at min_speed by the speed limit:
+// the turn is parallel to a velocity with a zero component, so it flew away for ever (and nearly so when that
 // component was tiny).
 TEST(PredatorEdges, HuntersAndFixedSpeedPredatorsComeBackFromEveryDeparture) {
     expect_predators_come_back<double>("f64");
@@ -219,7 +219,7 @@ TEST(PredatorEdges, SmartPredatorsPresetStaysInTheWorld) {
     EXPECT_EQ(furthest, 0.0) << "a pursuing predator left the world";
 }
 
-// The seed's predator (edge, the boids' speed limits) is SPEC §2 steps 4 and 8 to the bit, which the fast
+// The lab's predator (edge, the boids' speed limits) is docs/MODEL.md §2.10 to the bit, which the fast
 // path and the golden traces rely on: past a margin its velocity is the plain kick, then the limits.
 TEST(PredatorEdges, TheSeedsPredatorIsTheSpecsToTheBit) {
     Params p;
@@ -238,7 +238,7 @@ TEST(PredatorEdges, TheSeedsPredatorIsTheSpecsToTheBit) {
 // How a predator comes to fly with a velocity component exactly 0 without anyone setting it: an obstacle
 // removes the inward part of its velocity, and a rectangle's side is axis-aligned. Out of the slide it flies
 // straight down, and at the bottom margin min_speed (or its own speed) used to undo every turn: it left the
-// world for ever. The seed's edge predator too, once obstacles exist (without them it stays SPEC §2's).
+// world for ever. The lab's edge predator too, once obstacles exist (without them it stays §2.10's).
 TEST(PredatorEdges, SlidingOffAWallDoesNotLetAPredatorEscape) {
     Params p;
     p.width = 800;
@@ -272,7 +272,7 @@ TEST(PredatorEdges, SlidingOffAWallDoesNotLetAPredatorEscape) {
 }
 
 TEST(PredatorEdges, ObstaclesPresetPredatorStaysInTheWorld) {
-    const Scenario s = load_preset("obstacles"); // the seed's edge predator among pillars and a wall
+    const Scenario s = load_preset("obstacles"); // the lab's edge predator among pillars and a wall
     ASSERT_EQ(s.params.predator_behavior, PredatorBehavior::Edge);
     for (const std::uint64_t seed : {1, 2}) {
         Simulation<float> sim(s.params, spawn_world<float>(s.params, s.agents, seed));

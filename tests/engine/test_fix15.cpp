@@ -1,4 +1,4 @@
-// The lab's fixed point (SPEC §6, issue 7): operations, a hand-computed step, closeness to f64, the
+// The lab's fixed point (docs/MODEL.md §8): operations, a hand-computed step, closeness to f64, the
 // sequential update, determinism and exact state files.
 
 #include "boids/error.hpp"

@@ -99,7 +99,7 @@ TEST(Topological, AlignsWithTheMeanHeadingWhenCloseAndTurnsAwayFromTheNearest) {
     EXPECT_NEAR(heading, 2.0, 1e-9);
 
     // Neighbours heading +y (90 degrees). At 30 px the boid turns toward their heading (+y); with the
-    // nearest 10 px away (closer than one body length, 17 px) the seed reverses the turn: away.
+    // nearest 10 px away (closer than one body length, 17 px) PyNBoids reverses the turn: away.
     World<double> near;
     near.add(Kind::Boid, 500, 500, 2.5, 0, 0);
     near.add(Kind::Boid, 530, 501, 0, 2.5, 0);

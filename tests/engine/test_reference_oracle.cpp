@@ -1,4 +1,4 @@
-// The grid step against the brute-force oracle (reference_step, SPEC §2 written plainly).
+// The grid step against the brute-force oracle (reference_step, docs/MODEL.md §2 written plainly).
 //
 // Both paths classify every pair with the same arithmetic, so they differ only in the order of the
 // neighbour sums (grid order vs index order). Each step is therefore compared from the same input state,

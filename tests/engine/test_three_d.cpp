@@ -200,7 +200,8 @@ TEST(SolidFlock, NobodySpawnsInsideASphereOrABox) {
     EXPECT_EQ(plain.z[0], 50 + 200 * u());
 }
 
-// Downey's step (seed 003) transcribed by hand for two boids, one straight ahead of the other along z.
+// Downey's step (docs/MODEL.md §5.2) transcribed by hand for two boids, one straight ahead of the other along
+// z.
 TEST(SolidWeighted, MatchesAStepComputedByHand) {
     Params p = solid_params();
     p.model = Model::Weighted;
@@ -361,7 +362,7 @@ TEST(SolidPredators, ComeBackFromFlyingStraightOutOfAnyFace) {
         for (const double predator_speed : {5.0, 0.0}) {
             p.predator_speed = predator_speed;
             if (behavior == PredatorBehavior::Edge && predator_speed == 0) {
-                continue; // the seed's predator: SPEC §2 to the letter
+                continue; // the lab's predator: docs/MODEL.md §2.10 to the letter
             }
             const double speed = predator_speed > 0 ? predator_speed : p.min_speed;
             for (const auto& d : departures) {
@@ -390,7 +391,7 @@ TEST(SolidPredators, ComeBackFromFlyingStraightOutOfAnyFace) {
     }
 }
 
-// A box's face leaves a velocity component exactly 0 (the slide): the seed's edge predator among obstacles
+// A box's face leaves a velocity component exactly 0 (the slide): the lab's edge predator among obstacles
 // used to fly out straight along the face's plane for ever, its turns undone by min_speed.
 TEST(SolidPredators, SlidingOffABoxFaceDoesNotLetThemEscape) {
     Params p = solid_params();

@@ -40,7 +40,7 @@ TEST(PanelMapping, LabRangesAndLogScaleForTheFactors) {
         EXPECT_EQ(s->max, hi) << key;
         EXPECT_EQ(s->logarithmic, log) << key;
     };
-    // SPEC §3, from the lab (seed 001).
+    // The ECE 4760 lab page's ranges (docs/MODEL.md §2.1).
     expect("protected_range", 0, 100, false);
     expect("visual_range", 0, 200, false);
     expect("centering_factor", 0.0002, 1, true);
