@@ -18,6 +18,7 @@ struct FlockSummary {
     bool finite = true;        ///< false if any coordinate of any agent is NaN or infinite
 };
 
+/// The mean speed and polarization of a world, and whether every coordinate is finite.
 template <class Real>
 [[nodiscard]] FlockSummary summarize(const World<Real>& world);
 

@@ -118,11 +118,11 @@ struct Params {
     double min_speed = 3.0;            ///< speed is raised to at least this
     double predator_range = 100.0;     ///< boids react to predators closer than this
     double predator_turn_factor = 0.5; ///< velocity change per step away from predators
-    bool dynamic_bias = false; ///< scouts' bias grows while they move their way (docs/MODEL.md §2.7)
-    double max_bias = 0.01;    ///< upper bound of a scout's dynamic bias
-    double bias_increment = 0.00004; ///< dynamic bias step; also its lower bound
-    double scout1_bias = 0.001;      ///< bias of scout group 1 (toward +x): initial if dynamic, else fixed
-    double scout2_bias = 0.001;      ///< bias of scout group 2 (toward -x): initial if dynamic, else fixed
+    bool dynamic_bias = false;         ///< scouts' bias grows while they move their way (docs/MODEL.md §2.7)
+    double max_bias = 0.01;            ///< upper bound of a scout's dynamic bias
+    double bias_increment = 0.00004;   ///< dynamic bias step; also its lower bound
+    double scout1_bias = 0.001;        ///< bias of scout group 1 (toward +x): initial if dynamic, else fixed
+    double scout2_bias = 0.001;        ///< bias of scout group 2 (toward -x): initial if dynamic, else fixed
     Boundary boundary = Boundary::Margin; ///< margin or wrap
     Model model = Model::Classic;         ///< which model moves the boids
     double fov_angle = 360.0;             ///< classic: degrees of the view cone around the velocity

@@ -45,6 +45,7 @@ public:
         return world_;
     }
 
+    /// The current parameters.
     [[nodiscard]] const Params& params() const { return params_; }
     /// Replaces the parameters (validated first; on error nothing changes). Scouts take the new group
     /// bias when dynamic bias is off or the group's value changed.
@@ -52,6 +53,7 @@ public:
 
     /// Threads used by step() for flocks of 4096 agents or more (smaller ones run on one); 0 means all.
     void set_threads(int threads) { threads_ = threads; }
+    /// Threads step() may use (0 resolved to all available).
     [[nodiscard]] int threads() const;
 
     /// Timing of the last step.
@@ -59,14 +61,17 @@ public:
     /// Timing summed over every step so far.
     [[nodiscard]] const StepProfile& total_profile() const { return total_profile_; }
 
+    /// Steps taken since construction (the step index the models' noise and moving food use).
     [[nodiscard]] long long steps_taken() const { return steps_taken_; }
 
     /// Allows (default) or forbids the fast SIMD path; false forces the plain grid path, the readable
     /// reference (docs/PERFORMANCE.md). Both give the same result for any thread count.
     void set_fast_path(bool enabled) { fast_path_ = enabled; }
+    /// Whether the fast path is allowed.
     [[nodiscard]] bool fast_path() const { return fast_path_; }
-    /// True when the last step ran on the fast path (it applies to the classic 2D model in float or
-    /// double with a visual range > 0 and at most 64 predators; otherwise the plain path runs).
+    /// True when the last step ran on the fast path (it applies to the classic model with no extension
+    /// on, in float or double, 2D or 3D, with a visual range > 0 and at most 64 predators; otherwise the
+    /// plain path runs).
     [[nodiscard]] bool last_step_fast() const { return last_step_fast_; }
 
 private:

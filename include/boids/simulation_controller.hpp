@@ -63,8 +63,10 @@ public:
     /// Advances `steps` steps (ignores the pause flag: pausing is for the driving loop).
     void step(long long steps = 1);
 
+    /// The current parameters.
     [[nodiscard]] const Params& params() const;
-    /// Sets one parameter by key with the CLI's validation; on error nothing changes.
+    /// Sets one parameter by key with the CLI's validation (a key the model does not read is refused);
+    /// on error nothing changes.
     void set_param(std::string_view key, std::string_view value);
     /// Replaces every parameter at once (validated; on error nothing changes).
     void set_params(const Params& params);
@@ -85,18 +87,28 @@ public:
     /// Writes the agents as a state file (CLI CSV format).
     void save_state(const std::filesystem::path& path) const;
 
+    /// The hash of the state's exact bits (state_hash in hash.hpp).
     [[nodiscard]] std::uint64_t state_hash() const;
+    /// A snapshot for `stats` and Python's `World.stats()`.
     [[nodiscard]] SessionStats stats() const;
+    /// The agents by kind.
     [[nodiscard]] AgentCounts counts() const;
+    /// The number of agents.
     [[nodiscard]] std::size_t size() const;
+    /// Steps since the start or the last reset / load.
     [[nodiscard]] long long steps_taken() const;
+    /// Timing of the last step.
     [[nodiscard]] const StepProfile& last_profile() const;
+    /// Timing summed over every step so far.
     [[nodiscard]] const StepProfile& total_profile() const;
 
+    /// The session's scalar type.
     [[nodiscard]] Precision precision() const { return setup_.precision; }
+    /// How the session started.
     [[nodiscard]] const SimulationSetup& setup() const { return setup_; }
     /// Threads used per step; 0 = all available.
     void set_threads(int threads);
+    /// Threads used per step (0 resolved to all available).
     [[nodiscard]] int threads() const;
 
     /// The driving loop stops stepping while paused (step() still works).

@@ -38,7 +38,9 @@ public:
     void build(const World<Real>& world, GridMembers members, double range, bool wrap, double width,
                double height, double depth, int threads);
 
+    /// The number of members (slots).
     [[nodiscard]] std::size_t size() const { return agent_.size(); }
+    /// True for a grid of boxes (built with depth > 0).
     [[nodiscard]] bool three_d() const { return three_d_; }
 
     /// Calls `visit(slot)` for every slot in the cells that can hold agents within `range` of (px, py, pz)
@@ -143,6 +145,7 @@ public:
 
     /// World index of the agent in a slot.
     [[nodiscard]] std::uint32_t agent(std::uint32_t slot) const { return agent_[slot]; }
+    /// Position and velocity of a slot's agent, copied in cell order when the grid was built.
     [[nodiscard]] Real x(std::uint32_t slot) const { return x_[slot]; }
     [[nodiscard]] Real y(std::uint32_t slot) const { return y_[slot]; }
     [[nodiscard]] Real vx(std::uint32_t slot) const { return vx_[slot]; }
@@ -151,6 +154,7 @@ public:
     [[nodiscard]] Real z(std::uint32_t slot) const { return three_d_ ? z_[slot] : Real(0); }
     [[nodiscard]] Real vz(std::uint32_t slot) const { return three_d_ ? vz_[slot] : Real(0); }
 
+    /// The grid's cells along x, y and z (1 in a planar grid), and a cell's width and height.
     [[nodiscard]] int columns() const { return nx_; }
     [[nodiscard]] int rows() const { return ny_; }
     [[nodiscard]] int layers() const { return nz_; }

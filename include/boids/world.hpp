@@ -17,6 +17,7 @@ struct AgentCounts {
     long long scouts2 = 0;
     long long predators = 0;
 
+    /// Agents of every kind.
     [[nodiscard]] long long total() const { return boids + scouts1 + scouts2 + predators; }
     bool operator==(const AgentCounts&) const = default;
 };
@@ -35,6 +36,7 @@ struct World {
     std::vector<Real> z, vz; ///< empty in a 2D world
     std::vector<std::int32_t> target, rest;
 
+    /// The number of agents.
     [[nodiscard]] std::size_t size() const { return kind.size(); }
 
     /// True when the agents have a z coordinate (a 3D world with at least one agent).
@@ -91,6 +93,7 @@ struct World {
         }
     }
 
+    /// Removes every agent.
     void clear() {
         kind.clear();
         for (auto* column : {&x, &y, &vx, &vy, &bias, &z, &vz}) {
