@@ -3,6 +3,7 @@
 #include "boids/error.hpp"
 #include "text.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -96,6 +97,7 @@ std::string run(SimulationController& controller, const std::vector<std::string_
     if (command == "step") {
         require_arity(command, words, 0, 1, "an optional step count N");
         const long long n = words.size() == 2 ? parse_count("step N", words[1], 1, max_steps_per_request) : 1;
+        check_step_request(n, controller.size());
         controller.step(n);
         return "ok steps=" + std::to_string(controller.steps_taken());
     }
@@ -135,6 +137,27 @@ char hex_digit(int v) {
 }
 
 } // namespace
+
+long long step_request_limit(std::size_t agents, long long queued) {
+    const long long by_work =
+        std::max(1LL, max_agent_steps_per_request / std::max(1LL, static_cast<long long>(agents)));
+    return std::max(0LL, std::min(max_steps_per_request, by_work) - std::max(0LL, queued));
+}
+
+void check_step_request(long long steps, std::size_t agents, long long queued) {
+    const long long limit = step_request_limit(agents, queued);
+    if (steps >= 1 && steps <= limit) {
+        return;
+    }
+    std::string why = limit == 0 ? "no more steps may be queued: " + std::to_string(queued) + " already wait"
+                                 : "expected an integer in [1, " + std::to_string(limit) + "]";
+    if (steps >= 1 && limit < max_steps_per_request) {
+        why += " (one request may ask for at most " + std::to_string(max_agent_steps_per_request) +
+               " agent-steps; there are " + std::to_string(agents) + " agents" +
+               (queued > 0 ? " and " + std::to_string(queued) + " steps queued" : "") + ")";
+    }
+    throw InputError(invalid_value_message("step N", "'" + std::to_string(steps) + "'", why));
+}
 
 bool is_valid_utf8(std::string_view text) {
     std::size_t i = 0;
