@@ -273,13 +273,20 @@ std::string ControlServer::submit(std::string line) {
     queue_.push_back(request);
     queue_cv_.notify_all();
     const auto started_or_stopping = [&] { return request->started || stopping_; };
-    if (!reply_cv_.wait_for(lock, options_.busy_timeout, started_or_stopping)) {
-        // The simulation's thread is inside something long (a big step): withdraw the command rather
-        // than keep this client waiting without an answer.
-        queue_.erase(std::find(queue_.begin(), queue_.end(), request));
-        return "error busy: the simulation has not taken a command for " +
-               text::shortest(std::chrono::duration<double>(options_.busy_timeout).count()) +
-               " s (a long step is running); nothing was done, send it again later";
+    auto deadline = Clock::now() + options_.busy_timeout;
+    while (!reply_cv_.wait_until(lock, deadline, started_or_stopping)) {
+        const auto now = Clock::now();
+        if (running_command_ && now - command_started_ >= options_.busy_timeout) {
+            // Behind another client's long command (a big step or spawn): withdraw this one rather than
+            // keep its client waiting without an answer.
+            queue_.erase(std::find(queue_.begin(), queue_.end(), request));
+            return "error busy: another command has run for over " +
+                   text::shortest(std::chrono::duration<double>(options_.busy_timeout).count()) +
+                   " s (a long step or spawn); nothing was done, send it again later";
+        }
+        // The simulation's thread is in a step of its own (this command runs right after it), or has
+        // only just started another command.
+        deadline = (running_command_ ? command_started_ : now) + options_.busy_timeout;
     }
     reply_cv_.wait(lock, [&] { return request->done || stopping_; });
     return request->done ? request->reply : "error server stopping";
@@ -303,9 +310,12 @@ std::size_t ControlServer::apply_pending(const std::function<std::string(std::st
         const std::shared_ptr<Request> request = std::move(queue_.front());
         queue_.pop_front();
         request->started = true;
+        running_command_ = true;
+        command_started_ = Clock::now();
         lock.unlock();
         std::string reply = execute(request->line);
         lock.lock();
+        running_command_ = false;
         request->reply = std::move(reply);
         request->done = true;
         reply_cv_.notify_all(); // each client as soon as its command has run

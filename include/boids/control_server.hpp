@@ -9,10 +9,11 @@
 /// Fairness: no client can lock the others out. A connection that completes no command line for
 /// `idle_timeout` is closed (bytes that never end a line do not count, so a trickling client is closed
 /// too). When all `max_clients` slots are taken, a new connection takes the slot of the one that has gone
-/// longest without a command (if that is over `evict_after`). A command the simulation's thread has not
-/// started within `busy_timeout` (a long step is running) is withdrawn and answered `error busy ...`, so
-/// every client gets an answer in bounded time; the work one command may ask for is bounded by the
-/// protocol (control_protocol.hpp).
+/// longest without a command (if that is over `evict_after`). A command queued behind another client's
+/// command that has run for over `busy_timeout` (a big step or spawn) is withdrawn and answered `error
+/// busy ...`, so no client waits on another's long command; behind the loop's own step a command waits
+/// for that one step, then runs. The work one command may ask for is bounded by the protocol
+/// (control_protocol.hpp).
 
 #include "boids/simulation_controller.hpp"
 
@@ -41,8 +42,8 @@ struct ControlServerOptions {
     /// With every slot taken, a new connection replaces the one longest without a command if that one
     /// has been idle this long; otherwise the newcomer gets an `error` line and is closed.
     std::chrono::milliseconds evict_after{std::chrono::seconds(1)};
-    /// A queued command not started by the simulation's thread within this is answered `error busy`
-    /// (below the Python client's 5 s timeout).
+    /// A queued command still waiting when another client's command has run this long is answered
+    /// `error busy` and not run (below the Python client's 5 s timeout).
     std::chrono::milliseconds busy_timeout{std::chrono::seconds(3)};
 };
 
@@ -102,8 +103,8 @@ private:
     void serve_client(Client& client);
     /// Runs one complete line (framing check, queue, reply); false when the client must be dropped.
     bool answer_line(Client& client, std::string& line);
-    /// Queues a line and waits for its reply (or for the server to stop, or busy_timeout to pass
-    /// before the command starts).
+    /// Queues a line and waits for its reply (or for the server to stop, or for another command to run
+    /// past busy_timeout while this one waits).
     std::string submit(std::string line);
     void reap_finished_clients();
 
@@ -120,6 +121,8 @@ private:
     std::condition_variable queue_cv_; ///< a request was queued
     std::condition_variable reply_cv_; ///< a reply is ready, or the server is stopping
     std::deque<std::shared_ptr<Request>> queue_;
+    bool running_command_ = false;      ///< apply_pending is running a command (since command_started_)
+    Clock::time_point command_started_; ///< (both guarded by queue_mutex_)
 };
 
 } // namespace boids

@@ -285,14 +285,34 @@ TEST(ControlServer, ClientsGetAnErrorInsteadOfWaitingBehindALongCommand) {
     for (int i = 0; i < 6000 && !slow_started; ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
-    EXPECT_EQ(other.ask("stats"), "error busy: the simulation has not taken a command for 0.2 s (a long step "
-                                  "is running); nothing was done, send it again later");
+    EXPECT_EQ(other.ask("stats"),
+              "error busy: another command has run for over 0.2 s (a long step or spawn); "
+              "nothing was done, send it again later");
     release = true;
     EXPECT_EQ(slow.read_line(), "ok slow");
     EXPECT_EQ(other.ask("stats"), "ok stats");
     done = true;
     loop.join();
     EXPECT_EQ(executed, (std::vector<std::string>{"slow", "stats"})); // the refused one never ran
+}
+
+TEST(ControlServer, ACommandBehindTheLoopsOwnLongStepWaitsForItAndRuns) {
+    ControlServerOptions options{"127.0.0.1", 0};
+    options.busy_timeout = std::chrono::milliseconds(100);
+    ControlServer server(options);
+    std::atomic<bool> done{false};
+    std::thread loop([&] {
+        while (!done) {
+            server.apply_pending([](std::string_view line) { return "ok " + std::string(line); });
+            std::this_thread::sleep_for(std::chrono::milliseconds(400)); // a step of its own, long
+        }
+    });
+    Client c(server.port());
+    // However slow the steps, quit (or remove, or pause) still gets through after the current one.
+    EXPECT_EQ(c.ask("quit"), "ok quit");
+    EXPECT_EQ(c.ask("stats"), "ok stats");
+    done = true;
+    loop.join();
 }
 
 } // namespace
