@@ -32,6 +32,16 @@ inline constexpr long long max_agent_steps_per_request = 10'000'000;
 /// [1, step_request_limit(agents, queued)].
 void check_step_request(long long steps, std::size_t agents, long long queued = 0);
 
+/// Most neighbour pairs a step may be expected to visit after a `spawn` or a `set` (see
+/// expected_neighbour_pairs): a command that would take the flock past it is refused, since every later
+/// step would hold the simulation's thread for seconds (a million boids in the 640 x 480 default world have
+/// about 16,000 neighbours each: 1.6e10 pairs, a minute a step). Commands that lower the work are allowed.
+inline constexpr double max_expected_neighbour_pairs = 1e9;
+
+/// The neighbour pairs one step visits for `agents` agents spread evenly over the world of `params`: the
+/// agents times the agents within visual_range of one (its share of the world's area, or volume in 3D).
+[[nodiscard]] double expected_neighbour_pairs(const Params& params, long long agents);
+
 /// True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
 [[nodiscard]] bool is_valid_utf8(std::string_view text);
 

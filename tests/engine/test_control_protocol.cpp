@@ -122,5 +122,28 @@ TEST(ControlProtocol, StepRequestsAreBoundedByTheirWork) {
     EXPECT_EQ(execute_control_command(c, "step"), "ok steps=1");
 }
 
+TEST(ControlProtocol, CommandsThatWouldMakeEveryStepHugeAreRefused) {
+    SimulationController c = make_controller();
+    const double visual = c.params().visual_range;
+    EXPECT_GT(expected_neighbour_pairs(c.params(), 1'000'052), max_expected_neighbour_pairs);
+    const auto hash = c.state_hash();
+    const std::string refused = execute_control_command(c, "spawn boid 1000000");
+    EXPECT_TRUE(starts_with(refused, "error spawn boid count = '1000000' is invalid: it would give 1000052 "
+                                     "agents about "))
+        << refused;
+    EXPECT_NE(
+        refused.find(" neighbour pairs a step (spread evenly); one command may take a step to at most "),
+        std::string::npos)
+        << refused;
+    EXPECT_EQ(c.size(), 52u);
+    EXPECT_EQ(c.state_hash(), hash);
+
+    ASSERT_EQ(execute_control_command(c, "spawn boid 50000"), "ok boids=50050 agents=50052");
+    EXPECT_TRUE(starts_with(execute_control_command(c, "set visual_range 400"),
+                            "error set visual_range = '400' is invalid: it would give 50052 agents about "));
+    EXPECT_EQ(c.params().visual_range, visual);
+    EXPECT_EQ(execute_control_command(c, "set visual_range 10"), "ok visual_range=10"); // less work: allowed
+}
+
 } // namespace
 } // namespace boids
