@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs the whole test suite: the release tree (every test), then an ASan + UBSan tree
-# (every test but the long ones labelled "slow").
+# (every test but the long ones labelled "slow"), then the multithreaded engine tests under
+# ThreadSanitizer (clang, LLVM's OpenMP runtime with Archer; scripts/tsan.supp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --workflow --preset test
 cmake --workflow --preset asan
+cmake --workflow --preset tsan

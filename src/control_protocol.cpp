@@ -3,7 +3,10 @@
 #include "boids/error.hpp"
 #include "text.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <numbers>
 #include <vector>
 
 namespace boids {
@@ -51,6 +54,31 @@ void require_arity(std::string_view command, const std::vector<std::string_view>
     }
 }
 
+/// Refuses a command that takes the expected neighbour pairs of a step (from `agents` agents with `params`
+/// to `next_agents` with `next`) past max_expected_neighbour_pairs, unless it lowers them.
+void check_neighbour_work(const std::string& field, const std::string& value, const Params& params,
+                          const Params& next, long long agents, long long next_agents) {
+    const double before = expected_neighbour_pairs(params, agents);
+    const double after = expected_neighbour_pairs(next, next_agents);
+    if (after <= max_expected_neighbour_pairs || after <= before) {
+        return;
+    }
+    const auto two_digits = [](double v) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2g", v);
+        return std::string(text);
+    };
+    const double each = after / static_cast<double>(std::max(1LL, next_agents));
+    throw InputError(invalid_value_message(field, "'" + value + "'",
+                                           "it would give " + std::to_string(next_agents) + " agents about " +
+                                               std::to_string(std::llround(each)) + " neighbours each, " +
+                                               two_digits(after) +
+                                               " neighbour pairs a step (spread evenly); one command "
+                                               "may take a step to at most " +
+                                               two_digits(max_expected_neighbour_pairs) +
+                                               ": fewer agents, a larger world or a smaller visual_range"));
+}
+
 std::string count_reply(const SimulationController& controller, Kind kind) {
     const AgentCounts c = controller.counts();
     const std::array<long long, kind_count> n{c.boids, c.scouts1, c.scouts2, c.predators};
@@ -72,6 +100,15 @@ std::string run(SimulationController& controller, const std::vector<std::string_
     const std::string_view command = words.front();
     if (command == "set") {
         require_arity(command, words, 2, 2, "KEY VALUE");
+        Params next = controller.params();
+        try {
+            set_param(next, words[1], words[2]);
+        } catch (const InputError&) {
+            next = controller.params(); // the controller's own check below says what is wrong
+        }
+        check_neighbour_work("set " + std::string(words[1]), std::string(words[2]), controller.params(), next,
+                             static_cast<long long>(controller.size()),
+                             static_cast<long long>(controller.size()));
         controller.set_param(words[1], words[2]);
         return "ok " + std::string(words[1]) + "=" +
                (words[1] == "margin" ? controller.get_param("margin_left") : controller.get_param(words[1]));
@@ -96,6 +133,7 @@ std::string run(SimulationController& controller, const std::vector<std::string_
     if (command == "step") {
         require_arity(command, words, 0, 1, "an optional step count N");
         const long long n = words.size() == 2 ? parse_count("step N", words[1], 1, max_steps_per_request) : 1;
+        check_step_request(n, controller.size());
         controller.step(n);
         return "ok steps=" + std::to_string(controller.steps_taken());
     }
@@ -111,6 +149,9 @@ std::string run(SimulationController& controller, const std::vector<std::string_
         const long long limit = command == "spawn" ? max_spawn_per_call : max_session_agents;
         const long long n = parse_count(field, words[2], 0, limit);
         if (command == "spawn") {
+            const auto agents = static_cast<long long>(controller.size());
+            check_neighbour_work(field, std::string(words[2]), controller.params(), controller.params(),
+                                 agents, agents + n);
             controller.spawn(kind, n);
         } else {
             controller.remove(kind, n);
@@ -135,6 +176,36 @@ char hex_digit(int v) {
 }
 
 } // namespace
+
+double expected_neighbour_pairs(const Params& params, long long agents) {
+    const double r = params.visual_range;
+    const double share = params.dimensions == 3 ? 4.0 / 3.0 * std::numbers::pi * r * r * r /
+                                                      (params.width * params.height * params.depth)
+                                                : std::numbers::pi * r * r / (params.width * params.height);
+    const auto n = static_cast<double>(agents);
+    return n * n * std::min(1.0, share);
+}
+
+long long step_request_limit(std::size_t agents, long long queued) {
+    const long long by_work =
+        std::max(1LL, max_agent_steps_per_request / std::max(1LL, static_cast<long long>(agents)));
+    return std::max(0LL, std::min(max_steps_per_request, by_work) - std::max(0LL, queued));
+}
+
+void check_step_request(long long steps, std::size_t agents, long long queued) {
+    const long long limit = step_request_limit(agents, queued);
+    if (steps >= 1 && steps <= limit) {
+        return;
+    }
+    std::string why = limit == 0 ? "no more steps may be queued: " + std::to_string(queued) + " already wait"
+                                 : "expected an integer in [1, " + std::to_string(limit) + "]";
+    if (steps >= 1 && limit < max_steps_per_request) {
+        why += " (one request may ask for at most " + std::to_string(max_agent_steps_per_request) +
+               " agent-steps; there are " + std::to_string(agents) + " agents" +
+               (queued > 0 ? " and " + std::to_string(queued) + " steps queued" : "") + ")";
+    }
+    throw InputError(invalid_value_message("step N", "'" + std::to_string(steps) + "'", why));
+}
 
 bool is_valid_utf8(std::string_view text) {
     std::size_t i = 0;

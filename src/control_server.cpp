@@ -2,7 +2,9 @@
 
 #include "boids/control_protocol.hpp"
 #include "boids/error.hpp"
+#include "text.hpp"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
 #include <cstring>
@@ -113,15 +115,48 @@ void ControlServer::accept_loop() {
         if (fd < 0) {
             continue;
         }
+        // A client that stops reading its replies must not hold its thread in send() for ever.
+        const auto send_limit = std::chrono::duration_cast<std::chrono::microseconds>(options_.idle_timeout);
+        const timeval send_timeout{static_cast<time_t>(send_limit.count() / 1'000'000),
+                                   static_cast<suseconds_t>(send_limit.count() % 1'000'000)};
+        ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
         std::lock_guard lock(clients_mutex_);
-        if (clients_.size() >= options_.max_clients) {
-            send_all(fd, "error too many clients (limit " + std::to_string(options_.max_clients) + ")\n");
+        std::size_t live = 0;
+        for (const Client& client : clients_) {
+            live += client.finished || client.state == ClientState::Evicted ? 0 : 1;
+        }
+        if (live >= options_.max_clients && !evict_longest_idle()) {
+            send_all(fd, "error too many clients (limit " + std::to_string(options_.max_clients) +
+                             ", all of them active); try again later\n");
             ::close(fd);
             continue;
         }
         Client& client = clients_.emplace_back();
         client.fd = fd;
+        client.last_command = Clock::now().time_since_epoch().count();
         client.thread = std::thread([this, &client] { serve_client(client); });
+    }
+}
+
+bool ControlServer::evict_longest_idle() {
+    const Clock::rep latest = (Clock::now() - options_.evict_after).time_since_epoch().count();
+    for (;;) {
+        Client* oldest = nullptr;
+        for (Client& client : clients_) {
+            if (!client.finished && client.state == ClientState::Idle && client.last_command <= latest &&
+                (!oldest || client.last_command < oldest->last_command)) {
+                oldest = &client;
+            }
+        }
+        if (!oldest) {
+            return false;
+        }
+        ClientState idle = ClientState::Idle;
+        if (oldest->state.compare_exchange_strong(idle, ClientState::Evicted)) {
+            ::shutdown(oldest->fd, SHUT_RD); // wakes its thread, which says why and leaves
+            return true;
+        }
+        // It just completed a line and is busy now: look for another.
     }
 }
 
@@ -153,22 +188,47 @@ void ControlServer::serve_client(Client& client) {
     char buffer[4096];
     bool connected = true;
     while (connected && !stopping_) {
+        // Only complete lines count as activity: a client trickling bytes of a line that never ends is
+        // as idle as a silent one.
+        const auto deadline =
+            Clock::time_point(Clock::duration(client.last_command.load())) + options_.idle_timeout;
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        pollfd watch{client.fd, POLLIN, 0};
+        const int ready =
+            left > 0 ? ::poll(&watch, 1, static_cast<int>(std::min<long long>(left, 1'000'000))) : 0;
+        if (ready < 0 && errno == EINTR) {
+            continue;
+        }
+        if (client.state == ClientState::Evicted) {
+            send_all(client.fd, "error closed: the server was full and this connection had sent no command "
+                                "for the longest time\n");
+            break;
+        }
+        if (ready == 0 && Clock::now() >= deadline) {
+            send_all(client.fd,
+                     "error closed: no complete command line for " +
+                         text::shortest(std::chrono::duration<double>(options_.idle_timeout).count()) +
+                         " s\n");
+            break;
+        }
+        if (ready <= 0) {
+            continue;
+        }
         const ssize_t received = ::recv(client.fd, buffer, sizeof buffer, 0);
         if (received < 0 && errno == EINTR) {
             continue;
         }
         if (received <= 0) {
+            if (client.state == ClientState::Evicted) {
+                continue; // say why above
+            }
             break; // disconnected (a partial line is dropped) or shut down by stop()
         }
         for (ssize_t i = 0; i < received && connected; ++i) {
             const char c = buffer[i];
             if (c == '\n') {
                 if (!discarding) {
-                    std::string reply = check_control_line(line);
-                    if (reply.empty()) {
-                        reply = submit(std::move(line));
-                    }
-                    connected = send_all(client.fd, reply + "\n");
+                    connected = answer_line(client, line);
                 }
                 discarding = false;
                 line.clear();
@@ -187,6 +247,22 @@ void ControlServer::serve_client(Client& client) {
     client.finished = true;
 }
 
+bool ControlServer::answer_line(Client& client, std::string& line) {
+    ClientState idle = ClientState::Idle;
+    if (!client.state.compare_exchange_strong(idle, ClientState::Busy)) {
+        return true; // evicted: the loop says why and closes
+    }
+    client.last_command = Clock::now().time_since_epoch().count();
+    std::string reply = check_control_line(line);
+    if (reply.empty()) {
+        reply = submit(std::move(line));
+    }
+    const bool sent = send_all(client.fd, reply + "\n");
+    client.last_command = Clock::now().time_since_epoch().count();
+    client.state = ClientState::Idle;
+    return sent;
+}
+
 std::string ControlServer::submit(std::string line) {
     auto request = std::make_shared<Request>();
     request->line = std::move(line);
@@ -196,6 +272,22 @@ std::string ControlServer::submit(std::string line) {
     }
     queue_.push_back(request);
     queue_cv_.notify_all();
+    const auto started_or_stopping = [&] { return request->started || stopping_; };
+    auto deadline = Clock::now() + options_.busy_timeout;
+    while (!reply_cv_.wait_until(lock, deadline, started_or_stopping)) {
+        const auto now = Clock::now();
+        if (running_command_ && now - command_started_ >= options_.busy_timeout) {
+            // Behind another client's long command (a big step or spawn): withdraw this one rather than
+            // keep its client waiting without an answer.
+            queue_.erase(std::find(queue_.begin(), queue_.end(), request));
+            return "error busy: another command has run for over " +
+                   text::shortest(std::chrono::duration<double>(options_.busy_timeout).count()) +
+                   " s (a long step or spawn); nothing was done, send it again later";
+        }
+        // The simulation's thread is in a step of its own (this command runs right after it), or has
+        // only just started another command.
+        deadline = (running_command_ ? command_started_ : now) + options_.busy_timeout;
+    }
     reply_cv_.wait(lock, [&] { return request->done || stopping_; });
     return request->done ? request->reply : "error server stopping";
 }
@@ -211,22 +303,24 @@ std::size_t ControlServer::apply_pending(SimulationController& controller) {
 }
 
 std::size_t ControlServer::apply_pending(const std::function<std::string(std::string_view)>& execute) {
-    std::deque<std::shared_ptr<Request>> batch;
-    {
-        std::lock_guard lock(queue_mutex_);
-        batch.swap(queue_);
-    }
-    for (const auto& request : batch) {
+    std::unique_lock lock(queue_mutex_);
+    // Only what is queued now: clients that keep sending cannot hold the simulation's thread here.
+    std::size_t ran = 0;
+    for (std::size_t n = queue_.size(); n > 0 && !queue_.empty(); --n, ++ran) {
+        const std::shared_ptr<Request> request = std::move(queue_.front());
+        queue_.pop_front();
+        request->started = true;
+        running_command_ = true;
+        command_started_ = Clock::now();
+        lock.unlock();
         std::string reply = execute(request->line);
-        std::lock_guard lock(queue_mutex_);
+        lock.lock();
+        running_command_ = false;
         request->reply = std::move(reply);
         request->done = true;
+        reply_cv_.notify_all(); // each client as soon as its command has run
     }
-    if (!batch.empty()) {
-        std::lock_guard lock(queue_mutex_);
-        reply_cv_.notify_all();
-    }
-    return batch.size();
+    return ran;
 }
 
 } // namespace boids

@@ -738,8 +738,8 @@ void cells_impl(const Real* xs, const Real* ys, const Real* zs, std::size_t coun
 /// its new column, row and layer is one of the old one's neighbours unless it crossed a seam or moved more
 /// than a cell; such a lane (rare), and a vector whose old columns span more than a vector of bounds, is
 /// binned by division (cells_impl), which the tables reproduce to the bit (dividing every position was
-/// ~9% of the 2D neighbour pass). Nothing is stored past the line's last slot: the next line may be
-/// another thread's.
+/// ~9% of the 2D neighbour pass). Nothing is read or stored past the line's last slot: the next line may
+/// be another thread's.
 template <bool k3D, class Real>
 HWY_INLINE void bin_line(const FlockInCellOrder<Real>& f, const std::uint32_t* start, int layer, int row) {
     using D = hn::ScalableTag<Real>;
@@ -775,6 +775,17 @@ HWY_INLINE void bin_line(const FlockInCellOrder<Real>& f, const std::uint32_t* s
             }
         }
     };
+    // The new positions of slots [k, k + count): a vector load inside the line; for the line's last vector
+    // only its own slots are read (the next slots may be another thread's line, being written now) and the
+    // lanes past them are zero, dropped below like the rest of those lanes.
+    const auto load_own = [&](const Real* p, std::uint32_t k, std::size_t count) HWY_ATTR {
+        if (k + lanes <= line_end) {
+            return hn::LoadU(d, p + k);
+        }
+        HWY_ALIGN Real own[max_lanes] = {};
+        std::copy_n(p + k, count, own);
+        return hn::Load(d, own);
+    };
     int col = 0; // the old column of slot k
     for (std::uint32_t k = line_begin; k < line_end; k += lanes) {
         while (start[col + 1] <= k) {
@@ -801,7 +812,7 @@ HWY_INLINE void bin_line(const FlockInCellOrder<Real>& f, const std::uint32_t* s
         const auto x_cur = hn::TableLookupLanes(hn::LoadU(d, t + 1), at);
         const auto x_next = hn::TableLookupLanes(hn::LoadU(d, t + 2), at);
         const auto x_after = hn::TableLookupLanes(hn::LoadU(d, t + 3), at);
-        const auto x = hn::LoadU(d, f.new_x + k), y = hn::LoadU(d, f.new_y + k);
+        const auto x = load_own(f.new_x, k, count), y = load_own(f.new_y, k, count);
         // The new cell as the old one plus a step of -1, 0 or +1 along each axis (no multiplication: Highway
         // has none for 64-bit lanes on every target).
         const auto step = [&](hn::Vec<D> v, hn::Vec<D> cur, hn::Vec<D> next, TI stride) HWY_ATTR {
@@ -814,7 +825,7 @@ HWY_INLINE void bin_line(const FlockInCellOrder<Real>& f, const std::uint32_t* s
         auto near = hn::And(hn::And(hn::Ge(x, x_prev), hn::Lt(x, x_after)),
                             hn::And(hn::Ge(y, y_prev), hn::Lt(y, y_after)));
         if constexpr (k3D) {
-            const auto z = hn::LoadU(d, f.new_z + k);
+            const auto z = load_own(f.new_z, k, count);
             cell =
                 hn::Add(cell, step(z, z_cur, z_next, static_cast<TI>(static_cast<std::size_t>(nx) * f.ny)));
             near = hn::And(near, hn::And(hn::Ge(z, z_prev), hn::Lt(z, z_after)));

@@ -10,6 +10,29 @@
 
 namespace boids {
 
+namespace {
+
+/// The length of (dx, dy, dz) and the unit vector along it, finite for every finite input: the plain
+/// sqrt of the sum of squares (what the engine has always computed, to the bit), unless the sum
+/// underflows to a subnormal or zero (a subnormal offset) or overflows, where the vector is first
+/// scaled by its largest component. Zero only for the zero vector, whose direction is +x.
+SurfaceDistance offset_length(double dx, double dy, double dz) {
+    const double sum = dx * dx + dy * dy + dz * dz;
+    if (std::isnormal(sum)) {
+        const double d = std::sqrt(sum);
+        return {d, dx / d, dy / d, dz / d};
+    }
+    const double largest = std::max({std::abs(dx), std::abs(dy), std::abs(dz)});
+    if (largest == 0) {
+        return {0, 1, 0, 0};
+    }
+    const double sx = dx / largest, sy = dy / largest, sz = dz / largest;
+    const double unit = std::sqrt(sx * sx + sy * sy + sz * sz); // in [1, sqrt 3]
+    return {largest * unit, sx / unit, sy / unit, sz / unit};
+}
+
+} // namespace
+
 SurfaceDistance surface_distance(const Obstacle& o, double px, double py) {
     if (o.shape == Obstacle::Shape::Circle) {
         const double dx = px - o.x, dy = py - o.y;
@@ -41,12 +64,10 @@ SurfaceDistance surface_distance(const Obstacle& o, double px, double py) {
 
 SurfaceDistance surface_distance(const Obstacle& o, double px, double py, double pz, double depth) {
     if (o.shape == Obstacle::Shape::Circle) { // a sphere
-        const double dx = px - o.x, dy = py - o.y, dz = pz - o.z.value_or(depth / 2);
-        const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
-        if (d == 0) {
-            return {-o.radius, 1, 0, 0};
-        }
-        return {d - o.radius, dx / d, dy / d, dz / d};
+        // At the centre any direction is out: offset_length picks +x.
+        SurfaceDistance s = offset_length(px - o.x, py - o.y, pz - o.z.value_or(depth / 2));
+        s.distance -= o.radius;
+        return s;
     }
     if (!o.z0) { // a column through the whole depth: its cross-section decides
         return surface_distance(o, px, py);
@@ -55,9 +76,7 @@ SurfaceDistance surface_distance(const Obstacle& o, double px, double py, double
     const double cx = std::clamp(px, o.x0, o.x1), cy = std::clamp(py, o.y0, o.y1);
     const double cz = std::clamp(pz, *o.z0, *o.z1);
     if (cx != px || cy != py || cz != pz) {
-        const double dx = px - cx, dy = py - cy, dz = pz - cz;
-        const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
-        return {d, dx / d, dy / d, dz / d};
+        return offset_length(px - cx, py - cy, pz - cz);
     }
     const double faces[6] = {px - o.x0, o.x1 - px, py - o.y0, o.y1 - py, pz - *o.z0, *o.z1 - pz};
     const double normals[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};

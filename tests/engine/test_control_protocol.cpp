@@ -2,6 +2,8 @@
 
 #include "boids/control_protocol.hpp"
 
+#include "boids/error.hpp"
+
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -91,6 +93,56 @@ TEST(ControlProtocol, Utf8Validation) {
     EXPECT_FALSE(is_valid_utf8("\xfe"));
     EXPECT_EQ(check_control_line("get x\r"), "");
     EXPECT_EQ(check_control_line(std::string(max_control_line, 'a') + "\r"), "");
+}
+
+TEST(ControlProtocol, StepRequestsAreBoundedByTheirWork) {
+    EXPECT_EQ(step_request_limit(52), max_steps_per_request);
+    EXPECT_EQ(step_request_limit(20'000), max_agent_steps_per_request / 20'000);
+    EXPECT_EQ(step_request_limit(50'000'000), 1); // one step is what the driving loop takes anyway
+    EXPECT_EQ(step_request_limit(52, max_steps_per_request - 10), 10);
+    EXPECT_EQ(step_request_limit(52, max_steps_per_request + 10), 0);
+    EXPECT_NO_THROW(check_step_request(10, 52, max_steps_per_request - 10));
+    try {
+        check_step_request(1, 52, max_steps_per_request);
+        ADD_FAILURE() << "a step beyond a full queue was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("no more steps may be queued: 100000 already wait"),
+                  std::string::npos)
+            << e.what();
+    }
+
+    SimulationController c = make_controller();
+    ASSERT_EQ(execute_control_command(c, "spawn boid 19948"), "ok boids=19998 agents=20000");
+    const auto hash = c.state_hash();
+    EXPECT_EQ(execute_control_command(c, "step 501"),
+              "error step N = '501' is invalid: expected an integer in [1, 500] (one request may ask for "
+              "at most 10000000 agent-steps; there are 20000 agents)");
+    EXPECT_EQ(c.steps_taken(), 0);
+    EXPECT_EQ(c.state_hash(), hash);
+    EXPECT_EQ(execute_control_command(c, "step"), "ok steps=1");
+}
+
+TEST(ControlProtocol, CommandsThatWouldMakeEveryStepHugeAreRefused) {
+    SimulationController c = make_controller();
+    const double visual = c.params().visual_range;
+    EXPECT_GT(expected_neighbour_pairs(c.params(), 1'000'052), max_expected_neighbour_pairs);
+    const auto hash = c.state_hash();
+    const std::string refused = execute_control_command(c, "spawn boid 1000000");
+    EXPECT_TRUE(starts_with(refused, "error spawn boid count = '1000000' is invalid: it would give 1000052 "
+                                     "agents about "))
+        << refused;
+    EXPECT_NE(
+        refused.find(" neighbour pairs a step (spread evenly); one command may take a step to at most "),
+        std::string::npos)
+        << refused;
+    EXPECT_EQ(c.size(), 52u);
+    EXPECT_EQ(c.state_hash(), hash);
+
+    ASSERT_EQ(execute_control_command(c, "spawn boid 50000"), "ok boids=50050 agents=50052");
+    EXPECT_TRUE(starts_with(execute_control_command(c, "set visual_range 400"),
+                            "error set visual_range = '400' is invalid: it would give 50052 agents about "));
+    EXPECT_EQ(c.params().visual_range, visual);
+    EXPECT_EQ(execute_control_command(c, "set visual_range 10"), "ok visual_range=10"); // less work: allowed
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -63,6 +64,11 @@ public:
         buffer_.erase(0, end + 1);
         return line;
     }
+    /// True when a reply (or the end of the connection) is waiting to be read.
+    [[nodiscard]] bool readable() const {
+        char byte = 0;
+        return !buffer_.empty() || ::recv(fd_, &byte, 1, MSG_PEEK | MSG_DONTWAIT) >= 0;
+    }
     std::string ask(std::string_view line) {
         send(std::string(line) + "\n");
         return read_line();
@@ -76,7 +82,8 @@ private:
 
 /// A server plus a driving thread that applies queued commands until `quit`.
 struct Session {
-    Session() : controller(setup()), server({"127.0.0.1", 0}) {
+    explicit Session(ControlServerOptions options = {"127.0.0.1", 0})
+        : controller(setup()), server(std::move(options)) {
         loop = std::thread([this] {
             while (!controller.quit_requested() && !stop) {
                 server.wait_for_pending(std::chrono::steady_clock::now() + std::chrono::milliseconds(20));
@@ -184,6 +191,128 @@ TEST(ControlServer, CustomExecutorForOtherLoops) {
     EXPECT_EQ(server.apply_pending([](std::string_view line) { return "ok echo " + std::string(line); }), 1u);
     asking.join();
     EXPECT_EQ(reply, "ok echo anything");
+}
+
+bool starts_with(const std::string& s, std::string_view prefix) {
+    return s.rfind(prefix, 0) == 0;
+}
+
+/// Waits (at most 30 s) until the server counts `n` clients.
+void wait_for_clients(const ControlServer& server, std::size_t n) {
+    for (int tries = 0; tries < 6000 && server.client_count() != n; ++tries) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_EQ(server.client_count(), n);
+}
+
+TEST(ControlServer, IdleAndTricklingConnectionsAreClosed) {
+    ControlServerOptions options{"127.0.0.1", 0};
+    options.idle_timeout = std::chrono::milliseconds(300);
+    Session s(options);
+    Client idle(s.server.port()), trickling(s.server.port()), active(s.server.port());
+    std::thread trickle([&] {
+        // One byte every 20 ms of a line that never ends, until the server says something (at most 6 s).
+        for (int i = 0; i < 300 && !trickling.readable(); ++i) {
+            trickling.send("x");
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    // A client that completes a line every 100 ms stays, for three idle timeouts and more.
+    for (int i = 0; i < 10; ++i) {
+        EXPECT_EQ(active.ask("get visual_range"), "ok visual_range=20");
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    trickle.join();
+    for (Client* closed : {&idle, &trickling}) {
+        EXPECT_EQ(closed->read_line(), "error closed: no complete command line for 0.3 s");
+        EXPECT_EQ(closed->read_line(), "<closed>");
+    }
+    EXPECT_EQ(active.ask("get visual_range"), "ok visual_range=20");
+    wait_for_clients(s.server, 1);
+}
+
+TEST(ControlServer, IdleClientsFillingEverySlotDoNotLockOutNewOnes) {
+    ControlServerOptions options{"127.0.0.1", 0};
+    options.max_clients = 24;
+    options.evict_after = std::chrono::milliseconds(100);
+    Session s(options);
+    std::vector<std::unique_ptr<Client>> squatters;
+    for (int i = 0; i < 24; ++i) {
+        squatters.push_back(std::make_unique<Client>(s.server.port()));
+        squatters.back()->send(i % 2 ? "get visual_ra" : ""); // half of them never finish their line
+    }
+    wait_for_clients(s.server, 24);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::vector<std::unique_ptr<Client>> newcomers; // staying connected: each needs a slot of its own
+    for (int i = 0; i < 12; ++i) {
+        newcomers.push_back(std::make_unique<Client>(s.server.port()));
+        EXPECT_TRUE(starts_with(newcomers.back()->ask("stats"), "ok steps=")) << i;
+    }
+    int evicted = 0;
+    for (int i = 0; i < 12; ++i) { // the longest idle, that is the first to connect, made room
+        evicted += squatters[static_cast<std::size_t>(i)]->read_line() ==
+                   "error closed: the server was full and this connection had sent no command for the "
+                   "longest time";
+    }
+    EXPECT_EQ(evicted, 12);
+    Client last(s.server.port());
+    EXPECT_EQ(last.ask("get visual_range"), "ok visual_range=20");
+}
+
+TEST(ControlServer, ClientsGetAnErrorInsteadOfWaitingBehindALongCommand) {
+    ControlServerOptions options{"127.0.0.1", 0};
+    options.busy_timeout = std::chrono::milliseconds(200);
+    ControlServer server(options);
+    std::atomic<bool> slow_started{false}, release{false}, done{false};
+    std::vector<std::string> executed;
+    std::thread loop([&] {
+        while (!done) {
+            server.wait_for_pending(std::chrono::steady_clock::now() + std::chrono::milliseconds(20));
+            server.apply_pending([&](std::string_view line) {
+                executed.emplace_back(line);
+                if (line == "slow") { // stands for a long step: blocks until released (at most 30 s)
+                    slow_started = true;
+                    for (int i = 0; i < 6000 && !release; ++i) {
+                        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                    }
+                }
+                return "ok " + std::string(line);
+            });
+        }
+    });
+    Client slow(server.port()), other(server.port());
+    slow.send("slow\n");
+    for (int i = 0; i < 6000 && !slow_started; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    EXPECT_EQ(other.ask("stats"),
+              "error busy: another command has run for over 0.2 s (a long step or spawn); "
+              "nothing was done, send it again later");
+    release = true;
+    EXPECT_EQ(slow.read_line(), "ok slow");
+    EXPECT_EQ(other.ask("stats"), "ok stats");
+    done = true;
+    loop.join();
+    EXPECT_EQ(executed, (std::vector<std::string>{"slow", "stats"})); // the refused one never ran
+}
+
+TEST(ControlServer, ACommandBehindTheLoopsOwnLongStepWaitsForItAndRuns) {
+    ControlServerOptions options{"127.0.0.1", 0};
+    options.busy_timeout = std::chrono::milliseconds(100);
+    ControlServer server(options);
+    std::atomic<bool> done{false};
+    std::thread loop([&] {
+        while (!done) {
+            server.apply_pending([](std::string_view line) { return "ok " + std::string(line); });
+            std::this_thread::sleep_for(std::chrono::milliseconds(400)); // a step of its own, long
+        }
+    });
+    Client c(server.port());
+    // However slow the steps, quit (or remove, or pause) still gets through after the current one.
+    EXPECT_EQ(c.ask("quit"), "ok quit");
+    EXPECT_EQ(c.ask("stats"), "ok stats");
+    done = true;
+    loop.join();
 }
 
 } // namespace

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -343,6 +344,60 @@ TEST(SolidObstacles, SurfaceDistanceInDepth) {
     EXPECT_EQ(to_string(parse_obstacle("sphere 1 2 3 4")), "sphere 1 2 3 4");
     EXPECT_THROW((void)parse_obstacle("box 0 0 9 10 10 1"), InputError);
     EXPECT_THROW((void)parse_obstacle("sphere 1 2 3"), InputError);
+}
+
+// A box with a subnormal corner coordinate and an agent exactly at 0 on that axis: the offset to the box is
+// subnormal and its square underflows to 0, which once gave a zero distance, a 0/0 normal and NaN in the
+// state. Every offset, however small or large, must give a finite distance and a unit normal.
+TEST(SolidObstacles, SubnormalOffsetsGiveFiniteDistancesAndUnitNormals) {
+    const double tiny = std::numeric_limits<double>::denorm_min();
+    Obstacle box;
+    box.shape = Obstacle::Shape::Rect;
+    box.x0 = tiny;
+    box.x1 = 10;
+    box.y0 = 0;
+    box.z0 = 0;
+    box.y1 = 10;
+    box.z1 = 10;
+    Obstacle sphere;
+    sphere.x = sphere.y = tiny;
+    sphere.z = -tiny;
+    sphere.radius = 1;
+    const double coordinates[] = {0, tiny, -tiny, 1e-310, 5, -3, 1e300, -1e300};
+    for (const Obstacle& o : {box, sphere}) {
+        for (const double x : coordinates) {
+            for (const double y : coordinates) {
+                for (const double z : coordinates) {
+                    const SurfaceDistance d = surface_distance(o, x, y, z, 100);
+                    ASSERT_TRUE(std::isfinite(d.distance) && std::isfinite(d.nx) && std::isfinite(d.ny) &&
+                                std::isfinite(d.nz))
+                        << to_string(o) << " at (" << x << ", " << y << ", " << z << ")";
+                    EXPECT_NEAR(d.nx * d.nx + d.ny * d.ny + d.nz * d.nz, 1.0, 1e-12);
+                }
+            }
+        }
+    }
+    const SurfaceDistance d = surface_distance(box, 0, 5, 5, 100);
+    EXPECT_EQ(d.distance, tiny);
+    EXPECT_EQ(d.nx, -1.0);
+
+    Params p = solid_params();
+    p.obstacles = {box};
+    World<double> w = spawn_world<double>(p, AgentCounts{40, 0, 0, 1}, 3);
+    for (std::size_t i = 0; i < 4; ++i) {
+        w.x[i] = 0;
+        w.y[i] = w.z[i] = 5;
+    }
+    Simulation<double> sim(p, std::move(w));
+    for (int step = 0; step < 5; ++step) {
+        sim.step();
+        const World<double>& now = sim.world();
+        for (std::size_t i = 0; i < now.size(); ++i) {
+            ASSERT_TRUE(std::isfinite(now.x[i]) && std::isfinite(now.vx[i]) && std::isfinite(now.y[i]) &&
+                        std::isfinite(now.vy[i]) && std::isfinite(now.z[i]) && std::isfinite(now.vz[i]))
+                << "agent " << i << " at step " << step;
+        }
+    }
 }
 
 // Edges keep everyone in the box, front and back included: a predator at its own fixed speed (or a hunter
