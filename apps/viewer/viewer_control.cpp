@@ -1,6 +1,7 @@
 #include "viewer_control.hpp"
 
 #include "boids/control_protocol.hpp"
+#include "boids/error.hpp"
 #include "boids/params.hpp"
 #include "boids/precision.hpp"
 #include "panel_mapping.hpp"
@@ -112,6 +113,13 @@ std::string execute_viewer_command(ViewerState& state, std::string_view line) {
                            : (w.size() == 2 ? integer(w[1], 1, max_steps_per_request) : std::nullopt);
         if (!n) {
             return "error step N: N must be an integer in [1, " + std::to_string(max_steps_per_request) + "]";
+        }
+        // The same bound as the headless port's, counting the steps already queued: the window cannot be
+        // made to owe more work than one request may ask for.
+        try {
+            check_step_request(*n, static_cast<std::size_t>(state.stats.agents.total()), state.single_steps);
+        } catch (const InputError& e) {
+            return std::string("error ") + e.what();
         }
         state.paused = true; // like the `.` key: single steps pause the flock
         state.single_steps += *n;

@@ -48,3 +48,14 @@ TEST(ViewerControl, BadCommandsChangeNothing) {
 
 } // namespace
 } // namespace boids::viewer
+
+TEST(ViewerControl, QueuedStepsAreBoundedByTheirWorkLikeTheHeadlessPort) {
+    boids::viewer::ViewerState s;
+    s.stats.agents.boids = 1'000'000; // 10^7 agent-steps: ten steps of a million boids at most
+    EXPECT_EQ(boids::viewer::execute_viewer_command(s, "step 6"), "ok queued=6");
+    const std::string refused = boids::viewer::execute_viewer_command(s, "step 6");
+    EXPECT_EQ(refused.rfind("error ", 0), 0u) << refused;
+    EXPECT_NE(refused.find("step N"), std::string::npos) << refused;
+    EXPECT_EQ(s.single_steps, 6);
+    EXPECT_EQ(boids::viewer::execute_viewer_command(s, "step 4"), "ok queued=10");
+}
