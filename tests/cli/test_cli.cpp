@@ -30,8 +30,10 @@ TEST(Cli, RunHeadlessWithEveryOptionAndDump) {
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("50 boids, 5 scout1, 4 scout2, 1 predators"), std::string::npos) << r.out;
     const std::string csv = slurp(dump);
-    EXPECT_EQ(csv.substr(0, csv.find('\n')), "kind,x,y,vx,vy,bias");
-    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 61);
+    EXPECT_EQ(csv.substr(0, csv.find('\n')), "# boids state: 60 agents, step 20");
+    const std::string rows = csv.substr(csv.find('\n') + 1);
+    EXPECT_EQ(rows.substr(0, rows.find('\n')), "kind,x,y,vx,vy,bias");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 62);
 }
 
 TEST(Cli, InitThenDumpWithZeroStepsReproducesTheState) {
