@@ -1,13 +1,12 @@
 #include "boids/scenario.hpp"
 
 #include "boids/error.hpp"
+#include "boids/file_io.hpp"
 #include "presets.hpp"
 #include "text.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include <toml++/toml.h>
 
@@ -179,7 +178,37 @@ void set_agent_count(AgentCounts& counts, std::string_view key, long long value)
     *slot = value;
 }
 
+namespace {
+
+/// Refuses what is not a text TOML parser should see. Debian's toml++ 3.3.0 aborts on a NUL byte in a
+/// table header (an assertion) and reaches "unreachable" code on a file starting with EF BB but no BOM
+/// (U+FEC0..U+FEFE); neither can be valid TOML, which starts with ASCII (a key, a header or a comment).
+/// Returns the text without a byte-order mark.
+std::string_view screen_toml(std::string_view text, std::string_view source) {
+    if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+        throw InputError(std::string(source) + " line " + std::to_string(text::line_of(text, nul)) +
+                         ": a NUL byte; a scenario file is UTF-8 text");
+    }
+    if (const auto bad = text::invalid_utf8_at(text)) {
+        throw InputError(std::string(source) + " line " + std::to_string(text::line_of(text, *bad)) +
+                         ": byte " + std::to_string(*bad) +
+                         " is not valid UTF-8; a scenario file is UTF-8 text");
+    }
+    if (text.starts_with("\xEF\xBB\xBF")) {
+        text.remove_prefix(3);
+    }
+    if (!text.empty() && static_cast<unsigned char>(text.front()) >= 0x80) {
+        throw InputError(std::string(source) +
+                         " line 1: starts with a non-ASCII character; a scenario file starts with a key, a "
+                         "[table] header or a # comment");
+    }
+    return text;
+}
+
+} // namespace
+
 Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
+    toml_text = screen_toml(toml_text, source);
     toml::table root;
     try {
         root = toml::parse(toml_text, source);
@@ -251,13 +280,7 @@ Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
 }
 
 Scenario load_scenario_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw InputError("cannot read scenario file '" + path.string() + "'");
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return parse_scenario(buffer.str(), path.string());
+    return parse_scenario(read_text_file(path, "scenario file", max_scenario_file_bytes), path.string());
 }
 
 std::vector<std::string> preset_names() {
