@@ -7,7 +7,17 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
+namespace boids::detail {
+/// A toml++ assertion that failed on malformed input (see TOML_ASSERT below).
+struct TomlAssertion {};
+} // namespace boids::detail
+
+// Debian's toml++ 3.3.0 asserts (aborts) on some malformed input in builds without NDEBUG, such as the
+// sanitizer and fuzz trees. screen_toml refuses the cases known; any other becomes an exception here and is
+// refused like other invalid TOML.
+#define TOML_ASSERT(expr) ((expr) ? static_cast<void>(0) : throw ::boids::detail::TomlAssertion{})
 #include <toml++/toml.h>
 
 namespace boids {
@@ -180,27 +190,101 @@ void set_agent_count(AgentCounts& counts, std::string_view key, long long value)
 
 namespace {
 
-/// Refuses what is not a text TOML parser should see. Debian's toml++ 3.3.0 aborts on a NUL byte in a
-/// table header (an assertion) and reaches "unreachable" code on a file starting with EF BB but no BOM
-/// (U+FEC0..U+FEFE); neither can be valid TOML, which starts with ASCII (a key, a header or a comment).
-/// Returns the text without a byte-order mark.
+/// Where TOML allows only ASCII (outside strings and comments), the first fault toml++ 3.3.0 cannot take
+/// gracefully, as (offset, what is wrong): a non-ASCII character, or a [table] header that does not start
+/// with a key (its key parser asserts on the first character). Strings are basic ("..."), literal ('...')
+/// or multi-line; an unterminated one ends at its line break, where the parser reports it. Brackets inside
+/// values (arrays, inline tables) are counted so that an array's line starting with '[' is not a header.
+std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_view text) {
+    enum class In { Bare, Comment, Basic, Literal, MultiBasic, MultiLiteral } in = In::Bare;
+    int depth = 0;          // open '[' and '{' of values
+    bool line_start = true; // only spaces and tabs so far on this line
+    const auto key_start = [](char k) {
+        return (k >= 'A' && k <= 'Z') || (k >= 'a' && k <= 'z') || (k >= '0' && k <= '9') || k == '_' ||
+               k == '-' || k == '"' || k == '\'' || k == ']';
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const std::string_view rest = text.substr(i);
+        const bool was_line_start = line_start;
+        line_start = c == '\n' || (line_start && (c == ' ' || c == '\t'));
+        switch (in) {
+        case In::Bare:
+            if (c == '#') {
+                in = In::Comment;
+            } else if (rest.starts_with("\"\"\"") || rest.starts_with("'''")) {
+                in = c == '"' ? In::MultiBasic : In::MultiLiteral;
+                i += 2;
+            } else if (c == '"' || c == '\'') {
+                in = c == '"' ? In::Basic : In::Literal;
+            } else if (static_cast<unsigned char>(c) >= 0x80) {
+                return std::pair{i,
+                                 "a non-ASCII character outside a string or comment; keys and values outside "
+                                 "quotes are ASCII"};
+            } else if (c == '[' && depth == 0 && was_line_start) {
+                std::size_t k = i + 1;
+                k += k < text.size() && text[k] == '[' ? 1 : 0;
+                while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) {
+                    ++k;
+                }
+                if (k < text.size() && !key_start(text[k])) {
+                    return std::pair{k, "a [table] header must start with a key"};
+                }
+                i = k - 1; // the header's key is read on from here
+            } else if (c == '[' || c == '{') {
+                ++depth;
+            } else if ((c == ']' || c == '}') && depth > 0) {
+                --depth;
+            }
+            break;
+        case In::Comment:
+            in = c == '\n' ? In::Bare : in;
+            break;
+        case In::Basic:
+        case In::MultiBasic:
+            if (c == '\\') {
+                ++i; // an escaped character, a quote included
+            } else if (in == In::Basic && (c == '"' || c == '\n')) {
+                in = In::Bare;
+            } else if (in == In::MultiBasic && rest.starts_with("\"\"\"")) {
+                in = In::Bare;
+                i += 2;
+            }
+            break;
+        case In::Literal:
+            in = (c == '\'' || c == '\n') ? In::Bare : in;
+            break;
+        case In::MultiLiteral:
+            if (rest.starts_with("'''")) {
+                in = In::Bare;
+                i += 2;
+            }
+            break;
+        }
+    }
+    return std::nullopt;
+}
+
+/// Refuses what Debian's toml++ 3.3.0 must not see, all of it invalid TOML anyway: a NUL byte (an assertion
+/// in the parser aborts), invalid UTF-8, a non-ASCII character outside strings and comments (its whitespace
+/// test reaches "unreachable" code for U+00A1..U+0499, U+2CEE..U+30E7 and U+FBA6..U+FEFE, e.g. a file
+/// starting with U+FEFD) and a header without a key. Returns the text without a byte-order mark.
 std::string_view screen_toml(std::string_view text, std::string_view source) {
+    const auto at_byte = [&](std::size_t offset) {
+        return std::string(source) + " line " + std::to_string(text::line_of(text, offset)) + ": ";
+    };
     if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
-        throw InputError(std::string(source) + " line " + std::to_string(text::line_of(text, nul)) +
-                         ": a NUL byte; a scenario file is UTF-8 text");
+        throw InputError(at_byte(nul) + "a NUL byte; a scenario file is UTF-8 text");
     }
     if (const auto bad = text::invalid_utf8_at(text)) {
-        throw InputError(std::string(source) + " line " + std::to_string(text::line_of(text, *bad)) +
-                         ": byte " + std::to_string(*bad) +
+        throw InputError(at_byte(*bad) + "byte " + std::to_string(*bad) +
                          " is not valid UTF-8; a scenario file is UTF-8 text");
     }
     if (text.starts_with("\xEF\xBB\xBF")) {
         text.remove_prefix(3);
     }
-    if (!text.empty() && static_cast<unsigned char>(text.front()) >= 0x80) {
-        throw InputError(std::string(source) +
-                         " line 1: starts with a non-ASCII character; a scenario file starts with a key, a "
-                         "[table] header or a # comment");
+    if (const auto fault = first_bare_fault(text)) {
+        throw InputError(at_byte(fault->first) + fault->second);
     }
     return text;
 }
@@ -215,6 +299,8 @@ Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
     } catch (const toml::parse_error& e) {
         throw InputError(std::string(source) + " line " + std::to_string(e.source().begin.line) +
                          ": not valid TOML: " + std::string(e.description()));
+    } catch (const detail::TomlAssertion&) {
+        throw InputError(std::string(source) + ": not valid TOML (its structure is malformed)");
     }
     Scenario scenario;
     scenario.name = std::string(source);

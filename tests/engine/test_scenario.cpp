@@ -95,13 +95,34 @@ TEST(Scenario, RefusesWhatTheTomlParserMustNotSee) {
               std::string::npos);
     EXPECT_NE(message(std::string_view("seed = 1\n[a\0]\n", 14)).find("s.toml line 2: a NUL byte"),
               std::string::npos);
-    // EF BB BD (U+FEFD) where a byte-order mark could start reaches toml++'s "unreachable" code.
-    EXPECT_NE(message("\xEF\xBB\xBD").find("s.toml line 1: starts with a non-ASCII character"),
+    // EF BB BD (U+FEFD) where a byte-order mark could start, and U+00E9 after a key, reach toml++'s
+    // "unreachable" code (its whitespace test).
+    const std::string outside = "a non-ASCII character outside a string or comment";
+    EXPECT_NE(message("\xEF\xBB\xBD").find("s.toml line 1: " + outside), std::string::npos);
+    EXPECT_NE(message("\xEF\xBB\xBDseed = 1\n").find(outside), std::string::npos);
+    EXPECT_NE(message("\xEF\xBB\xBF[params]\nvisual_boundaryt \xC3\xA9\n").find("s.toml line 2: " + outside),
               std::string::npos);
-    EXPECT_NE(message("\xEF\xBB\xBDseed = 1\n").find("non-ASCII"), std::string::npos);
+    EXPECT_NE(message("seed = 1 \xE3\x81\x82\n").find(outside), std::string::npos); // U+3042
     EXPECT_NE(message("seed = 1\n# \xC0\xAF\n").find("s.toml line 2: byte 11 is not valid UTF-8"),
               std::string::npos);
-    EXPECT_NE(message("\xEF\xBF\xBE").find("non-ASCII"), std::string::npos); // U+FFFE, a non-character
+    EXPECT_NE(message("\xEF\xBF\xBE").find(outside), std::string::npos); // U+FFFE, a non-character
+    // A header whose first character cannot start a key makes toml++ assert; a line of an array does not.
+    EXPECT_NE(message("[agents]\nboids = 3\n\n[; light gravity\"\n")
+                  .find("s.toml line 4: a [table] header must "
+                        "start with a key"),
+              std::string::npos);
+    EXPECT_NE(message("[[ {x]]\n").find("header must start with a key"), std::string::npos);
+    EXPECT_EQ(parse_scenario("[[food]]\nx = 1\ny = 2\npath = [\n [ +1, 2],\n  [3, 4],\n]\n", "ok.toml")
+                  .params.food.size(),
+              1u);
+    // Any other assertion of the parser (here: a value starting with '}' in an array) is refused too.
+    EXPECT_NE(message("[[food]]\nx = 2\ny = 2\npath = [[1,} 2], [3, 4]]\n").find("s.toml"),
+              std::string::npos);
+    // Inside strings and comments any character is fine.
+    EXPECT_EQ(parse_scenario("# caf\xC3\xA9 \xE3\x81\x82\ndescription = \"caf\xC3\xA9 \\\" \xEF\xBB\xBD\"\n",
+                             "ok.toml")
+                  .description,
+              "caf\xC3\xA9 \" \xEF\xBB\xBD");
     // A real byte-order mark is fine.
     EXPECT_EQ(parse_scenario("\xEF\xBB\xBFseed = 5\n", "bom.toml").seed, 5u);
 }
