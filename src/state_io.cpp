@@ -91,6 +91,12 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
     if (text_in.starts_with("\xEF\xBB\xBF")) {
         text_in.remove_prefix(3);
     }
+    // A written state ends with a line break: without one, a row (maybe a number) was cut. Said before any
+    // row is read, so that a cut row is reported as what it is.
+    if (text_in.starts_with(preamble_start) && !text_in.ends_with('\n')) {
+        throw InputError(std::string(source) +
+                         ": the file is truncated or damaged: its last line has no line break");
+    }
     std::array<int, ColumnCount> column_of{};
     column_of.fill(-1);
     std::size_t header_fields = 0;
@@ -224,9 +230,6 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
         if (*promised_agents != world.size()) {
             throw InputError(damaged + "its first line promises " + std::to_string(*promised_agents) +
                              " agents, it holds " + std::to_string(world.size()));
-        }
-        if (!text_in.ends_with('\n')) { // a written state ends with a line break; the last number may be cut
-            throw InputError(damaged + "its last line has no line break");
         }
     }
     for (std::size_t i = 0; i < world.size(); ++i) {
