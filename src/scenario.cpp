@@ -207,19 +207,32 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
         return (k >= 'A' && k <= 'Z') || (k >= 'a' && k <= 'z') || (k >= '0' && k <= '9') || k == '_' ||
                k == '-' || k == '"' || k == '\'' || k == ']';
     };
+    // A quote starts a string only where a key or a value starts. Inside a bare token (invalid anyway) the
+    // parser's look-ahead for a value's type reads on through quotes and brackets up to a terminator, so
+    // there they are ordinary characters. On the key side of a line, '=' and '.' end a token too.
+    bool in_token = false;
+    bool key_side = true;
+    const auto terminator = [](char t) {
+        return t == ' ' || t == '\t' || t == '\n' || t == '\r' || t == ',' || t == ']' || t == '}' ||
+               t == '#';
+    };
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         const std::string_view rest = text.substr(i);
         const bool was_line_start = line_start;
         line_start = c == '\n' || (line_start && (c == ' ' || c == '\t'));
         switch (in) {
-        case In::Bare:
+        case In::Bare: {
+            // Whether this character separates tokens (then the next one may start a string).
+            const bool separator = terminator(c) || (key_side && (c == '=' || c == '.'));
+            key_side = c == '=' ? false : key_side;
+            key_side = c == '\n' || (!in_token && c == '{') || (c == ',' && depth > 0) ? true : key_side;
             if (c == '#') {
                 in = In::Comment;
-            } else if (rest.starts_with("\"\"\"") || rest.starts_with("'''")) {
+            } else if (!in_token && (rest.starts_with("\"\"\"") || rest.starts_with("'''"))) {
                 in = c == '"' ? In::MultiBasic : In::MultiLiteral;
                 i += 2;
-            } else if (c == '"' || c == '\'') {
+            } else if (!in_token && (c == '"' || c == '\'')) {
                 in = c == '"' ? In::Basic : In::Literal;
             } else if (static_cast<unsigned char>(c) >= 0x80) {
                 return std::pair{i,
@@ -235,12 +248,16 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
                     return std::pair{k, "a [table] header must start with a key"};
                 }
                 i = k - 1; // the header's key is read on from here
-            } else if (c == '[' || c == '{') {
-                ++depth;
-            } else if ((c == ']' || c == '}') && depth > 0) {
-                --depth;
+            } else if ((c == '[' || c == '{') && !in_token) {
+                ++depth; // an array or an inline table opens: a value or a key starts next
+            } else {
+                if ((c == ']' || c == '}') && depth > 0) {
+                    --depth;
+                }
+                in_token = !separator;
             }
             break;
+        }
         case In::Comment:
             in = c == '\n' ? In::Bare : in;
             break;

@@ -115,6 +115,9 @@ TEST(Scenario, RefusesWhatTheTomlParserMustNotSee) {
     EXPECT_EQ(parse_scenario("[[food]]\nx = 1\ny = 2\npath = [\n [ +1, 2],\n  [3, 4],\n]\n", "ok.toml")
                   .params.food.size(),
               1u);
+    // A quote inside a bare value does not start a string: the parser's look-ahead reads on through it.
+    EXPECT_NE(message("[params]\nvisual_range = 5O.O3=\"\":33\"3 \xC3\xA9\n").find(outside),
+              std::string::npos);
     // Any other assertion of the parser (here: a value starting with '}' in an array) is refused too.
     EXPECT_NE(message("[[food]]\nx = 2\ny = 2\npath = [[1,} 2], [3, 4]]\n").find("s.toml"),
               std::string::npos);
