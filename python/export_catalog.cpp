@@ -17,6 +17,7 @@ namespace boids::python {
 void export_errors(py::module_& m) {
     // A subclass of ValueError, so `except ValueError` catches every rejected input.
     py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
+    py::register_exception<IoError>(m, "IoError", PyExc_OSError); // a full disk, not bad input
 }
 
 void export_catalog(py::module_& m) {

@@ -413,21 +413,30 @@ void export_world(py::module_& m) {
                 std::lock_guard lock(w.mutex);
                 w.controller.reset();
             },
-            "Back to the starting agents (same seed or state file) with the current parameters; steps = 0.")
+            "Back to the starting agents (same seed or state file) with the current parameters; steps = 0, "
+            "or the "
+            "state file's step.")
         .def(
             "load_state",
             [](PyWorld& w, const std::filesystem::path& path) {
                 std::lock_guard lock(w.mutex);
                 w.controller.load_state(path);
             },
-            py::arg("path"), "Replaces the agents with a state CSV (the CLI's --init format); steps = 0.")
+            py::arg("path"),
+            "Replaces the agents with a state CSV (the CLI's --init format); steps = the step the file was "
+            "saved "
+            "at. A truncated file (fewer agents than its first line promises) raises InputError.")
         .def(
             "save_state",
             [](PyWorld& w, const std::filesystem::path& path) {
                 std::lock_guard lock(w.mutex);
                 w.controller.save_state(path);
             },
-            py::arg("path"), "Writes the agents as a state CSV, bit-exact (the CLI's --dump format).")
+            py::arg("path"),
+            "Writes the agents and the step as a state CSV, bit-exact (the CLI's --dump format), atomically: "
+            "a "
+            "temporary file in the same folder renamed over `path`, so the old file survives any failure. "
+            "Raises InputError for a path that cannot be written, IoError (an OSError) if writing fails.")
         .def(
             "state_hash",
             [](PyWorld& w) {
@@ -491,7 +500,8 @@ void export_world(py::module_& m) {
                 std::lock_guard lock(w.mutex);
                 return w.controller.steps_taken();
             },
-            "Steps since the start (or the last reset / load_state).")
+            "The step index: steps since the start; a state file (state=, load_state) carries its own, so a "
+            "loaded world continues from the step it was saved at.")
         .def_property_readonly(
             "counts",
             [](PyWorld& w) {

@@ -11,7 +11,7 @@ packages=(
     libsdl2-dev libimgui-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev
     ffmpeg xvfb xauth
     libhwy-dev
-    clang libomp-14-dev
+    clang libclang-rt-14-dev libomp-14-dev
 )
 
 missing=()

@@ -208,41 +208,7 @@ void check_step_request(long long steps, std::size_t agents, long long queued) {
 }
 
 bool is_valid_utf8(std::string_view text) {
-    std::size_t i = 0;
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    while (i < text.size()) {
-        const unsigned char b = byte(i);
-        if (b < 0x80) {
-            ++i;
-            continue;
-        }
-        std::size_t length = 0;
-        unsigned int code = 0;
-        unsigned int min_code = 0;
-        if ((b & 0xE0) == 0xC0) {
-            length = 2, code = b & 0x1Fu, min_code = 0x80;
-        } else if ((b & 0xF0) == 0xE0) {
-            length = 3, code = b & 0x0Fu, min_code = 0x800;
-        } else if ((b & 0xF8) == 0xF0) {
-            length = 4, code = b & 0x07u, min_code = 0x10000;
-        } else {
-            return false; // a continuation byte out of place, or 0xF8..0xFF
-        }
-        if (i + length > text.size()) {
-            return false;
-        }
-        for (std::size_t k = 1; k < length; ++k) {
-            if ((byte(i + k) & 0xC0) != 0x80) {
-                return false;
-            }
-            code = (code << 6) | (byte(i + k) & 0x3Fu);
-        }
-        if (code < min_code || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-            return false;
-        }
-        i += length;
-    }
-    return true;
+    return !text::invalid_utf8_at(text).has_value();
 }
 
 std::string check_control_line(std::string_view line) {

@@ -1,15 +1,28 @@
 #include "boids/scenario.hpp"
 
 #include "boids/error.hpp"
+#include "boids/file_io.hpp"
 #include "presets.hpp"
 #include "text.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
-#include <sstream>
+#include <utility>
 
+namespace boids::detail {
+/// A toml++ assertion that failed on malformed input (see TOML_ASSERT below).
+struct TomlAssertion {};
+} // namespace boids::detail
+
+// Debian's toml++ 3.3.0 asserts (aborts) on some malformed input in builds without NDEBUG, such as the
+// sanitizer and fuzz trees. screen_toml refuses the cases known; any other becomes an exception here and is
+// refused like other invalid TOML.
+// In the parser's few noexcept functions the throw ends the program, as the assertion did.
+#define TOML_ASSERT(expr) ((expr) ? static_cast<void>(0) : throw ::boids::detail::TomlAssertion{})
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wterminate"
 #include <toml++/toml.h>
+#pragma GCC diagnostic pop
 
 namespace boids {
 
@@ -179,13 +192,136 @@ void set_agent_count(AgentCounts& counts, std::string_view key, long long value)
     *slot = value;
 }
 
+namespace {
+
+/// Where TOML allows only ASCII (outside strings and comments), the first fault toml++ 3.3.0 cannot take
+/// gracefully, as (offset, what is wrong): a non-ASCII character, or a [table] header that does not start
+/// with a key (its key parser asserts on the first character). Strings are basic ("..."), literal ('...')
+/// or multi-line; an unterminated one ends at its line break, where the parser reports it. Brackets inside
+/// values (arrays, inline tables) are counted so that an array's line starting with '[' is not a header.
+std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_view text) {
+    enum class In { Bare, Comment, Basic, Literal, MultiBasic, MultiLiteral } in = In::Bare;
+    int depth = 0;          // open '[' and '{' of values
+    bool line_start = true; // only spaces and tabs so far on this line
+    const auto key_start = [](char k) {
+        return (k >= 'A' && k <= 'Z') || (k >= 'a' && k <= 'z') || (k >= '0' && k <= '9') || k == '_' ||
+               k == '-' || k == '"' || k == '\'' || k == ']';
+    };
+    // A quote starts a string only where a key or a value starts. Inside a bare token (invalid anyway) the
+    // parser's look-ahead for a value's type reads on through quotes and brackets up to a terminator, so
+    // there they are ordinary characters. On the key side of a line, '=' and '.' end a token too.
+    bool in_token = false;
+    bool key_side = true;
+    const auto terminator = [](char t) {
+        return t == ' ' || t == '\t' || t == '\n' || t == '\r' || t == ',' || t == ']' || t == '}' ||
+               t == '#';
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const std::string_view rest = text.substr(i);
+        const bool was_line_start = line_start;
+        line_start = c == '\n' || (line_start && (c == ' ' || c == '\t'));
+        switch (in) {
+        case In::Bare: {
+            // Whether this character separates tokens (then the next one may start a string).
+            const bool separator = terminator(c) || (key_side && (c == '=' || c == '.'));
+            key_side = c == '=' ? false : key_side;
+            key_side = c == '\n' || (!in_token && c == '{') || (c == ',' && depth > 0) ? true : key_side;
+            if (c == '#') {
+                in = In::Comment;
+            } else if (!in_token && (rest.starts_with("\"\"\"") || rest.starts_with("'''"))) {
+                in = c == '"' ? In::MultiBasic : In::MultiLiteral;
+                i += 2;
+            } else if (!in_token && (c == '"' || c == '\'')) {
+                in = c == '"' ? In::Basic : In::Literal;
+            } else if (static_cast<unsigned char>(c) >= 0x80) {
+                return std::pair{i,
+                                 "a non-ASCII character outside a string or comment; keys and values outside "
+                                 "quotes are ASCII"};
+            } else if (c == '[' && depth == 0 && was_line_start) {
+                std::size_t k = i + 1;
+                k += k < text.size() && text[k] == '[' ? 1 : 0;
+                while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) {
+                    ++k;
+                }
+                if (k < text.size() && !key_start(text[k])) {
+                    return std::pair{k, "a [table] header must start with a key"};
+                }
+                i = k - 1; // the header's key is read on from here
+            } else if ((c == '[' || c == '{') && !in_token) {
+                ++depth; // an array or an inline table opens: a value or a key starts next
+            } else {
+                if ((c == ']' || c == '}') && depth > 0) {
+                    --depth;
+                }
+                in_token = !separator;
+            }
+            break;
+        }
+        case In::Comment:
+            in = c == '\n' ? In::Bare : in;
+            break;
+        case In::Basic:
+        case In::MultiBasic:
+            if (c == '\\') {
+                ++i; // an escaped character, a quote included
+            } else if (in == In::Basic && (c == '"' || c == '\n')) {
+                in = In::Bare;
+            } else if (in == In::MultiBasic && rest.starts_with("\"\"\"")) {
+                in = In::Bare;
+                i += 2;
+            }
+            break;
+        case In::Literal:
+            in = (c == '\'' || c == '\n') ? In::Bare : in;
+            break;
+        case In::MultiLiteral:
+            if (rest.starts_with("'''")) {
+                in = In::Bare;
+                i += 2;
+            }
+            break;
+        }
+    }
+    return std::nullopt;
+}
+
+/// Refuses what Debian's toml++ 3.3.0 must not see, all of it invalid TOML anyway: a NUL byte (an assertion
+/// in the parser aborts), invalid UTF-8, a non-ASCII character outside strings and comments (its whitespace
+/// test reaches "unreachable" code for U+00A1..U+0499, U+2CEE..U+30E7 and U+FBA6..U+FEFE, e.g. a file
+/// starting with U+FEFD) and a header without a key. Returns the text without a byte-order mark.
+std::string_view screen_toml(std::string_view text, std::string_view source) {
+    const auto at_byte = [&](std::size_t offset) {
+        return std::string(source) + " line " + std::to_string(text::line_of(text, offset)) + ": ";
+    };
+    if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+        throw InputError(at_byte(nul) + "a NUL byte; a scenario file is UTF-8 text");
+    }
+    if (const auto bad = text::invalid_utf8_at(text)) {
+        throw InputError(at_byte(*bad) + "byte " + std::to_string(*bad) +
+                         " is not valid UTF-8; a scenario file is UTF-8 text");
+    }
+    if (text.starts_with("\xEF\xBB\xBF")) {
+        text.remove_prefix(3);
+    }
+    if (const auto fault = first_bare_fault(text)) {
+        throw InputError(at_byte(fault->first) + fault->second);
+    }
+    return text;
+}
+
+} // namespace
+
 Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
+    toml_text = screen_toml(toml_text, source);
     toml::table root;
     try {
         root = toml::parse(toml_text, source);
     } catch (const toml::parse_error& e) {
         throw InputError(std::string(source) + " line " + std::to_string(e.source().begin.line) +
                          ": not valid TOML: " + std::string(e.description()));
+    } catch (const detail::TomlAssertion&) {
+        throw InputError(std::string(source) + ": not valid TOML (its structure is malformed)");
     }
     Scenario scenario;
     scenario.name = std::string(source);
@@ -258,13 +394,7 @@ Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
 }
 
 Scenario load_scenario_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw InputError("cannot read scenario file '" + path.string() + "'");
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return parse_scenario(buffer.str(), path.string());
+    return parse_scenario(read_text_file(path, "scenario file", max_scenario_file_bytes), path.string());
 }
 
 std::vector<std::string> preset_names() {

@@ -58,8 +58,11 @@ AnySimulation SimulationController::make_simulation(const Params& params) const 
 AnySimulation SimulationController::load_simulation(const Params& params,
                                                     const std::filesystem::path& path) const {
     return with_precision(setup_.precision, [&]<class Real>() {
-        return AnySimulation(std::in_place_type<Simulation<Real>>, params,
-                             read_state_csv<Real>(path, params));
+        long long step = 0;
+        AnySimulation loaded(std::in_place_type<Simulation<Real>>, params,
+                             read_state_csv<Real>(path, params, &step));
+        std::get<Simulation<Real>>(loaded).set_steps_taken(step);
+        return loaded;
     });
 }
 
@@ -128,7 +131,7 @@ void SimulationController::load_state(const std::filesystem::path& path) {
 }
 
 void SimulationController::save_state(const std::filesystem::path& path) const {
-    visit([&](const auto& sim) { write_state_csv(path, sim.world()); });
+    visit([&](const auto& sim) { write_state_csv(path, sim.world(), sim.steps_taken()); });
 }
 
 std::uint64_t SimulationController::state_hash() const {

@@ -1,18 +1,16 @@
 #include "boids/state_io.hpp"
 
 #include "boids/error.hpp"
+#include "boids/file_io.hpp"
 #include "boids/fix15.hpp"
 #include "boids/scalar.hpp"
 #include "boids/spawn.hpp"
 #include "text.hpp"
 
 #include <array>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace boids {
@@ -56,25 +54,49 @@ std::optional<Real> parse_scalar(std::string_view s) {
     }
 }
 
-std::string read_file(const std::filesystem::path& path, std::string_view what) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw InputError("cannot read " + std::string(what) + " '" + path.string() +
-                         "': " + std::strerror(errno));
+/// The first line of a state file: what lets a reader continue exactly (the step index) and detect a
+/// truncated file (the agent count). Files without it (hand-written ones) load as step 0, unchecked.
+constexpr std::string_view preamble_start = "# boids state: ";
+
+/// Parses "# boids state: N agents, step S" into (N, S).
+std::pair<std::size_t, long long> parse_preamble(std::string_view line, std::string_view source) {
+    const auto bad = [&] {
+        return InputError(where(source, 1) + ": '" + std::string(text::trim(line)) +
+                          "' is invalid: expected '# boids state: N agents, step S'");
+    };
+    std::string_view rest = line.substr(preamble_start.size());
+    const auto agents_end = rest.find(" agents, step ");
+    if (agents_end == std::string_view::npos) {
+        throw bad();
     }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) {
-        throw InputError("cannot read " + std::string(what) + " '" + path.string() + "'");
+    const auto agents = text::parse_finite<long long>(rest.substr(0, agents_end));
+    const auto step = text::parse_finite<long long>(text::trim(rest.substr(agents_end + 14)));
+    if (!agents || *agents < 0 || !step || *step < 0) {
+        throw bad();
     }
-    return buffer.str();
+    return {static_cast<std::size_t>(*agents), *step};
 }
 
 } // namespace
 
 template <class Real>
-World<Real> parse_state_csv(std::string_view text_in, std::string_view source, const Params& params) {
+World<Real> parse_state_csv(std::string_view text_in, std::string_view source, const Params& params,
+                            long long* step) {
     World<Real> world;
+    std::optional<std::size_t> promised_agents;
+    if (step != nullptr) {
+        *step = 0;
+    }
+    // A byte-order mark, as spreadsheet programs write it, is not part of the first column's name.
+    if (text_in.starts_with("\xEF\xBB\xBF")) {
+        text_in.remove_prefix(3);
+    }
+    // A written state ends with a line break: without one, a row (maybe a number) was cut. Said before any
+    // row is read, so that a cut row is reported as what it is.
+    if (text_in.starts_with(preamble_start) && !text_in.ends_with('\n')) {
+        throw InputError(std::string(source) +
+                         ": the file is truncated or damaged: its last line has no line break");
+    }
     std::array<int, ColumnCount> column_of{};
     column_of.fill(-1);
     std::size_t header_fields = 0;
@@ -91,6 +113,16 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
         ++line_no;
         if (text::trim(line).empty()) {
             continue;
+        }
+        if (!have_header && line.starts_with('#')) {
+            if (line_no == 1 && line.starts_with(preamble_start)) {
+                const auto [agents, saved_step] = parse_preamble(line, source);
+                promised_agents = agents;
+                if (step != nullptr) {
+                    *step = saved_step;
+                }
+            }
+            continue; // a comment before the header row
         }
         const auto fields = split_fields(line);
         if (!have_header) {
@@ -193,6 +225,13 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
         throw InputError(std::string(source) +
                          ": empty state file; expected a header row 'kind,x,y,vx,vy[,bias]'");
     }
+    if (promised_agents) {
+        const std::string damaged = std::string(source) + ": the file is truncated or damaged: ";
+        if (*promised_agents != world.size()) {
+            throw InputError(damaged + "its first line promises " + std::to_string(*promised_agents) +
+                             " agents, it holds " + std::to_string(world.size()));
+        }
+    }
     for (std::size_t i = 0; i < world.size(); ++i) {
         if (world.target[i] >= static_cast<std::int32_t>(world.size())) {
             throw InputError(std::string(source) + ": target = " + std::to_string(world.target[i]) +
@@ -203,8 +242,9 @@ World<Real> parse_state_csv(std::string_view text_in, std::string_view source, c
 }
 
 template <class Real>
-World<Real> read_state_csv(const std::filesystem::path& path, const Params& params) {
-    return parse_state_csv<Real>(read_file(path, "state file"), path.string(), params);
+World<Real> read_state_csv(const std::filesystem::path& path, const Params& params, long long* step) {
+    return parse_state_csv<Real>(read_text_file(path, "state file", max_state_file_bytes), path.string(),
+                                 params, step);
 }
 
 template <class Real>
@@ -217,11 +257,12 @@ std::string format_number(Real value) {
 }
 
 template <class Real>
-void write_state_csv(std::ostream& out, const World<Real>& world) {
+void write_state_csv(std::ostream& out, const World<Real>& world, long long step) {
     // Pursuit locks and rest timers are written only when some agent has one, so classic runs keep the
     // plain six columns.
     const bool extension = world.has_extension_state();
     const bool depth = world.has_depth(); // 3D: z and vz follow the planar columns
+    out << preamble_start << world.size() << " agents, step " << step << '\n';
     out << "kind,x,y,vx,vy,bias" << (depth ? ",z,vz" : "") << (extension ? ",target,rest\n" : "\n");
     std::string row;
     for (std::size_t i = 0; i < world.size(); ++i) {
@@ -242,32 +283,24 @@ void write_state_csv(std::ostream& out, const World<Real>& world) {
 }
 
 template <class Real>
-void write_state_csv(const std::filesystem::path& path, const World<Real>& world) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) {
-        throw InputError("cannot write state file '" + path.string() + "': " + std::strerror(errno));
-    }
-    write_state_csv(out, world);
-    out.flush();
-    if (!out) {
-        throw InputError("cannot write state file '" + path.string() + "'");
-    }
+void write_state_csv(const std::filesystem::path& path, const World<Real>& world, long long step) {
+    write_file_atomically("state file", path, [&](std::ostream& out) { write_state_csv(out, world, step); });
 }
 
-template World<float> parse_state_csv(std::string_view, std::string_view, const Params&);
-template World<double> parse_state_csv(std::string_view, std::string_view, const Params&);
-template World<float> read_state_csv(const std::filesystem::path&, const Params&);
-template World<double> read_state_csv(const std::filesystem::path&, const Params&);
-template void write_state_csv(std::ostream&, const World<float>&);
-template void write_state_csv(std::ostream&, const World<double>&);
-template void write_state_csv(const std::filesystem::path&, const World<float>&);
-template void write_state_csv(const std::filesystem::path&, const World<double>&);
+template World<float> parse_state_csv(std::string_view, std::string_view, const Params&, long long*);
+template World<double> parse_state_csv(std::string_view, std::string_view, const Params&, long long*);
+template World<float> read_state_csv(const std::filesystem::path&, const Params&, long long*);
+template World<double> read_state_csv(const std::filesystem::path&, const Params&, long long*);
+template void write_state_csv(std::ostream&, const World<float>&, long long);
+template void write_state_csv(std::ostream&, const World<double>&, long long);
+template void write_state_csv(const std::filesystem::path&, const World<float>&, long long);
+template void write_state_csv(const std::filesystem::path&, const World<double>&, long long);
 template std::string format_number(float);
 template std::string format_number(double);
 template std::string format_number(Fix15);
-template World<Fix15> parse_state_csv(std::string_view, std::string_view, const Params&);
-template World<Fix15> read_state_csv(const std::filesystem::path&, const Params&);
-template void write_state_csv(std::ostream&, const World<Fix15>&);
-template void write_state_csv(const std::filesystem::path&, const World<Fix15>&);
+template World<Fix15> parse_state_csv(std::string_view, std::string_view, const Params&, long long*);
+template World<Fix15> read_state_csv(const std::filesystem::path&, const Params&, long long*);
+template void write_state_csv(std::ostream&, const World<Fix15>&, long long);
+template void write_state_csv(const std::filesystem::path&, const World<Fix15>&, long long);
 
 } // namespace boids

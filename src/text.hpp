@@ -40,10 +40,58 @@ template <class T>
 
 /// Like shortest(), but whole numbers are written out in full ("100000", not "1e+05"), for messages.
 [[nodiscard]] inline std::string readable(double value) {
-    if (value == static_cast<double>(static_cast<long long>(value)) && value > -1e15 && value < 1e15) {
+    // The range test comes first: converting NaN or a value beyond long long to an integer is undefined.
+    if (value > -1e15 && value < 1e15 && value == static_cast<double>(static_cast<long long>(value))) {
         return std::to_string(static_cast<long long>(value));
     }
     return shortest(value);
+}
+
+/// The offset of the first byte in `s` that does not start or continue a well-formed UTF-8 character
+/// (overlong forms, surrogates and values past U+10FFFF included); nullopt when `s` is all valid.
+[[nodiscard]] inline std::optional<std::size_t> invalid_utf8_at(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+        const unsigned char b = byte(i);
+        std::size_t length = 0;
+        unsigned char lo = 0x80, hi = 0xBF; // the allowed range of the second byte
+        if (b < 0x80) {
+            length = 1;
+        } else if (b >= 0xC2 && b <= 0xDF) {
+            length = 2;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            length = 3;
+            lo = b == 0xE0 ? 0xA0 : 0x80;
+            hi = b == 0xED ? 0x9F : 0xBF;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            length = 4;
+            lo = b == 0xF0 ? 0x90 : 0x80;
+            hi = b == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return i;
+        }
+        if (i + length > s.size()) {
+            return i;
+        }
+        for (std::size_t k = 1; k < length; ++k) {
+            const unsigned char c = byte(i + k);
+            if (k == 1 ? (c < lo || c > hi) : (c < 0x80 || c > 0xBF)) {
+                return i;
+            }
+        }
+        i += length;
+    }
+    return std::nullopt;
+}
+
+/// 1 + the number of line breaks before `offset`: the line a byte is on, for messages.
+[[nodiscard]] inline std::size_t line_of(std::string_view s, std::size_t offset) {
+    std::size_t line = 1;
+    for (std::size_t i = 0; i < offset && i < s.size(); ++i) {
+        line += s[i] == '\n' ? 1 : 0;
+    }
+    return line;
 }
 
 /// `s` without leading and trailing spaces, tabs and carriage returns.

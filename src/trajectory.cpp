@@ -92,7 +92,7 @@ void TrajectoryWriter<Real>::write_npy_header() {
     if (std::fseek(file_, 0, SEEK_SET) != 0 || std::fwrite(preamble, 1, fixed, file_) != fixed ||
         std::fwrite(header.data(), 1, header.size(), file_) != header.size() ||
         std::fseek(file_, 0, SEEK_END) != 0) {
-        throw InputError(io_error(path_, "write the header"));
+        throw IoError(io_error(path_, "write the header"));
     }
 }
 
@@ -129,7 +129,7 @@ void TrajectoryWriter<Real>::write_frame(const World<Real>& world, long long ste
             rows.append("\n");
         }
         if (std::fwrite(rows.data(), 1, rows.size(), file_) != rows.size()) {
-            throw InputError(io_error(path_, "write"));
+            throw IoError(io_error(path_, "write"));
         }
     } else {
         using Stored = NpyScalar<Real>;
@@ -149,10 +149,21 @@ void TrajectoryWriter<Real>::write_frame(const World<Real>& world, long long ste
             }
         }
         if (std::fwrite(block.data(), sizeof(Stored), block.size(), file_) != block.size()) {
-            throw InputError(io_error(path_, "write"));
+            throw IoError(io_error(path_, "write"));
         }
     }
     ++frames_;
+    // The frame reaches the file before the header counts it, and the header is rewritten at once: a run
+    // killed at any moment leaves a file that numpy loads with every frame the header counts.
+    if (std::fflush(file_) != 0) {
+        throw IoError(io_error(path_, "write"));
+    }
+    if (format_ == TrajectoryFormat::Npy) {
+        write_npy_header();
+        if (std::fflush(file_) != 0) {
+            throw IoError(io_error(path_, "write the header"));
+        }
+    }
 }
 
 template <class Real>
@@ -165,14 +176,14 @@ void TrajectoryWriter<Real>::close() {
     if (format_ == TrajectoryFormat::Npy) {
         try {
             write_npy_header();
-        } catch (const InputError&) {
+        } catch (const IoError&) {
             ok = false;
         }
     }
     file_ = nullptr;
     ok = std::fclose(f) == 0 && ok;
     if (!ok) {
-        throw InputError(io_error(path_, "finish writing"));
+        throw IoError(io_error(path_, "finish writing"));
     }
 }
 

@@ -1,4 +1,6 @@
-// `boids`: the command-line front end. Exit codes: 0 success, 2 bad input, 1 internal error.
+// `boids`: the command-line front end. Exit codes: 0 success, 2 bad input (a flag, a value, an input file,
+// an output path that cannot be written), 1 a failure while writing (disk full, I/O error) or an internal
+// error.
 
 #include "bench_command.hpp"
 #include "boids/control_server.hpp"
@@ -22,6 +24,7 @@
 namespace {
 
 constexpr int exit_bad_input = 2;
+constexpr int exit_write_failed = 1;
 
 /// The options that choose a scene and how it is computed, shared by `run` and `view`.
 void add_scene_options(CLI::App& cmd, boids::cli::RunOptions& o) {
@@ -161,6 +164,37 @@ void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
     cmd.add_option("--limit", o.limit, "Largest flock --max-flock tries (default 10000000)");
 }
 
+/// An option given an empty value (`--control ""`) would read as "not given"; it is refused instead.
+void reject_empty_values(const CLI::App& app) {
+    for (const CLI::Option* option : app.get_options()) {
+        if (option->count() == 0 || option->get_type_size_min() == 0) {
+            continue; // not given, or a flag
+        }
+        for (const std::string& value : option->results()) {
+            if (value.empty()) {
+                throw boids::InputError(
+                    boids::invalid_value_message(option->get_name(), "''", "give a value"));
+            }
+        }
+    }
+    for (const CLI::App* sub : app.get_subcommands()) {
+        reject_empty_values(*sub);
+    }
+}
+
+/// A message as one line on stderr: line breaks and other control characters (from a file's content or
+/// a library's text) become spaces or '?'.
+std::string one_line(std::string message) {
+    for (char& c : message) {
+        if (c == '\n' || c == '\r' || c == '\t') {
+            c = ' ';
+        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            c = '?';
+        }
+    }
+    return message;
+}
+
 void print_presets() {
     for (const auto& name : boids::preset_names()) {
         const boids::Scenario s = boids::load_preset(name);
@@ -258,7 +292,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "boids: " << e.what() << " (see boids --help)\n";
+        std::cerr << "boids: " << one_line(e.what()) << " (see boids --help)\n";
         return exit_bad_input;
     }
 
@@ -272,6 +306,7 @@ int main(int argc, char** argv) {
     }
 
     try {
+        reject_empty_values(app);
         if (presets->parsed()) {
             print_presets();
             return 0;
@@ -333,10 +368,13 @@ int main(int argc, char** argv) {
         boids::cli::run_headless(boids::cli::make_run_plan(run_options));
         return 0;
     } catch (const boids::InputError& e) {
-        std::cerr << "boids: " << e.what() << "\n";
+        std::cerr << "boids: " << one_line(e.what()) << "\n";
         return exit_bad_input;
+    } catch (const boids::IoError& e) {
+        std::cerr << "boids: " << one_line(e.what()) << "\n";
+        return exit_write_failed;
     } catch (const std::exception& e) {
-        std::cerr << "boids: internal error: " << e.what() << "\n";
+        std::cerr << "boids: internal error: " << one_line(e.what()) << "\n";
         return 1;
     }
 }

@@ -2,6 +2,7 @@
 
 #include "boids/control_server.hpp"
 #include "boids/error.hpp"
+#include "boids/file_io.hpp"
 #include "boids/fix15.hpp"
 #include "boids/hash.hpp"
 #include "boids/metrics.hpp"
@@ -142,9 +143,11 @@ double parse_rate(const std::string& value) {
 template <class Real>
 void run(const RunPlan& plan) {
     const Scenario& sc = plan.scenario;
-    World<Real> world = plan.init_file ? read_state_csv<Real>(*plan.init_file, sc.params)
+    long long first_step = 0; // a continued state carries the step it was saved at
+    World<Real> world = plan.init_file ? read_state_csv<Real>(*plan.init_file, sc.params, &first_step)
                                        : spawn_world<Real>(sc.params, sc.agents, sc.seed);
     Simulation<Real> sim(sc.params, std::move(world));
+    sim.set_steps_taken(first_step);
     sim.set_threads(plan.threads);
 
     std::optional<TraceWriter<Real>> trace;
@@ -171,7 +174,10 @@ void run(const RunPlan& plan) {
         if (metrics_out && t % plan.metrics_every == 0) {
             Metrics m = compute_metrics(sim.world(), sim.params(), plan.threads);
             m.step = t;
-            std::fprintf(metrics_out.get(), "%s\n", metrics_csv_row(m).c_str());
+            if (std::fprintf(metrics_out.get(), "%s\n", metrics_csv_row(m).c_str()) < 0) {
+                throw IoError("metrics file " + *plan.metrics_file + ": cannot write it (" +
+                              std::strerror(errno) + ")");
+            }
         }
         if (trajectory && t % plan.trajectory_every == 0) {
             trajectory->write_frame(sim.world(), t);
@@ -198,9 +204,9 @@ void run(const RunPlan& plan) {
     if (trajectory) {
         trajectory->close();
     }
-    if (metrics_out && std::fflush(metrics_out.get()) != 0) {
-        throw InputError("metrics file " + *plan.metrics_file + ": cannot write it (" + std::strerror(errno) +
-                         ")");
+    if (metrics_out && (std::ferror(metrics_out.get()) != 0 || std::fflush(metrics_out.get()) != 0)) {
+        throw IoError("metrics file " + *plan.metrics_file + ": cannot write it (" + std::strerror(errno) +
+                      ")");
     }
     if (trace) {
         trace->finish();
@@ -213,7 +219,7 @@ void run(const RunPlan& plan) {
     }
 
     if (plan.dump_file) {
-        write_state_csv(*plan.dump_file, sim.world());
+        write_state_csv(*plan.dump_file, sim.world(), sim.steps_taken());
     }
     print_summary(plan, sim, plan.steps, seconds);
     if (recording) {
@@ -237,6 +243,7 @@ void run_controlled(const RunPlan& plan) {
         setup.init_file = *plan.init_file;
     }
     SimulationController controller(std::move(setup));
+    const long long first_step = controller.steps_taken(); // a state from --init carries its step
     ControlServer server({plan.control_host, *plan.control_port});
     std::printf("control: listening on %s:%d\n", server.host().c_str(), server.port());
     std::fflush(stdout);
@@ -255,7 +262,8 @@ void run_controlled(const RunPlan& plan) {
     auto next_step = start;
     while (!controller.quit_requested() && !interrupted) {
         server.apply_pending(controller);
-        if (controller.quit_requested() || (plan.steps_given && controller.steps_taken() >= plan.steps)) {
+        if (controller.quit_requested() ||
+            (plan.steps_given && controller.steps_taken() - first_step >= plan.steps)) {
             break;
         }
         const auto now = clock::now();
@@ -276,7 +284,8 @@ void run_controlled(const RunPlan& plan) {
     if (plan.dump_file) {
         controller.save_state(*plan.dump_file);
     }
-    controller.visit([&](const auto& sim) { print_summary(plan, sim, sim.steps_taken(), seconds); });
+    controller.visit(
+        [&](const auto& sim) { print_summary(plan, sim, sim.steps_taken() - first_step, seconds); });
 }
 
 } // namespace
@@ -325,11 +334,13 @@ RunPlan make_run_plan(const RunOptions& o) {
         plan.scenario.params.noise_seed = static_cast<double>(plan.scenario.seed % (1ULL << 53));
     }
     if (!o.metrics_file.empty()) {
+        check_output_path("--metrics", o.metrics_file);
         plan.metrics_file = o.metrics_file;
     }
     plan.metrics_every = parse_integer("--metrics-every", o.metrics_every, 1, 1'000'000'000'000LL);
     if (!o.trajectory_file.empty()) {
         (void)trajectory_format(o.trajectory_file); // reject a bad extension before running
+        check_output_path("--trajectory", o.trajectory_file);
         plan.trajectory_file = o.trajectory_file;
     }
     plan.trajectory_every = parse_integer("--trajectory-every", o.trajectory_every, 1, 1'000'000'000'000LL);
@@ -340,12 +351,14 @@ RunPlan make_run_plan(const RunOptions& o) {
         plan.init_file = o.init_file;
     }
     if (!o.dump_file.empty()) {
+        check_output_path("--dump", o.dump_file); // before the run, not after its last step
         plan.dump_file = o.dump_file;
     }
     if (!o.record_file.empty()) {
         if (!render::is_png_path(o.record_file)) {
             render::check_video_target("--record", o.record_file);
         }
+        check_output_path("--record", o.record_file);
         plan.record_file = o.record_file;
     }
     std::tie(plan.frame_width, plan.frame_height) = parse_frame_size("--size", o.frame_size);
@@ -361,6 +374,7 @@ RunPlan make_run_plan(const RunOptions& o) {
         validate_fix15(plan.scenario.params);
     }
     if (!o.trace_file.empty()) {
+        check_output_path("--trace", o.trace_file);
         plan.trace_file = o.trace_file;
     }
     plan.trace_every = parse_integer("--trace-every", o.trace_every, 1, 1'000'000'000'000LL);

@@ -1,6 +1,7 @@
 #include "sweep_command.hpp"
 
 #include "boids/error.hpp"
+#include "boids/file_io.hpp"
 #include "boids/metrics.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
@@ -108,13 +109,18 @@ std::set<std::string> read_existing(const std::filesystem::path& out, const std:
                                     std::size_t columns) {
     std::set<std::string> done;
     std::error_code ec;
-    if (!std::filesystem::exists(out, ec) || std::filesystem::file_size(out, ec) == 0) {
+    if (!std::filesystem::exists(out, ec)) {
         return done;
     }
-    std::ifstream in(out, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
+    if (!std::filesystem::is_regular_file(out, ec)) {
+        // A device or a pipe can neither be resumed nor be checked for what it holds.
+        throw InputError(invalid_value_message("--out", "'" + out.string() + "'",
+                                               "it is not a regular file; give a CSV file name"));
+    }
+    const std::string text = read_text_file(out, "sweep file", std::uintmax_t{1} << 34);
+    if (text.empty()) {
+        return done;
+    }
     if (text.compare(0, preamble.size(), preamble) != 0) {
         // A file holding only part of the preamble is a sweep killed while starting: begin afresh.
         if (preamble.compare(0, text.size(), text) == 0) {
@@ -148,6 +154,17 @@ std::set<std::string> read_existing(const std::filesystem::path& out, const std:
         std::filesystem::resize_file(out, complete);
     }
     return done;
+}
+
+/// A file's content as a 64-bit FNV-1a hash in hex: a scenario file identified by what it says.
+std::string content_hash(const std::string& path) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (const char c : read_text_file(path, "scenario file", max_scenario_file_bytes)) {
+        h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return text;
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal.
@@ -289,6 +306,22 @@ void run_sweep(const SweepOptions& o) {
     for (const std::string& s : o.scene.settings) {
         preamble += ", set " + s;
     }
+    // Everything else that decides the rows; a scenario file by its content, which may change under its name.
+    if (!o.scene.scenario_file.empty()) {
+        preamble += ", scenario file " + content_hash(o.scene.scenario_file);
+    }
+    for (const std::string& s : o.scene.obstacles) {
+        preamble += ", obstacle " + s;
+    }
+    for (const std::string& s : o.scene.food) {
+        preamble += ", food " + s;
+    }
+    if (!o.scene.update.empty()) {
+        preamble += ", update " + o.scene.update;
+    }
+    if (!o.scene.speed_estimate.empty()) {
+        preamble += ", speed-estimate " + o.scene.speed_estimate;
+    }
     const AgentCounts& a = plan.scenario.agents;
     preamble += ", agents " + std::to_string(a.boids) + "/" + std::to_string(a.scouts1) + "/" +
                 std::to_string(a.scouts2) + "/" + std::to_string(a.predators) + "\n" + key + ",seed";
@@ -298,6 +331,7 @@ void run_sweep(const SweepOptions& o) {
     preamble += "\n";
 
     const std::filesystem::path out = o.out;
+    check_output_path("--out", out);
     const std::set<std::string> done = read_existing(out, preamble, 2 + metrics.size());
     std::vector<Job> jobs;
     for (std::size_t v = 0; v < values.size(); ++v) {
@@ -313,9 +347,16 @@ void run_sweep(const SweepOptions& o) {
     if (file == nullptr) {
         throw InputError("--out " + out.string() + ": cannot write it (" + std::strerror(errno) + ")");
     }
+    const auto write_failed = [&] {
+        return IoError("--out " + out.string() + ": cannot write it (" + std::strerror(errno) +
+                       "); the rows written so far are kept and a rerun resumes after them");
+    };
     if (done.empty() && std::filesystem::file_size(out) == 0) {
-        std::fputs(preamble.c_str(), file);
-        std::fflush(file);
+        if (std::fputs(preamble.c_str(), file) < 0 || std::fflush(file) != 0) {
+            const IoError error = write_failed();
+            std::fclose(file);
+            throw error;
+        }
     }
 
     // Workers take jobs in order; rows are written in job order (a finished row waits for earlier ones),
@@ -355,8 +396,13 @@ void run_sweep(const SweepOptions& o) {
             const std::lock_guard lock(mutex);
             rows[j] = std::move(row);
             while (next_to_write < rows.size() && rows[next_to_write]) {
-                std::fputs(rows[next_to_write]->c_str(), file);
-                std::fflush(file);
+                // Every row is checked: on a full disk the sweep stops with an error instead of reporting
+                // success over missing rows.
+                if (std::fputs(rows[next_to_write]->c_str(), file) < 0 || std::fflush(file) != 0) {
+                    failure = failure ? failure : std::make_exception_ptr(write_failed());
+                    next_job = jobs.size();
+                    return;
+                }
                 ++next_to_write;
             }
             progress.advance();
@@ -379,7 +425,7 @@ void run_sweep(const SweepOptions& o) {
         std::rethrow_exception(failure);
     }
     if (!closed) {
-        throw InputError("--out " + out.string() + ": cannot write it (" + std::strerror(errno) + ")");
+        throw write_failed();
     }
     std::printf("boids sweep: %zu runs (%zu already in %s), %zu values of %s x %lld seeds, %d workers\n",
                 total, total - jobs.size(), out.string().c_str(), values.size(), key.c_str(), seeds, workers);

@@ -38,6 +38,9 @@ inline constexpr std::string_view default_preset = "vga-predator";
 /// Reads a scenario file. Throws InputError.
 [[nodiscard]] Scenario load_scenario_file(const std::filesystem::path& path);
 
+/// The largest scenario file read (scenes with many obstacles stay far below).
+constexpr std::uintmax_t max_scenario_file_bytes = std::uintmax_t{16} << 20;
+
 /// A built-in preset by name. Throws InputError listing the names when it is unknown.
 [[nodiscard]] Scenario load_preset(std::string_view name);
 

@@ -63,6 +63,9 @@ public:
 
     /// Steps taken since construction (the step index the models' noise and moving food use).
     [[nodiscard]] long long steps_taken() const { return steps_taken_; }
+    /// Sets the step index, for a run that continues a saved state (the models' noise streams, moving food
+    /// and schedules follow it, so continuing gives the same bits as an uninterrupted run).
+    void set_steps_taken(long long steps) { steps_taken_ = steps; }
 
     /// Allows (default) or forbids the fast SIMD path; false forces the plain grid path, the readable
     /// reference (docs/PERFORMANCE.md). Both give the same result for any thread count.

@@ -5,7 +5,8 @@
 /// round-trip form.
 /// NPY (`.npy`): NumPy format 1.0, C order, little-endian float32 (f32 runs) or float64 (f64 runs), shape
 /// (frames, N, 4) with columns x, y, vx, vy; agent order is the world's (row i of the state CSV). The
-/// header is rewritten with the final frame count when the writer closes.
+/// header is rewritten with the frame count after every frame, so a file cut short by a kill loads with the
+/// frames written so far.
 /// A 3D run (dimensions = 3) adds z and vz: CSV `step,agent,kind,x,y,z,vx,vy,vz`, NPY shape (frames, N, 6)
 /// with columns x, y, z, vx, vy, vz.
 
@@ -34,10 +35,11 @@ public:
     TrajectoryWriter(const TrajectoryWriter&) = delete;
     TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
 
-    /// Appends one frame. Throws InputError if the world's agent count changed, or on a write error.
+    /// Appends one frame and flushes it. Throws InputError if the world's agent count changed, IoError on a
+    /// write error.
     void write_frame(const World<Real>& world, long long step);
 
-    /// Finishes the file (the .npy header gets the frame count). Throws InputError on a write error.
+    /// Finishes the file (the .npy header gets the frame count). Throws IoError on a write error.
     void close();
 
     [[nodiscard]] long long frames() const { return frames_; }

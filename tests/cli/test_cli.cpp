@@ -30,8 +30,10 @@ TEST(Cli, RunHeadlessWithEveryOptionAndDump) {
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("50 boids, 5 scout1, 4 scout2, 1 predators"), std::string::npos) << r.out;
     const std::string csv = slurp(dump);
-    EXPECT_EQ(csv.substr(0, csv.find('\n')), "kind,x,y,vx,vy,bias");
-    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 61);
+    EXPECT_EQ(csv.substr(0, csv.find('\n')), "# boids state: 60 agents, step 20");
+    const std::string rows = csv.substr(csv.find('\n') + 1);
+    EXPECT_EQ(rows.substr(0, rows.find('\n')), "kind,x,y,vx,vy,bias");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 62);
 }
 
 TEST(Cli, InitThenDumpWithZeroStepsReproducesTheState) {
@@ -90,7 +92,9 @@ TEST(Cli, ThreeDimensionsFromTheCommandLine) {
     const Result r = boids("run --headless --steps 20 --dump " + whole.string() + common + agents);
     ASSERT_EQ(r.code, 0) << r.err;
     const std::string csv = slurp(whole);
-    EXPECT_EQ(csv.substr(0, csv.find('\n')), "kind,x,y,vx,vy,bias,z,vz");
+    EXPECT_EQ(csv.substr(0, csv.find('\n')), "# boids state: 302 agents, step 20");
+    const std::string rows = csv.substr(csv.find('\n') + 1);
+    EXPECT_EQ(rows.substr(0, rows.find('\n')), "kind,x,y,vx,vy,bias,z,vz");
     // A 3D run continues exactly from its dump.
     ASSERT_EQ(
         boids("run --headless --steps 10 --init " + half.string() + " --dump " + resumed.string() + common)
@@ -175,7 +179,7 @@ TEST(Cli, BadStateFiles) {
                         write_file("ok.csv", "kind,x,y,vx,vy\nboid,1,2,3,4\n").string() + " --boids 3",
                     {"--boids", "--init"});
     expect_rejected("run --headless --steps 1 --dump /nonexistent/dir/out.csv",
-                    {"cannot write", "/nonexistent/dir"});
+                    {"--dump", "/nonexistent/dir", "does not exist"});
 }
 
 TEST(Cli, BadScenarioFiles) {

@@ -158,7 +158,8 @@ TEST(ScienceCli, BadScienceInputIsRejectedWithFieldValueAndRange) {
     expect_rejected("run --headless --metrics-every 0 --metrics " + out, {"--metrics-every", "'0'", "[1, "});
     expect_rejected("run --headless --trajectory-every x", {"--trajectory-every", "'x'", "integer"});
     expect_rejected("run --headless --trajectory t.txt", {"--trajectory", "t.txt", ".csv or .npy"});
-    expect_rejected("run --headless --metrics /nonexistent-dir/m.csv", {"/nonexistent-dir/m.csv", "cannot"});
+    expect_rejected("run --headless --metrics /nonexistent-dir/m.csv",
+                    {"/nonexistent-dir/m.csv", "does not exist"});
     expect_rejected("run --headless --set model=swarm",
                     {"model", "'swarm'", "classic | topological | weighted | vicsek | couzin"});
     expect_rejected("run --headless --set noise=9", {"noise", "9", "[0, 6.28"});

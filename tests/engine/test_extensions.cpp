@@ -417,7 +417,8 @@ TEST(Extensions, StateWithLocksAndRestsRoundTrips) {
     ASSERT_TRUE(sim.world().has_extension_state());
     std::ostringstream out;
     write_state_csv(out, sim.world());
-    EXPECT_EQ(out.str().substr(0, out.str().find('\n')), "kind,x,y,vx,vy,bias,target,rest");
+    const std::string rows = out.str().substr(out.str().find('\n') + 1); // after "# boids state: ..."
+    EXPECT_EQ(rows.substr(0, rows.find('\n')), "kind,x,y,vx,vy,bias,target,rest");
     EXPECT_TRUE(parse_state_csv<double>(out.str(), "dump") == sim.world());
     EXPECT_THROW((void)parse_state_csv<double>("kind,x,y,vx,vy,target\npredator,1,1,1,1,5\n", "t"),
                  InputError);
@@ -552,6 +553,21 @@ TEST(Scenarios, ObstaclesAndFoodFromTomlAndBadEntries) {
     EXPECT_NE(message("[[food]]\nx = 1\ny = 2\nrange = -5\n").find("range"), std::string::npos);
     EXPECT_NE(message("[[food]]\nx = 1\ny = 2\ncolour = 5\n").find("colour"), std::string::npos);
     EXPECT_NE(message("[[food]]\npath = [[1, 2], [3]]\n").find("path"), std::string::npos);
+}
+
+TEST(Obstacles, ANonFiniteCoordinateIsNamedWithoutAnIntegerConversion) {
+    // The message writes the value; a NaN must not pass through a conversion to an integer (undefined
+    // behaviour, caught by the sanitizer build's float-cast-overflow check).
+    for (const double bad : {std::nan(""), 1e300, -HUGE_VAL}) {
+        Obstacle o;
+        o.x = bad;
+        try {
+            validate(o, "obstacle 1");
+            FAIL() << "a non-finite or huge coordinate must be refused";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("obstacle coordinate = "), std::string::npos) << e.what();
+        }
+    }
 }
 
 } // namespace

@@ -7,9 +7,9 @@ namespace boids {
 namespace {
 
 TEST(Scenario, PresetsCarryTheSeedsParameterSets) {
-    EXPECT_EQ(preset_names(),
-              (std::vector<std::string>{"couzin", "downey-2d", "downey-3d", "ece4760", "obstacles", "perching", "pynboids",
-                                        "smart-predators", "vga-predator", "vga-scouts", "vicsek"}));
+    EXPECT_EQ(preset_names(), (std::vector<std::string>{
+                                  "couzin", "downey-2d", "downey-3d", "ece4760", "obstacles", "perching",
+                                  "pynboids", "smart-predators", "vga-predator", "vga-scouts", "vicsek"}));
 
     const Scenario lab = load_preset("ece4760");
     EXPECT_EQ(lab.params.width, 320);
@@ -79,6 +79,66 @@ TEST(Scenario, RejectsBadFilesWithLineAndField) {
     EXPECT_NE(message("[params]\nvisual_range = nan\n").find("visual_range"), std::string::npos);
     EXPECT_THROW((void)load_preset("nope"), InputError);
     EXPECT_THROW((void)load_scenario_file("/nonexistent/file.toml"), InputError);
+}
+
+TEST(Scenario, RefusesWhatTheTomlParserMustNotSee) {
+    const auto message = [](std::string_view text) {
+        try {
+            (void)parse_scenario(text, "s.toml");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    // A NUL in a table header makes Debian's toml++ 3.3.0 assert (abort) in builds with assertions.
+    EXPECT_NE(message(std::string_view("[par\0ams]\n", 10)).find("s.toml line 1: a NUL byte"),
+              std::string::npos);
+    EXPECT_NE(message(std::string_view("seed = 1\n[a\0]\n", 14)).find("s.toml line 2: a NUL byte"),
+              std::string::npos);
+    // EF BB BD (U+FEFD) where a byte-order mark could start, and U+00E9 after a key, reach toml++'s
+    // "unreachable" code (its whitespace test).
+    const std::string outside = "a non-ASCII character outside a string or comment";
+    EXPECT_NE(message("\xEF\xBB\xBD").find("s.toml line 1: " + outside), std::string::npos);
+    EXPECT_NE(message("\xEF\xBB\xBDseed = 1\n").find(outside), std::string::npos);
+    EXPECT_NE(message("\xEF\xBB\xBF[params]\nvisual_boundaryt \xC3\xA9\n").find("s.toml line 2: " + outside),
+              std::string::npos);
+    EXPECT_NE(message("seed = 1 \xE3\x81\x82\n").find(outside), std::string::npos); // U+3042
+    EXPECT_NE(message("seed = 1\n# \xC0\xAF\n").find("s.toml line 2: byte 11 is not valid UTF-8"),
+              std::string::npos);
+    EXPECT_NE(message("\xEF\xBF\xBE").find(outside), std::string::npos); // U+FFFE, a non-character
+    // A header whose first character cannot start a key makes toml++ assert; a line of an array does not.
+    EXPECT_NE(message("[agents]\nboids = 3\n\n[; light gravity\"\n")
+                  .find("s.toml line 4: a [table] header must "
+                        "start with a key"),
+              std::string::npos);
+    EXPECT_NE(message("[[ {x]]\n").find("header must start with a key"), std::string::npos);
+    EXPECT_EQ(parse_scenario("[[food]]\nx = 1\ny = 2\npath = [\n [ +1, 2],\n  [3, 4],\n]\n", "ok.toml")
+                  .params.food.size(),
+              1u);
+    // A quote inside a bare value does not start a string: the parser's look-ahead reads on through it.
+    EXPECT_NE(message("[params]\nvisual_range = 5O.O3=\"\":33\"3 \xC3\xA9\n").find(outside),
+              std::string::npos);
+    // Any other assertion of the parser (here: a value starting with '}' in an array) is refused too.
+    EXPECT_NE(message("[[food]]\nx = 2\ny = 2\npath = [[1,} 2], [3, 4]]\n").find("s.toml"),
+              std::string::npos);
+    // Inside strings and comments any character is fine.
+    EXPECT_EQ(parse_scenario("# caf\xC3\xA9 \xE3\x81\x82\ndescription = \"caf\xC3\xA9 \\\" \xEF\xBB\xBD\"\n",
+                             "ok.toml")
+                  .description,
+              "caf\xC3\xA9 \" \xEF\xBB\xBD");
+    // A real byte-order mark is fine.
+    EXPECT_EQ(parse_scenario("\xEF\xBB\xBFseed = 5\n", "bom.toml").seed, 5u);
+}
+
+TEST(Scenario, RefusesADirectoryAndADevice) {
+    try {
+        (void)load_scenario_file("/tmp");
+        FAIL() << "a directory is not a scenario";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("scenario file '/tmp' is a directory"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW((void)load_scenario_file("/dev/zero"), InputError);
 }
 
 } // namespace

@@ -273,7 +273,8 @@ TEST(SolidState, CsvRoundTripsZAndVz) {
     const World<float> w = spawn_world<float>(p, AgentCounts{50, 3, 3, 2}, 9);
     std::ostringstream out;
     write_state_csv(out, w);
-    EXPECT_EQ(out.str().substr(0, out.str().find('\n')), "kind,x,y,vx,vy,bias,z,vz");
+    const std::string rows = out.str().substr(out.str().find('\n') + 1); // after "# boids state: ..."
+    EXPECT_EQ(rows.substr(0, rows.find('\n')), "kind,x,y,vx,vy,bias,z,vz");
     const World<float> back = parse_state_csv<float>(out.str(), "dump", p);
     EXPECT_EQ(back, w);
     EXPECT_EQ(state_hash(back), state_hash(w));

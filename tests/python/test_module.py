@@ -51,13 +51,37 @@ def test_state_file_round_trip_and_continuation_match_the_cli(tmp_path):
     w.save_state(start)
     out = cli_run("--preset", "ece4760", "--init", str(start), "--steps", "15", "--precision", "f64")
     v = boids.World("ece4760", state=start, precision="f64", threads=1)
-    assert v.state_hash() == w.state_hash() and v.steps == 0
+    assert v.state_hash() == w.state_hash() and v.steps == 10  # the file carries its step
     v.step(15)
     w.step(15)
     assert v.state_hash() == w.state_hash() == cli_hash(out)
     u = boids.World("ece4760", boids=3, precision="f64")
     u.load_state(start)
-    assert len(u) == len(w) and u.steps == 0
+    assert len(u) == len(w) and u.steps == 10
+
+
+def test_saved_state_continues_exactly_and_a_truncated_one_is_refused(tmp_path):
+    # Vicsek's noise follows the step index: a loaded state continues it instead of restarting at 0.
+    straight = boids.World("vicsek", boids=200, seed=3, threads=1)
+    straight.step(30)
+    half = boids.World("vicsek", boids=200, seed=3, threads=1)
+    half.step(15)
+    saved = tmp_path / "half.csv"
+    half.save_state(saved)
+    resumed = boids.World("vicsek", state=saved, threads=1)
+    resumed.step(15)
+    assert resumed.steps == 30 and resumed.state_hash() == straight.state_hash()
+    # Saving replaces the file whole (a temporary file renamed over it): nothing else is left in the folder.
+    half.save_state(saved)
+    assert [p.name for p in tmp_path.iterdir()] == ["half.csv"]
+    lines = saved.read_text().splitlines(keepends=True)
+    saved.write_text("".join(lines[:-20]))
+    with pytest.raises(ValueError, match="truncated or damaged: its first line promises 200 agents, it holds 180"):
+        resumed.load_state(saved)
+    with pytest.raises(ValueError, match="does not exist"):
+        half.save_state(tmp_path / "missing" / "x.csv")
+    with pytest.raises(ValueError, match="is a directory"):
+        boids.World(scenario=tmp_path)
 
 
 @pytest.mark.parametrize("precision,dtype", [("f32", np.float32), ("f64", np.float64)])
