@@ -17,13 +17,24 @@ import numpy as np
 import boids
 
 
-def best_ms(fn, repeat):
+def best_ms(fn, repeat, before=None):
+    """The best wall time of `fn` over `repeat` runs, in ms (`before` runs untimed ahead of each)."""
     best = math.inf
     for _ in range(repeat):
+        if before:
+            before()
         start = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - start)
     return best * 1000.0
+
+
+def cpu_ms(fn, threads):
+    """The process CPU time of one run of `fn` divided by the threads, in ms: what the wall time would be
+    on otherwise idle cores, when other programs share them."""
+    start = time.process_time()
+    fn()
+    return (time.process_time() - start) * 1000.0 / threads
 
 
 def main():
@@ -51,6 +62,10 @@ def main():
         sample = getattr(w, name)
         reference = best_ms(lambda: np.copy(sample), args.repeat)
         row(f"read {name}", best_ms(lambda: getattr(w, name), args.repeat), reference)
+    # The first read after a step also writes the fast step's cell-ordered flock back into agent order.
+    sample = w.positions
+    row("read positions (1st)", best_ms(lambda: w.positions, args.repeat, before=lambda: w.step(1)),
+        best_ms(lambda: np.copy(sample), args.repeat))
     positions, velocities = w.positions, w.velocities
     if hasattr(type(w).positions, "fset") and type(w).positions.fset is not None:
         def set_positions():
@@ -59,11 +74,13 @@ def main():
         def set_velocities():
             w.velocities = velocities
 
-        row("set positions", best_ms(set_positions, args.repeat), best_ms(lambda: np.copy(positions), args.repeat))
+        row("set positions", best_ms(set_positions, args.repeat),
+            best_ms(lambda: np.copy(positions), args.repeat))
         row("set velocities", best_ms(set_velocities, args.repeat))
     else:
         print(f"{'set positions':<24} {'(no setter)':>9}")
     row("metrics()", best_ms(w.metrics, max(1, args.repeat // 2)))
+    row("metrics() CPU / threads", cpu_ms(w.metrics, w.threads))
     w.step(1)
     row("step (for scale)", best_ms(lambda: w.step(1), 2))
 

@@ -116,6 +116,10 @@ def test_setters_reject_bad_arrays_and_change_nothing():
     n = len(w)
     before = w.state_hash()
     good = w.positions.astype(np.float64)
+
+    def one_bad(index, value):  # `good` with the flat element `index` replaced
+        return np.where(np.arange(2 * n).reshape(n, 2) == index, value, good)
+
     cases = [
         (np.zeros((n, 3)), "positions shape = (12, 3) is invalid: expected (12, 2): one row per agent"),
         (np.zeros((n - 1, 2)), "positions shape = (11, 2) is invalid: expected (12, 2)"),
@@ -123,9 +127,9 @@ def test_setters_reject_bad_arrays_and_change_nothing():
         (np.zeros((n, 2), dtype=bool), "positions dtype = bool is invalid: expected real numbers"),
         (np.zeros((n, 2), dtype=complex), "positions dtype = complex128 is invalid"),
         (np.array([["a", "b"]] * n), "positions dtype = <U1 is invalid"),
-        (np.where(np.arange(2 * n).reshape(n, 2) == 7, np.nan, good), "positions[3, 1] = nan is invalid: expected a finite number"),
-        (np.where(np.arange(2 * n).reshape(n, 2) == 0, np.inf, good), "positions[0, 0] = inf is invalid"),
-        (np.where(np.arange(2 * n).reshape(n, 2) == 5, 1e39, good), "positions[2, 1] = 1e+39 is invalid: expected a finite number that fits the World's precision"),
+        (one_bad(7, np.nan), "positions[3, 1] = nan is invalid: expected a finite number"),
+        (one_bad(0, np.inf), "positions[0, 0] = inf is invalid"),
+        (one_bad(5, 1e39), "positions[2, 1] = 1e+39 is invalid: expected a finite number that fits the World's"),
         ("positions", "positions dtype = <U9 is invalid"),
     ]
     for value, message in cases:
@@ -133,7 +137,7 @@ def test_setters_reject_bad_arrays_and_change_nothing():
             w.positions = value
         assert w.state_hash() == before
     with pytest.raises(ValueError, match=re.escape("velocities[1, 0] = nan is invalid")):
-        w.velocities = np.where(np.arange(2 * n).reshape(n, 2) == 2, np.nan, good)
+        w.velocities = one_bad(2, np.nan)
     assert w.state_hash() == before
     with pytest.raises(AttributeError):
         w.kinds = np.zeros(n, dtype=np.uint8)

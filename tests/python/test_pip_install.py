@@ -9,7 +9,6 @@ path is the one users take; only the CMake configure of a fresh tree is skipped.
 import os
 import shutil
 import subprocess
-import sys
 
 from conftest import SOURCE_DIR, TIMEOUT
 
