@@ -3,6 +3,8 @@
 
     PYTHONPATH=build/release/python /usr/bin/python3 examples/flock_animation.py              # a window
     PYTHONPATH=build/release/python /usr/bin/python3 examples/flock_animation.py --save flock.gif  # headless
+
+After `pip install .` (docs/LIBRARY.md) it runs from any directory without PYTHONPATH.
 """
 
 import argparse

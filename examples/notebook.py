@@ -4,6 +4,8 @@
 # its figure instead of showing it:
 #
 #     PYTHONPATH=build/release/python /usr/bin/python3 examples/notebook.py [--steps 400] [--save flock.png]
+#
+# After `pip install .` (docs/LIBRARY.md) it runs from any directory without PYTHONPATH.
 
 # %%
 import argparse

@@ -2,6 +2,8 @@
 """A parameter study in a few lines: how alignment (polarization) depends on the visual range.
 
     PYTHONPATH=build/release/python /usr/bin/python3 examples/parameter_study.py [--steps 300] [--seeds 3]
+
+After `pip install .` (docs/LIBRARY.md) it runs from any directory without PYTHONPATH.
 """
 
 import argparse

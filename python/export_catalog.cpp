@@ -7,8 +7,11 @@
 #include "boids/params.hpp"
 #include "boids/precision.hpp"
 #include "boids/scenario.hpp"
+#include "boids/version.hpp"
 
 #include <pybind11/stl.h>
+
+#include <string>
 
 namespace py = pybind11;
 
@@ -21,7 +24,7 @@ void export_errors(py::module_& m) {
 }
 
 void export_catalog(py::module_& m) {
-    m.attr("__version__") = BOIDS_VERSION;
+    m.attr("__version__") = std::string(version);
 
     py::tuple kinds(kind_count);
     for (int k = 0; k < kind_count; ++k) {

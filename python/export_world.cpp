@@ -15,12 +15,18 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <array>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <type_traits>
+#include <vector>
 
 namespace py = pybind11;
 
@@ -37,7 +43,31 @@ struct PyWorld {
     explicit PyWorld(SimulationSetup setup) : controller(std::move(setup)) {}
     SimulationController controller;
     std::mutex mutex;
+    /// The agents in world order as the last Simulation::world() call left them, or null after a change.
+    /// Every world() call writes the fast step's cell-ordered flock back into world order (tens of ms at
+    /// 1M agents), so array reads between two changes share one write-back through this pointer.
+    const void* synced_world = nullptr;
 };
+
+/// Holds a World's lock for a call that may change its agents (or replace its simulation): reads after it
+/// take a fresh Simulation::world().
+class ChangeLock {
+public:
+    explicit ChangeLock(PyWorld& w) : lock_(w.mutex) { w.synced_world = nullptr; }
+
+private:
+    std::lock_guard<std::mutex> lock_;
+};
+
+/// The current agents for reading, written back into world order at most once between two changes. The
+/// caller holds the World's lock.
+template <class Real>
+const World<Real>& synced_world(PyWorld& w, const Simulation<Real>& sim) {
+    if (w.synced_world == nullptr) {
+        w.synced_world = &sim.world();
+    }
+    return *static_cast<const World<Real>*>(w.synced_world);
+}
 
 using WorldPtr = std::shared_ptr<PyWorld>;
 
@@ -80,7 +110,7 @@ py::object param_value(const Params& params, std::string_view key) {
 
 /// Applies several key/value pairs at once: all are checked before any takes effect.
 void set_many(PyWorld& w, const py::dict& values) {
-    std::lock_guard lock(w.mutex);
+    ChangeLock lock(w);
     Params changed = w.controller.params();
     for (const auto& [key, value] : values) {
         const std::string k = py::str(key).cast<std::string>();
@@ -169,31 +199,127 @@ WorldPtr make_world(const std::optional<std::string>& preset,
     return std::make_shared<PyWorld>(std::move(setup));
 }
 
-/// An (N, columns) array filled by `fill(row, out)`, with the scalar type of the session's precision.
-template <class Getter>
-py::array agent_array(PyWorld& w, py::ssize_t columns, Getter&& get) {
-    std::lock_guard lock(w.mutex);
-    return w.controller.visit([&](const auto& sim) -> py::array {
-        using Real = typename std::decay_t<decltype(sim.world().x)>::value_type;
-        using Out = ArrayScalar<Real>;
-        const auto& world = sim.world();
-        const auto n = static_cast<py::ssize_t>(world.size());
-        py::array_t<Out> out = columns == 1 ? py::array_t<Out>(n) : py::array_t<Out>({n, columns});
-        Out* data = out.mutable_data();
-        for (py::ssize_t i = 0; i < n; ++i) {
-            for (py::ssize_t c = 0; c < columns; ++c) {
-                data[i * columns + c] = static_cast<Out>(
-                    ScalarTraits<Real>::to_double(get(world, static_cast<std::size_t>(i), c)));
+/// The numpy copy of engine columns: shape (N,) for one column, (N, columns) for several (row i holds
+/// agent i), in the session's scalar type. One pass writes each output element once, in order, so a read
+/// costs about what numpy.copy of an array of the same size costs.
+template <class Real>
+py::array columns_array(std::span<const std::vector<Real>* const> columns, std::size_t n) {
+    using Out = ArrayScalar<Real>;
+    const auto rows = static_cast<py::ssize_t>(n);
+    const auto width = static_cast<py::ssize_t>(columns.size());
+    py::array_t<Out> out = width == 1 ? py::array_t<Out>(rows) : py::array_t<Out>({rows, width});
+    Out* data = out.mutable_data();
+    const auto convert = [](Real v) { return static_cast<Out>(ScalarTraits<Real>::to_double(v)); };
+    {
+        py::gil_scoped_release release; // the copy touches no Python object
+        if (columns.size() == 1) {
+            const Real* a = columns[0]->data();
+            for (std::size_t i = 0; i < n; ++i) {
+                data[i] = convert(a[i]);
+            }
+        } else if (columns.size() == 2) {
+            const Real* a = columns[0]->data();
+            const Real* b = columns[1]->data();
+            for (std::size_t i = 0; i < n; ++i) {
+                data[2 * i] = convert(a[i]);
+                data[2 * i + 1] = convert(b[i]);
+            }
+        } else {
+            const Real* a = columns[0]->data();
+            const Real* b = columns[1]->data();
+            const Real* c = columns[2]->data();
+            for (std::size_t i = 0; i < n; ++i) {
+                data[3 * i] = convert(a[i]);
+                data[3 * i + 1] = convert(b[i]);
+                data[3 * i + 2] = convert(c[i]);
             }
         }
-        return out;
+    }
+    return out;
+}
+
+/// Positions (velocities with `velocity`) as an (N, dimensions) array.
+py::array vector_array(PyWorld& w, bool velocity) {
+    std::lock_guard lock(w.mutex);
+    return w.controller.visit([&](const auto& sim) {
+        const auto& world = synced_world(w, sim);
+        using Column = std::remove_cvref_t<decltype(world.x)>;
+        std::array<const Column*, 3> columns{velocity ? &world.vx : &world.x, velocity ? &world.vy : &world.y,
+                                             velocity ? &world.vz : &world.z};
+        const std::size_t axes = sim.params().dimensions == 3 ? 3 : 2;
+        return columns_array<typename Column::value_type>(std::span(columns.data(), axes), world.size());
     });
 }
 
-/// Columns of the position and velocity arrays: the world's dimensions.
-py::ssize_t axes(PyWorld& w) {
-    std::lock_guard lock(w.mutex);
-    return w.controller.params().dimensions;
+/// Replaces every agent's position (velocity with `velocity`) with the rows of `value`, an (N, dimensions)
+/// array of real numbers. Every value is checked (finite, and for fix15 in its range) before any agent
+/// changes, so a rejected array leaves the World as it was.
+void set_vectors(PyWorld& w, const py::object& value, bool velocity) {
+    const char* field = velocity ? "velocities" : "positions";
+    const auto array = py::array::ensure(value);
+    if (!array) {
+        throw InputError(invalid_value_message(field, py::repr(value).cast<std::string>(),
+                                               "expected an array of shape (N, dimensions)"));
+    }
+    const char dtype_kind = array.dtype().kind();
+    if (dtype_kind != 'f' && dtype_kind != 'i' && dtype_kind != 'u') {
+        throw InputError(invalid_value_message(std::string(field) + " dtype",
+                                               py::str(array.dtype()).cast<std::string>(),
+                                               "expected real numbers (a float or integer dtype)"));
+    }
+    // Copied into doubles first: every scalar type converts from a double, and the source may be any real
+    // dtype, layout or stride.
+    const auto values = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(array);
+    if (!values) {
+        throw py::error_already_set();
+    }
+    ChangeLock lock(w);
+    w.controller.visit([&](auto& sim) {
+        using Real = typename std::decay_t<decltype(sim.world().x)>::value_type;
+        const std::size_t n = sim.world().size();
+        const std::size_t axes = sim.params().dimensions == 3 ? 3 : 2;
+        std::string expected = "(" + std::to_string(n) + ", " + std::to_string(axes) + ")";
+        if (values.ndim() != 2 || static_cast<std::size_t>(values.shape(0)) != n ||
+            static_cast<std::size_t>(values.shape(1)) != axes) {
+            std::string shape = "(";
+            for (py::ssize_t d = 0; d < values.ndim(); ++d) {
+                shape += (d > 0 ? ", " : "") + std::to_string(values.shape(d));
+            }
+            shape += values.ndim() == 1 ? ",)" : ")";
+            throw InputError(invalid_value_message(std::string(field) + " shape", shape,
+                                                   "expected " + expected + ": one row per agent"));
+        }
+        const double* data = values.data();
+        std::vector<Real> converted(n * axes);
+        for (std::size_t k = 0; k < n * axes; ++k) {
+            const double d = data[k];
+            const Real r = ScalarTraits<Real>::from_double(d);
+            // A double may be finite and still overflow float; fix15 holds (-65536, 65536) only.
+            if (!std::isfinite(d) || !ScalarTraits<Real>::representable(d) ||
+                !std::isfinite(ScalarTraits<Real>::to_double(r))) {
+                char text[32];
+                const auto end = std::to_chars(text, text + sizeof text, d).ptr; // shortest round trip
+                throw InputError(invalid_value_message(
+                    std::string(field) + "[" + std::to_string(k / axes) + ", " + std::to_string(k % axes) +
+                        "]",
+                    std::string(text, end),
+                    std::is_floating_point_v<Real>
+                        ? "expected a finite number that fits the World's precision"
+                        : "expected a finite number in (-65536, 65536), the range of fix15"));
+            }
+            converted[k] = r;
+        }
+        auto& world = sim.world(); // mutable: the step's cached copy of the flock is dropped
+        std::array<std::vector<Real>*, 3> columns{velocity ? &world.vx : &world.x,
+                                                  velocity ? &world.vy : &world.y,
+                                                  velocity ? &world.vz : &world.z};
+        for (std::size_t a = 0; a < axes; ++a) {
+            std::vector<Real>& column = *columns[a];
+            for (std::size_t i = 0; i < n; ++i) {
+                column[i] = converted[i * axes + a];
+            }
+        }
+    });
 }
 
 py::dict profile_dict(const StepProfile& p) {
@@ -222,8 +348,9 @@ cannot be combined with the counts. precision is "f32" (the CLI's default) or "f
 core. The same scene, seed, parameters and precision give bit-for-bit the state of
 `boids run --headless` (compare state_hash() with the summary's "state hash").
 
-Arrays (positions, velocities, kinds, biases) are fresh numpy COPIES taken when read: they never change
-under you and writing to them does not move the agents. Positions and velocities are float32 for
+Arrays (positions, velocities, kinds, biases) are fresh numpy COPIES taken when read (about the cost of
+numpy.copy): they never change under you and writing into them does not move the agents. To move agents,
+assign a whole array: w.positions = a, w.velocities = v (shape (N, dimensions), checked). Positions and velocities are float32 for
 precision "f32" and float64 for "f64". Agents keep a stable order: row i of every array is agent i.
 
 Bad input (unknown key, value out of range, bad file) raises boids.InputError, a ValueError whose message
@@ -317,7 +444,7 @@ void export_world(py::module_& m) {
                 for (long long s = 0; s < n; ++s) {
                     {
                         py::gil_scoped_release release;
-                        std::lock_guard lock(w.mutex);
+                        ChangeLock lock(w);
                         w.controller.step(1);
                     }
                     if (PyErr_CheckSignals() != 0) { // Ctrl-C stops between two steps
@@ -326,40 +453,41 @@ void export_world(py::module_& m) {
                 }
             },
             py::arg("n") = 1, "Advances n synchronous steps (releases the GIL; Ctrl-C stops between steps).")
-        .def_property_readonly(
-            "positions",
-            [](PyWorld& w) {
-                return agent_array(w, axes(w), [](const auto& world, std::size_t i, py::ssize_t c) {
-                    return c == 0 ? world.x[i] : c == 1 ? world.y[i] : world.z[i];
-                });
-            },
-            "Copy of the positions, shape (N, 2): x, y in pixels (y grows downward); (N, 3) with z in a 3D\n"
-            "world (dimensions = 3).")
-        .def_property_readonly(
-            "velocities",
-            [](PyWorld& w) {
-                return agent_array(w, axes(w), [](const auto& world, std::size_t i, py::ssize_t c) {
-                    return c == 0 ? world.vx[i] : c == 1 ? world.vy[i] : world.vz[i];
-                });
-            },
-            "Copy of the velocities, shape (N, 2): vx, vy in pixels per step; (N, 3) with vz in 3D.")
+        .def_property(
+            "positions", [](PyWorld& w) { return vector_array(w, false); },
+            [](PyWorld& w, const py::object& value) { set_vectors(w, value, false); },
+            "The positions, shape (N, 2): x, y in pixels (y grows downward); (N, 3) with z in a 3D world\n"
+            "(dimensions = 3). Reading gives a fresh copy. Assigning an (N, dimensions) array of real\n"
+            "numbers moves every agent (ValueError for another shape, a non-real dtype or a value that is\n"
+            "not finite; the World is then unchanged).")
+        .def_property(
+            "velocities", [](PyWorld& w) { return vector_array(w, true); },
+            [](PyWorld& w, const py::object& value) { set_vectors(w, value, true); },
+            "The velocities, shape (N, 2): vx, vy in pixels per step; (N, 3) with vz in 3D. Reading gives a\n"
+            "fresh copy; assigning an (N, dimensions) array sets every agent's velocity (checked like\n"
+            "positions).")
         .def_property_readonly(
             "biases",
             [](PyWorld& w) {
-                return agent_array(
-                    w, 1, [](const auto& world, std::size_t i, py::ssize_t) { return world.bias[i]; });
+                std::lock_guard lock(w.mutex);
+                return w.controller.visit([&](const auto& sim) {
+                    const auto& bias = synced_world(w, sim).bias;
+                    using Column = std::remove_cvref_t<decltype(bias)>;
+                    const std::array<const Column*, 1> columns{&bias};
+                    return columns_array<typename Column::value_type>(columns, bias.size());
+                });
             },
             "Copy of each agent's bias, shape (N,): a scout's own bias, 0 for boids and predators.")
         .def_property_readonly(
             "kinds",
             [](PyWorld& w) {
                 std::lock_guard lock(w.mutex);
-                return w.controller.visit([](const auto& sim) {
-                    const auto& kinds = sim.world().kind;
+                return w.controller.visit([&](const auto& sim) {
+                    const auto& kinds = synced_world(w, sim).kind;
+                    static_assert(sizeof(Kind) == sizeof(std::uint8_t)); // the codes are the bytes
                     py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(kinds.size()));
-                    std::uint8_t* data = out.mutable_data();
-                    for (std::size_t i = 0; i < kinds.size(); ++i) {
-                        data[i] = static_cast<std::uint8_t>(kinds[i]);
+                    if (!kinds.empty()) {
+                        std::memcpy(out.mutable_data(), kinds.data(), kinds.size());
                     }
                     return out;
                 });
@@ -391,7 +519,7 @@ void export_world(py::module_& m) {
             "spawn",
             [](PyWorld& w, const std::string& kind, const py::object& n) {
                 const long long count = int_arg("n", n, 0, max_session_agents);
-                std::lock_guard lock(w.mutex);
+                ChangeLock lock(w);
                 w.controller.spawn(require_kind("kind", kind), count);
             },
             py::arg("kind"), py::arg("n"),
@@ -402,7 +530,7 @@ void export_world(py::module_& m) {
             "remove",
             [](PyWorld& w, const std::string& kind, const py::object& n) {
                 const long long count = int_arg("n", n, 0, max_session_agents);
-                std::lock_guard lock(w.mutex);
+                ChangeLock lock(w);
                 w.controller.remove(require_kind("kind", kind), count);
             },
             py::arg("kind"), py::arg("n"),
@@ -410,7 +538,7 @@ void export_world(py::module_& m) {
         .def(
             "reset",
             [](PyWorld& w) {
-                std::lock_guard lock(w.mutex);
+                ChangeLock lock(w);
                 w.controller.reset();
             },
             "Back to the starting agents (same seed or state file) with the current parameters; steps = 0, "
@@ -419,7 +547,7 @@ void export_world(py::module_& m) {
         .def(
             "load_state",
             [](PyWorld& w, const std::filesystem::path& path) {
-                std::lock_guard lock(w.mutex);
+                ChangeLock lock(w);
                 w.controller.load_state(path);
             },
             py::arg("path"),
@@ -449,8 +577,8 @@ void export_world(py::module_& m) {
             "metrics",
             [](PyWorld& w) {
                 std::lock_guard lock(w.mutex);
-                return w.controller.visit([](const auto& sim) {
-                    const Metrics m = compute_metrics(sim.world(), sim.params(), sim.threads());
+                return w.controller.visit([&](const auto& sim) {
+                    const Metrics m = compute_metrics(synced_world(w, sim), sim.params(), sim.threads());
                     py::dict d;
                     for (const std::string_view name : metric_names()) {
                         d[py::str(std::string(name))] = metric_value(m, name);

@@ -8,11 +8,20 @@ packages=(
     libcli11-dev libtomlplusplus-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     pybind11-dev python3-dev python3-numpy python3-pytest python3-tk python3-matplotlib
+    python3-pip python3-venv python3-setuptools python3-wheel
     libsdl2-dev libimgui-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev
     ffmpeg xvfb xauth
     libhwy-dev
     clang libclang-rt-14-dev libomp-14-dev
 )
+
+# Without apt (another distribution, macOS, ...) say so and name what to install, rather than failing on
+# the first Debian command.
+if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "install-deps: no apt-get here (this script installs Debian/Ubuntu packages); install these or your" \
+        "system's equivalents yourself: ${packages[*]}" >&2
+    exit 1
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -7,6 +7,7 @@
 #include "boids/error.hpp"
 #include "boids/params.hpp"
 #include "boids/scenario.hpp"
+#include "boids/version.hpp"
 #include "run_command.hpp"
 #include "sweep_command.hpp"
 #include "viewer.hpp"
@@ -252,6 +253,7 @@ int main(int argc, char** argv) {
     CLI::App app{
         "boids: Craig Reynolds' flocking, as in Cornell ECE 4760 (classic rules, predators, scouts)"};
     app.require_subcommand(0, 1);
+    app.set_version_flag("--version", "boids " + std::string(boids::version), "Print the version and exit");
     boids::cli::RunOptions run_options;
     CLI::App* run = app.add_subcommand("run", "Run a scene and print a summary");
     add_run_options(*run, run_options);
@@ -290,6 +292,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "boids: " << one_line(e.what()) << " (see boids --help)\n";

@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <vector>
 
 namespace boids {
 namespace {
@@ -159,6 +162,68 @@ TEST(Metrics, SameBitsForAnyThreadCount) {
         EXPECT_EQ(m.groups, one.groups);
         EXPECT_EQ(m.milling, one.milling);
         EXPECT_EQ(m.polarization, one.polarization);
+    }
+}
+
+/// Connected components of "closer than `link`" by checking every pair: the definition, in O(N^2).
+long long groups_by_every_pair(const World<double>& w, double link, double width, double height, bool wrap) {
+    std::vector<std::size_t> parent(w.size());
+    std::iota(parent.begin(), parent.end(), std::size_t{0});
+    const auto root = [&](std::size_t a) {
+        while (parent[a] != a) {
+            a = parent[a];
+        }
+        return a;
+    };
+    const auto apart = [](double d, double length, bool torus) {
+        d = std::abs(d);
+        return torus ? std::min(d, length - d) : d;
+    };
+    for (std::size_t a = 0; a < w.size(); ++a) {
+        for (std::size_t b = a + 1; b < w.size(); ++b) {
+            const double dx = apart(w.x[a] - w.x[b], width, wrap), dy = apart(w.y[a] - w.y[b], height, wrap);
+            if (dx * dx + dy * dy < link * link) {
+                parent[root(b)] = root(a);
+            }
+        }
+    }
+    long long count = 0;
+    for (std::size_t a = 0; a < w.size(); ++a) {
+        count += root(a) == a ? 1 : 0;
+    }
+    return count;
+}
+
+TEST(Metrics, GroupsMatchEveryPairOnManyThreads) {
+    // 2,500 boids at a density where groups of every size form (a few hundred of them), open and wrapped.
+    Params p;
+    p.width = p.height = 1000;
+    p.visual_range = 12;
+    const World<double> w = spawn_world<double>(p, {2500, 0, 0, 0}, 11);
+    for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+        p.boundary = boundary;
+        const long long expected = groups_by_every_pair(w, 12, 1000, 1000, boundary == Boundary::Wrap);
+        EXPECT_GT(expected, 100);
+        for (int threads : {1, 2, 4}) {
+            EXPECT_EQ(compute_metrics(w, p, threads).groups, expected) << "threads " << threads;
+        }
+    }
+}
+
+TEST(Metrics, SumsOverSeveralBlocksAreTheSameBitsForAnyThreadCount) {
+    Params p;
+    p.width = p.height = 4000;
+    const World<float> w = spawn_world<float>(p, {30000, 500, 500, 0}, 3); // several blocks of the sums
+    const Metrics one = compute_metrics(w, p, 1);
+    for (int threads : {2, 3}) {
+        const Metrics m = compute_metrics(w, p, threads);
+        EXPECT_EQ(m.polarization, one.polarization);
+        EXPECT_EQ(m.milling, one.milling);
+        EXPECT_EQ(m.speed_mean, one.speed_mean);
+        EXPECT_EQ(m.speed_std, one.speed_std);
+        EXPECT_EQ(m.nnd_mean, one.nnd_mean);
+        EXPECT_EQ(m.groups, one.groups);
+        EXPECT_EQ(m.accuracy, one.accuracy);
     }
 }
 

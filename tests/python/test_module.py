@@ -108,6 +108,87 @@ def test_numpy_shapes_dtypes_and_copies(precision, dtype):
     assert (w.biases[~scouts] == 0).all() and (w.biases[scouts] > 0).all()
 
 
+@pytest.mark.parametrize("precision", ["f32", "f64"])
+def test_setters_put_a_state_into_the_world(tmp_path, precision):
+    w = boids.World("vga-predator", boids=60, seed=2, precision=precision, threads=1)
+    rng = np.random.default_rng(1)
+    positions = rng.uniform(120, 500, size=(len(w), 2))  # float64 for either precision
+    velocities = rng.uniform(-3, 3, size=(len(w), 2)).astype(np.float32)
+    w.positions = positions
+    w.velocities = velocities
+    dtype = np.float32 if precision == "f32" else np.float64
+    np.testing.assert_array_equal(w.positions, positions.astype(dtype))
+    np.testing.assert_array_equal(w.velocities, velocities.astype(dtype))
+    # The same state through a state file: the same bits now and after stepping on.
+    state = tmp_path / "state.csv"
+    w.save_state(state)
+    loaded = boids.World(state=str(state), precision=precision, threads=1)
+    assert loaded.state_hash() == w.state_hash()
+    w.step(20)
+    loaded.step(20)
+    assert loaded.state_hash() == w.state_hash()
+    # Integer arrays, Fortran order and views are fine; a list too.
+    w.positions = np.asfortranarray(np.full((len(w), 2), 300, dtype=np.int64))
+    assert (w.positions == 300).all()
+    w.velocities = [[1.0, 0.5]] * len(w)
+    assert (w.velocities == [1.0, 0.5]).all()
+
+
+def test_setters_reject_bad_arrays_and_change_nothing():
+    w = boids.World("vga-predator", boids=10, seed=3, threads=1)
+    w.step(2)
+    n = len(w)
+    before = w.state_hash()
+    good = w.positions.astype(np.float64)
+
+    def one_bad(index, value):  # `good` with the flat element `index` replaced
+        return np.where(np.arange(2 * n).reshape(n, 2) == index, value, good)
+
+    cases = [
+        (np.zeros((n, 3)), "positions shape = (12, 3) is invalid: expected (12, 2): one row per agent"),
+        (np.zeros((n - 1, 2)), "positions shape = (11, 2) is invalid: expected (12, 2)"),
+        (np.zeros(2 * n), "positions shape = (24,) is invalid"),
+        (np.zeros((n, 2), dtype=bool), "positions dtype = bool is invalid: expected real numbers"),
+        (np.zeros((n, 2), dtype=complex), "positions dtype = complex128 is invalid"),
+        (np.array([["a", "b"]] * n), "positions dtype = <U1 is invalid"),
+        (one_bad(7, np.nan), "positions[3, 1] = nan is invalid: expected a finite number"),
+        (one_bad(0, np.inf), "positions[0, 0] = inf is invalid"),
+        (one_bad(5, 1e39), "positions[2, 1] = 1e+39 is invalid: expected a finite number that fits the World's"),
+        ("positions", "positions dtype = <U9 is invalid"),
+    ]
+    for value, message in cases:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            w.positions = value
+        assert w.state_hash() == before
+    with pytest.raises(ValueError, match=re.escape("velocities[1, 0] = nan is invalid")):
+        w.velocities = one_bad(2, np.nan)
+    assert w.state_hash() == before
+    with pytest.raises(AttributeError):
+        w.kinds = np.zeros(n, dtype=np.uint8)
+
+
+def test_reads_follow_every_change():
+    """Reads between two changes share one copy of the state; every change must show in the next read."""
+    w = boids.World("vga-scouts", boids=30, seed=8, threads=1)
+    first = w.positions
+    assert np.array_equal(w.positions, first) and w.positions is not first
+    w.step(1)
+    assert not np.array_equal(w.positions, first)
+    w.spawn("predator", 2)
+    assert w.positions.shape == (len(w), 2) and list(w.kinds[-2:]) == [boids.PREDATOR] * 2
+    w.remove("predator", 2)
+    assert w.kinds.shape == (len(w),)
+    moved = np.full((len(w), 2), 200.0)
+    w.positions = moved
+    assert (w.positions == 200).all()
+    w.reset()
+    assert np.array_equal(w.positions, boids.World("vga-scouts", boids=30, seed=8, threads=1).positions)
+    w.params["dimensions"] = 3
+    assert w.positions.shape == (len(w), 3)
+    w.positions = np.full((len(w), 3), 100.0)
+    assert (w.positions[:, 2] == 100).all()
+
+
 def test_params_get_set_and_validation():
     w = boids.World(boids=10, seed=1, threads=1)
     assert w.get("visual_range") == 40.0 and isinstance(w.get("visual_range"), float)
