@@ -3,7 +3,7 @@
 #include "boids/fix15.hpp"
 
 #include "boids/error.hpp"
-#include "boids/spatial_grid.hpp"
+#include "boids/detail/spatial_grid.hpp"
 #include "text.hpp"
 
 #include <algorithm>

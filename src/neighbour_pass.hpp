@@ -15,8 +15,8 @@
 //   static constexpr bool predators_keep_course = true; // the model has no predators: they fly straight on
 // Otherwise predators move the same way in every model (predator_behavior.hpp).
 
-#include "boids/neighbour_search.hpp"
-#include "boids/spatial_grid.hpp"
+#include "boids/detail/neighbour_search.hpp"
+#include "boids/detail/spatial_grid.hpp"
 #include "boids/world.hpp"
 #include "neighbour_pass_types.hpp"
 #include "predator_behavior.hpp"

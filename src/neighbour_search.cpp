@@ -1,4 +1,4 @@
-#include "boids/neighbour_search.hpp"
+#include "boids/detail/neighbour_search.hpp"
 
 #include "boids/fix15.hpp"
 #include "classic_rules.hpp"

@@ -1,4 +1,4 @@
-#include "boids/spatial_grid.hpp"
+#include "boids/detail/spatial_grid.hpp"
 
 #include "boids/detail/cell_bounds.hpp"
 #include "boids/detail/grid_geometry.hpp"

@@ -5,7 +5,7 @@
 #include "boids/fix15.hpp"
 #include "boids/params.hpp"
 #include "boids/profile.hpp"
-#include "boids/spatial_grid.hpp"
+#include "boids/detail/spatial_grid.hpp"
 #include "boids/world.hpp"
 
 #include <cstdint>

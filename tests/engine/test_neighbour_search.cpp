@@ -1,6 +1,6 @@
 // Grid k-nearest against brute force, ties included.
 
-#include "boids/neighbour_search.hpp"
+#include "boids/detail/neighbour_search.hpp"
 
 #include <gtest/gtest.h>
 

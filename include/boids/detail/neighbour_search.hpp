@@ -1,7 +1,7 @@
 #pragma once
-/// Neighbour queries built on SpatialGrid that several models share.
+/// Neighbour queries built on SpatialGrid that several models share (an engine internal).
 
-#include "boids/spatial_grid.hpp"
+#include "boids/detail/spatial_grid.hpp"
 
 #include <array>
 #include <cstdint>

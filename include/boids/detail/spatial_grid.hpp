@@ -1,4 +1,5 @@
 #pragma once
+/// (An engine internal: Simulation owns two grids, so the type is visible; programs do not use it.)
 /// A uniform grid over agent positions, built by counting sort, so that a neighbour query visits only
 /// the 3 x 3 cells (3 x 3 x 3 in 3D) around a point instead of every agent.
 
