@@ -2,8 +2,8 @@
 
 #include "boids/fix15.hpp"
 
-#include "boids/error.hpp"
 #include "boids/detail/spatial_grid.hpp"
+#include "boids/error.hpp"
 #include "text.hpp"
 
 #include <algorithm>

@@ -280,10 +280,10 @@ void validate_extensions(const Params& p) {
             continue;
         }
         const std::string value = is_param_key(e.key) ? get_param(p, e.key) : std::string("given");
-        throw InputError(invalid_value_message(std::string(e.key), value,
-                                               "the " + std::string(model_name(p.model)) +
-                                                   " model does not use it (models that do: " +
-                                                   models_text(e.needs) + ")"));
+        throw InputError(invalid_value_message(
+            std::string(e.key), value,
+            "the " + std::string(model_name(p.model)) +
+                " model does not use it (models that do: " + models_text(e.needs) + ")"));
     }
 }
 

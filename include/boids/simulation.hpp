@@ -2,10 +2,10 @@
 /// The classic model (docs/MODEL.md §2) stepped on a spatial grid, multithreaded and deterministic.
 
 #include "boids/detail/fast_step_scratch.hpp"
+#include "boids/detail/spatial_grid.hpp"
 #include "boids/fix15.hpp"
 #include "boids/params.hpp"
 #include "boids/profile.hpp"
-#include "boids/detail/spatial_grid.hpp"
 #include "boids/world.hpp"
 
 #include <cstdint>

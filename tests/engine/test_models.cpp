@@ -201,7 +201,8 @@ TEST(Weighted, TheFlockGathersAroundTheCarrot) {
     const auto mean_distance = [&] {
         double sum = 0;
         for (std::size_t i = 0; i < sim.world().size(); ++i) {
-            sum += std::hypot(sim.world().x[i] - s.params.weighted.carrot_x, sim.world().y[i] - s.params.weighted.carrot_y);
+            sum += std::hypot(sim.world().x[i] - s.params.weighted.carrot_x,
+                              sim.world().y[i] - s.params.weighted.carrot_y);
         }
         return sum / static_cast<double>(sim.world().size());
     };
