@@ -19,10 +19,19 @@ struct TomlAssertion {};
 // refused like other invalid TOML.
 // In the parser's few noexcept functions the throw ends the program, as the assertion did.
 #define TOML_ASSERT(expr) ((expr) ? static_cast<void>(0) : throw ::boids::detail::TomlAssertion{})
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wexceptions"
+#else
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wterminate"
+#endif
 #include <toml++/toml.h>
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#else
 #pragma GCC diagnostic pop
+#endif
 
 namespace boids {
 
