@@ -8,6 +8,8 @@
 #include "boids/params.hpp"
 #include "boids/scenario.hpp"
 #include "boids/version.hpp"
+#include "distributed_run.hpp"
+#include "mpi/communicator.hpp"
 #include "run_command.hpp"
 #include "sweep_command.hpp"
 #include "viewer.hpp"
@@ -20,6 +22,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <tuple>
 
 namespace {
@@ -296,7 +299,9 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "boids: " << one_line(e.what()) << " (see boids --help)\n";
+        if (boids::mpi::launcher_rank() == 0) { // under mpirun every rank parses the same line
+            std::cerr << "boids: " << one_line(e.what()) << " (see boids --help)\n";
+        }
         return exit_bad_input;
     }
 
@@ -309,8 +314,26 @@ int main(int argc, char** argv) {
         prefer_passive_openmp(argv);
     }
 
+    // Under mpirun or srun this process is one rank of a job; otherwise a job of one.
+    std::optional<boids::mpi::Communicator> ranks;
+    try {
+        ranks.emplace(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "boids: " << one_line(e.what()) << "\n";
+        return exit_bad_input;
+    }
+    // Every rank meets the same bad input; one of them says so.
+    const auto report = [&](const std::string& message) {
+        if (ranks->root()) {
+            std::cerr << message << "\n";
+        }
+    };
     try {
         reject_empty_values(app);
+        if (ranks->distributed() && !sweep->parsed() && !(run->parsed() && run_options.headless)) {
+            throw boids::InputError(
+                "under mpirun, boids runs `run --headless` and `sweep`; give one of them");
+        }
         if (presets->parsed()) {
             print_presets();
             return 0;
@@ -320,7 +343,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (sweep->parsed()) {
-            boids::cli::run_sweep(sweep_options);
+            boids::cli::run_sweep(sweep_options, *ranks);
             return 0;
         }
         if (bench->parsed()) {
@@ -369,16 +392,20 @@ int main(int argc, char** argv) {
                         run_options.record_file.c_str());
             std::fflush(stdout);
         }
+        if (ranks->distributed()) {
+            boids::cli::run_distributed(boids::cli::make_run_plan(run_options), *ranks);
+            return 0;
+        }
         boids::cli::run_headless(boids::cli::make_run_plan(run_options));
         return 0;
     } catch (const boids::InputError& e) {
-        std::cerr << "boids: " << one_line(e.what()) << "\n";
+        report("boids: " + one_line(e.what()));
         return exit_bad_input;
     } catch (const boids::IoError& e) {
-        std::cerr << "boids: " << one_line(e.what()) << "\n";
+        report("boids: " + one_line(e.what()));
         return exit_write_failed;
     } catch (const std::exception& e) {
-        std::cerr << "boids: internal error: " << one_line(e.what()) << "\n";
+        report("boids: internal error: " + one_line(e.what()));
         return 1;
     }
 }

@@ -5,6 +5,7 @@
 #include "boids/metrics.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
+#include "mpi/communicator.hpp"
 
 #include <atomic>
 #include <charconv>
@@ -13,7 +14,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -199,6 +202,115 @@ private:
     bool tty_;
 };
 
+/// Computes rows 0..count-1 on `workers` threads (each takes the next row) and hands them to `emit` in
+/// order (a finished row waits for earlier ones), so that a file written by `emit` is always a prefix of
+/// the full one. Returns the first failure (of a computation or of `emit`); nothing is emitted after it.
+std::exception_ptr run_in_order(std::size_t count, int workers,
+                                const std::function<std::string(std::size_t)>& compute,
+                                const std::function<void(const std::string&)>& emit) {
+    std::vector<std::optional<std::string>> rows(count);
+    std::size_t next_to_emit = 0;
+    std::atomic<std::size_t> next{0};
+    std::mutex mutex;
+    std::exception_ptr failure;
+    const auto work = [&] {
+        while (true) {
+            const std::size_t j = next.fetch_add(1);
+            if (j >= count) {
+                return;
+            }
+            try {
+                std::string row = compute(j);
+                const std::lock_guard lock(mutex);
+                rows[j] = std::move(row);
+                while (next_to_emit < count && rows[next_to_emit]) {
+                    emit(*rows[next_to_emit]);
+                    ++next_to_emit;
+                }
+            } catch (...) {
+                const std::lock_guard lock(mutex);
+                failure = failure ? failure : std::current_exception();
+                next = count;
+                return;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 0; t < std::min<int>(workers, static_cast<int>(std::max<std::size_t>(count, 1))); ++t) {
+        pool.emplace_back(work);
+    }
+    for (auto& t : pool) {
+        t.join();
+    }
+    return failure;
+}
+
+/// The runs shared among MPI ranks, in rounds of `workers` runs per rank: run j of a round goes to rank
+/// j mod R, root gathers the round's rows and writes them in job order (the single-process order), so an
+/// interrupted file is still a prefix and resumes the same way. A failure anywhere ends every rank with it.
+template <class RowOf, class WriteFailed>
+std::exception_ptr share_among_ranks(const mpi::Communicator& ranks, std::size_t count, int workers,
+                                     const RowOf& row_of, const std::vector<Job>& jobs, std::FILE* file,
+                                     const WriteFailed& write_failed, Progress& progress) {
+    const auto r = static_cast<std::size_t>(ranks.size());
+    const auto me = static_cast<std::size_t>(ranks.rank());
+    const std::size_t round = r * static_cast<std::size_t>(workers);
+    try {
+        for (std::size_t first = 0; first < count; first += round) {
+            const std::size_t last = std::min(count, first + round);
+            std::vector<std::size_t> mine;
+            for (std::size_t j = first + me; j < last; j += r) {
+                mine.push_back(j);
+            }
+            // Status byte 0 and the rows (one line each), or 1 and the failure's message.
+            std::vector<std::byte> bytes(1, std::byte{0});
+            const auto append = [&bytes](const std::string& text) {
+                for (char c : text) {
+                    bytes.push_back(static_cast<std::byte>(c));
+                }
+            };
+            const std::exception_ptr failed = run_in_order(
+                mine.size(), workers, [&](std::size_t k) { return row_of(jobs[mine[k]]); }, append);
+            if (failed) {
+                bytes.assign(1, std::byte{1});
+                try {
+                    std::rethrow_exception(failed);
+                } catch (const std::exception& e) {
+                    append("rank " + std::to_string(me) + ": " + e.what());
+                }
+            }
+            std::vector<std::size_t> sizes;
+            const std::vector<std::byte> all = ranks.gather(bytes, &sizes);
+            ranks.on_root([&] {
+                std::vector<std::vector<std::string>> rows(r);
+                std::size_t at = 0;
+                for (std::size_t q = 0; q < r; ++q) {
+                    const std::string text(reinterpret_cast<const char*>(all.data()) + at + 1, sizes[q] - 1);
+                    if (all[at] != std::byte{0}) {
+                        throw std::runtime_error(text);
+                    }
+                    for (std::size_t begin = 0; begin < text.size();) {
+                        const std::size_t end = text.find('\n', begin) + 1;
+                        rows[q].push_back(text.substr(begin, end - begin));
+                        begin = end;
+                    }
+                    at += sizes[q];
+                }
+                for (std::size_t j = first; j < last; ++j) {
+                    const std::string& row = rows[(j - first) % r][(j - first) / r];
+                    if (std::fputs(row.c_str(), file) < 0 || std::fflush(file) != 0) {
+                        throw write_failed();
+                    }
+                    progress.advance();
+                }
+            });
+        }
+    } catch (...) {
+        return std::current_exception();
+    }
+    return nullptr;
+}
+
 } // namespace
 
 std::pair<std::string, std::vector<SweepValue>> parse_vary(const std::string& vary) {
@@ -255,7 +367,7 @@ std::pair<std::string, std::vector<SweepValue>> parse_vary(const std::string& va
     return {key, values};
 }
 
-void run_sweep(const SweepOptions& o) {
+void run_sweep(const SweepOptions& o, const mpi::Communicator& ranks) {
     RunOptions scene = o.scene;
     scene.seed.clear(); // the seed option is the base seed of the runs, handled below
     if (!o.scene.init_file.empty() || !o.scene.dump_file.empty() || !o.scene.metrics_file.empty() ||
@@ -331,104 +443,97 @@ void run_sweep(const SweepOptions& o) {
     preamble += "\n";
 
     const std::filesystem::path out = o.out;
-    check_output_path("--out", out);
-    const std::set<std::string> done = read_existing(out, preamble, 2 + metrics.size());
+    // Root reads (and trims) the file to resume and tells every rank which runs are left.
     std::vector<Job> jobs;
-    for (std::size_t v = 0; v < values.size(); ++v) {
-        for (long long s = 0; s < seeds; ++s) {
-            const std::uint64_t seed = base_seed + static_cast<std::uint64_t>(s);
-            if (!done.contains(values[v].text + "," + std::to_string(seed))) {
-                jobs.push_back({v, seed});
+    std::vector<std::byte> job_bytes;
+    ranks.on_root([&] {
+        check_output_path("--out", out);
+        const std::set<std::string> done = read_existing(out, preamble, 2 + metrics.size());
+        for (std::size_t v = 0; v < values.size(); ++v) {
+            for (long long s = 0; s < seeds; ++s) {
+                const std::uint64_t seed = base_seed + static_cast<std::uint64_t>(s);
+                if (!done.contains(values[v].text + "," + std::to_string(seed))) {
+                    mpi::put(job_bytes, Job{v, seed});
+                }
             }
         }
-    }
+    });
+    ranks.broadcast(job_bytes);
+    jobs.resize(job_bytes.size() / sizeof(Job));
+    std::memcpy(jobs.data(), job_bytes.data(), jobs.size() * sizeof(Job));
     const std::size_t total = values.size() * static_cast<std::size_t>(seeds);
-    std::FILE* file = std::fopen(out.c_str(), "ab");
-    if (file == nullptr) {
-        throw InputError("--out " + out.string() + ": cannot write it (" + std::strerror(errno) + ")");
-    }
+
+    std::FILE* file = nullptr;
     const auto write_failed = [&] {
         return IoError("--out " + out.string() + ": cannot write it (" + std::strerror(errno) +
                        "); the rows written so far are kept and a rerun resumes after them");
     };
-    if (done.empty() && std::filesystem::file_size(out) == 0) {
-        if (std::fputs(preamble.c_str(), file) < 0 || std::fflush(file) != 0) {
-            const IoError error = write_failed();
-            std::fclose(file);
-            throw error;
+    ranks.on_root([&] {
+        file = std::fopen(out.c_str(), "ab");
+        if (file == nullptr) {
+            throw InputError("--out " + out.string() + ": cannot write it (" + std::strerror(errno) + ")");
         }
-    }
+        if (std::filesystem::file_size(out) == 0) {
+            if (std::fputs(preamble.c_str(), file) < 0 || std::fflush(file) != 0) {
+                const IoError error = write_failed();
+                std::fclose(file);
+                throw error;
+            }
+        }
+    });
 
-    // Workers take jobs in order; rows are written in job order (a finished row waits for earlier ones),
-    // each flushed, so an interrupted file is always a prefix of the full one.
-    std::vector<std::optional<std::string>> rows(jobs.size());
-    std::size_t next_to_write = 0;
-    std::atomic<std::size_t> next_job{0};
-    std::mutex mutex;
-    std::exception_ptr failure;
-    Progress progress(total, total - jobs.size());
-    const auto work = [&] {
-        while (true) {
-            const std::size_t j = next_job.fetch_add(1);
-            if (j >= jobs.size()) {
-                return;
-            }
-            std::string row;
-            try {
-                Scenario sc = scenarios[jobs[j].value];
-                sc.seed = jobs[j].seed;
-                sc.params.noise_seed = static_cast<double>(jobs[j].seed);
-                const auto averages = plan.precision == Precision::F64
-                                          ? run_one<double>(sc, plan.steps, burn_in, every, metrics)
-                                          : run_one<float>(sc, plan.steps, burn_in, every, metrics);
-                row = values[jobs[j].value].text + "," + std::to_string(jobs[j].seed);
-                for (double x : averages) {
-                    row += ',';
-                    row += shortest(x);
-                }
-                row += "\n";
-            } catch (...) {
-                const std::lock_guard lock(mutex);
-                failure = failure ? failure : std::current_exception();
-                next_job = jobs.size();
-                return;
-            }
-            const std::lock_guard lock(mutex);
-            rows[j] = std::move(row);
-            while (next_to_write < rows.size() && rows[next_to_write]) {
-                // Every row is checked: on a full disk the sweep stops with an error instead of reporting
-                // success over missing rows.
-                if (std::fputs(rows[next_to_write]->c_str(), file) < 0 || std::fflush(file) != 0) {
-                    failure = failure ? failure : std::make_exception_ptr(write_failed());
-                    next_job = jobs.size();
-                    return;
-                }
-                ++next_to_write;
-            }
-            progress.advance();
+    // One run's CSV row (with its newline).
+    const auto row_of = [&](const Job& job) {
+        Scenario sc = scenarios[job.value];
+        sc.seed = job.seed;
+        sc.params.noise_seed = static_cast<double>(job.seed);
+        const auto averages = plan.precision == Precision::F64
+                                  ? run_one<double>(sc, plan.steps, burn_in, every, metrics)
+                                  : run_one<float>(sc, plan.steps, burn_in, every, metrics);
+        std::string row = values[job.value].text + "," + std::to_string(job.seed);
+        for (double x : averages) {
+            row += ',';
+            row += shortest(x);
         }
+        return row + "\n";
     };
     const int workers =
         std::max(1, std::min<int>(plan.threads > 0 ? plan.threads
                                                    : static_cast<int>(std::thread::hardware_concurrency()),
                                   static_cast<int>(std::max<std::size_t>(jobs.size(), 1))));
-    std::vector<std::thread> pool;
-    for (int t = 0; t < workers; ++t) {
-        pool.emplace_back(work);
-    }
-    for (auto& t : pool) {
-        t.join();
+    Progress progress(ranks.root() ? total : 0, total - jobs.size());
+    std::exception_ptr failure;
+    if (!ranks.distributed()) {
+        failure = run_in_order(
+            jobs.size(), workers, [&](std::size_t j) { return row_of(jobs[j]); },
+            [&](const std::string& row) {
+                // Every row is checked: on a full disk the sweep stops with an error
+                // instead of reporting success over missing rows.
+                if (std::fputs(row.c_str(), file) < 0 || std::fflush(file) != 0) {
+                    throw write_failed();
+                }
+                progress.advance();
+            });
+    } else {
+        failure = share_among_ranks(ranks, jobs.size(), workers, row_of, jobs, file, write_failed, progress);
     }
     progress.finish();
-    const bool closed = std::fclose(file) == 0;
+    const bool closed = file == nullptr || std::fclose(file) == 0;
     if (failure) {
         std::rethrow_exception(failure);
     }
     if (!closed) {
         throw write_failed();
     }
-    std::printf("boids sweep: %zu runs (%zu already in %s), %zu values of %s x %lld seeds, %d workers\n",
-                total, total - jobs.size(), out.string().c_str(), values.size(), key.c_str(), seeds, workers);
+    if (ranks.root()) {
+        std::printf("boids sweep: %zu runs (%zu already in %s), %zu values of %s x %lld seeds, %d workers",
+                    total, total - jobs.size(), out.string().c_str(), values.size(), key.c_str(), seeds,
+                    workers);
+        if (ranks.distributed()) {
+            std::printf(" on each of %d ranks", ranks.size());
+        }
+        std::printf("\n");
+    }
 }
 
 } // namespace boids::cli

@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+namespace boids::mpi {
+class Communicator;
+} // namespace boids::mpi
+
 namespace boids::cli {
 
 /// What the user asked for, before validation. The scene options are those of `boids run`.
@@ -30,7 +34,8 @@ struct SweepValue {
 /// (the share of scouts1 among boids + scouts1, the total held). Throws InputError.
 [[nodiscard]] std::pair<std::string, std::vector<SweepValue>> parse_vary(const std::string& vary);
 
-/// Runs the sweep, appending to (resuming) the output file. Throws InputError for bad input.
-void run_sweep(const SweepOptions& options);
+/// Runs the sweep, appending to (resuming) the output file. Throws InputError for bad input. Under MPI the
+/// ranks share the runs and rank 0 writes the same file, row for row, as one process would.
+void run_sweep(const SweepOptions& options, const mpi::Communicator& ranks);
 
 } // namespace boids::cli
