@@ -156,7 +156,7 @@ void Simulation<Real>::step_once() {
     // The SIMD path (fast_classic_step.cpp) when it applies; the code below is the readable reference.
     last_step_fast_ = false;
     if constexpr (std::is_floating_point_v<Real>) {
-        if (fast_path_ && fast_path_applies(params_) &&
+        if (fast_path_ && !whole_flock_grids_ && fast_path_applies(params_) &&
             fast_.get().try_step(world_, params_, threads(), last_profile_)) {
             last_step_fast_ = true;
             total_profile_ += last_profile_;
@@ -218,10 +218,11 @@ void Simulation<Real>::build_grids(const classic::Constants<Real>& c, int nthrea
         }
     }
     const double depth = c.three_d ? params_.depth : 0.0; // 0: planar grids
+    const detail::GridExtent* whole = whole_flock_grids_ ? whole_flock_grids_->data() : nullptr;
     flock_grid_.build(w, GridMembers::Flocking, grid_range(params_), c.wrap, params_.width, params_.height,
-                      depth, nthreads);
+                      depth, nthreads, whole);
     predator_grid_.build(w, GridMembers::Predators, params_.predator_range, c.wrap, params_.width,
-                         params_.height, depth, nthreads);
+                         params_.height, depth, nthreads, whole != nullptr ? whole + 1 : nullptr);
 }
 
 template <class Real>

@@ -26,7 +26,8 @@ std::size_t SpatialGrid<Real>::cell_of(double px, double py, double pz) const {
 
 template <class Real>
 void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, double range, bool wrap,
-                              double width, double height, double depth, int threads) {
+                              double width, double height, double depth, int threads,
+                              const detail::GridExtent* whole) {
     members_.clear();
     const bool want_predators = members == GridMembers::Predators;
     for (std::size_t i = 0; i < world.size(); ++i) {
@@ -45,7 +46,7 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
     // Geometry (detail::grid_geometry, shared with the fast path): margin mode covers the members'
     // bounding box.
     detail::MemberBox box;
-    if (!wrap) {
+    if (!wrap && whole == nullptr) {
         bool first = true;
         for (std::uint32_t i : members_) {
             const std::array<double, 3> p{static_cast<double>(world.x[i]), static_cast<double>(world.y[i]),
@@ -57,7 +58,10 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
             first = false;
         }
     }
-    const detail::GridGeometry g = detail::grid_geometry(range, m, wrap, width, height, depth, box);
+    const detail::GridGeometry g =
+        whole != nullptr
+            ? detail::grid_geometry(range, whole->members, wrap, width, height, depth, whole->box)
+            : detail::grid_geometry(range, m, wrap, width, height, depth, box);
     origin_x_ = g.origin_x;
     origin_y_ = g.origin_y;
     origin_z_ = g.origin_z;

@@ -8,7 +8,9 @@
 #include "boids/profile.hpp"
 #include "boids/world.hpp"
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace boids {
@@ -72,6 +74,14 @@ public:
     void set_fast_path(bool enabled) { fast_path_ = enabled; }
     /// Whether the fast path is allowed.
     [[nodiscard]] bool fast_path() const { return fast_path_; }
+    /// Lays out the flocking agents' and the predators' grids as those of a larger flock this world is part
+    /// of (a rank's agents plus the halo around them, in global order): every agent is binned into the
+    /// cell it has in the whole flock, so each sum is taken in one process's order. Steps take the plain
+    /// path while it is set; std::nullopt restores the world's own layout.
+    void set_whole_flock_grids(const std::optional<std::array<detail::GridExtent, 2>>& extents) {
+        whole_flock_grids_ = extents;
+    }
+
     /// True when the last step ran on the fast path (it applies to the classic model with no extension
     /// on, in float or double, 2D or 3D, with a visual range > 0 and at most 64 predators; otherwise the
     /// plain path runs).
@@ -121,6 +131,7 @@ private:
 
     bool fast_path_ = true;
     bool last_step_fast_ = false;
+    std::optional<std::array<detail::GridExtent, 2>> whole_flock_grids_; ///< flocking agents, predators
     detail::FastStepScratch<Real> fast_;
 };
 
