@@ -89,7 +89,7 @@ struct Policy : heading::ConstantSpeed<Real> {
     void steer(const Sums& s, Agent<Real>& a) const {
         const double mean_angle = (s.sx == 0.0 && s.sy == 0.0) ? 0.0 : std::atan2(s.sy, s.sx);
         this->fly(a, mean_angle +
-                         params.heading.noise * (noise::uniform01(this->seed, this->step, a.index, 0) - 0.5));
+                         params.heading.noise * (noise::uniform01(this->seed, this->step, a.id, 0) - 0.5));
     }
 
     double r2;
@@ -183,7 +183,7 @@ struct Policy : heading::ConstantSpeed<Real> {
         }
         // Angular noise, then the turning-rate limit toward the noisy desired direction.
         double desired =
-            std::atan2(dy, dx) + params.heading.noise * noise::normal(this->seed, this->step, a.index, 0);
+            std::atan2(dy, dx) + params.heading.noise * noise::normal(this->seed, this->step, a.id, 0);
         const double current = std::atan2(s.hy, s.hx);
         if (std::cos(desired - current) < cos_turn) {
             // Turn by turn_rate toward the desired side: the sign of the cross product.

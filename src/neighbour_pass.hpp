@@ -41,7 +41,7 @@ constexpr bool keeps_course() {
 template <class Real, class Policy, class Next>
 void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const SpatialGrid<Real>& predators,
                     const Geometry<Real>& geo, const Policy& policy, const predators::Behavior<Real>& hunter,
-                    Next& next, int threads) {
+                    Next& next, int threads, const std::uint32_t* ids = nullptr) {
     const std::size_t n = w.size();
     const bool depth = geo.three_d;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
@@ -56,7 +56,8 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
                       depth ? w.z[i] : Real(0),
                       depth ? w.vz[i] : Real(0),
                       w.target[i],
-                      w.rest[i]};
+                      w.rest[i],
+                      ids != nullptr ? ids[i] : static_cast<std::uint32_t>(i)};
         const auto neighbour = [&](const SpatialGrid<Real>& grid, std::uint32_t s) {
             Real x = grid.x(s), y = grid.y(s), z = grid.z(s);
             geo.nearest_image(a.x, a.y, a.z, x, y, z);

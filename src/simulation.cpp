@@ -233,7 +233,8 @@ void Simulation<Real>::neighbour_phase(const classic::Constants<Real>& c, int nt
     const predators::Behavior<Real> hunter(params_, c);
     models::with_model(params_.model, [&]<class M>() {
         neighbour_pass(world_, flock_grid_, predator_grid_, geo,
-                       M::template policy<Real>(params_, c, steps_taken_), hunter, next_, nthreads);
+                       M::template policy<Real>(params_, c, steps_taken_), hunter, next_, nthreads,
+                       agent_ids_.size() == world_.size() ? agent_ids_.data() : nullptr);
     });
 }
 

@@ -22,17 +22,15 @@ namespace {
 template <class Real>
 void run_ranks(const RunPlan& plan, const mpi::Communicator& ranks) {
     const Scenario& sc = plan.scenario;
-    mpi::check_distributable(sc.params, ranks.size());
     long long first_step = 0;
     World<Real> world;
     ranks.on_root([&] {
         world = plan.init_file ? read_state_csv<Real>(*plan.init_file, sc.params, &first_step)
                                : spawn_world<Real>(sc.params, sc.agents, sc.seed);
     });
-    std::vector<std::byte> step_bytes;
-    mpi::put(step_bytes, first_step);
-    ranks.broadcast(step_bytes);
-    std::memcpy(&first_step, step_bytes.data(), sizeof first_step);
+    std::vector<std::uint64_t> saved_at{static_cast<std::uint64_t>(first_step)};
+    ranks.broadcast_values(saved_at);
+    first_step = static_cast<long long>(saved_at[0]);
     const std::size_t agents = world.size();
     mpi::DistributedSimulation<Real> sim(ranks, sc.params, std::move(world), first_step, plan.threads);
 
@@ -98,10 +96,10 @@ void run_ranks(const RunPlan& plan, const mpi::Communicator& ranks) {
         std::snprintf(
             line, sizeof line,
             "%.3f ms on rank 0: halo %.3f, step %.3f, migrate %.3f; imbalance %.2f; job: %.0f bytes "
-            "sent, %.1f agents handed over",
+            "sent, %.1f agents handed over; %lld rebalances",
             (s.halo_s + s.compute_s + s.migrate_s) * per * 1e3, s.halo_s * per * 1e3, s.compute_s * per * 1e3,
             s.migrate_s * per * 1e3, s.steps > 0 ? s.imbalance_sum * per : 1.0,
-            static_cast<double>(sent[1]) * per, static_cast<double>(sent[0]) * per);
+            static_cast<double>(sent[1]) * per, static_cast<double>(sent[0]) * per, s.rebalances);
         print_summary(plan, whole, sim.params(),
                       std::to_string(ranks.size()) + " ranks x " + std::to_string(plan.threads) + " threads",
                       line, plan.steps, seconds);

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace boids {
@@ -82,6 +83,11 @@ public:
         whole_flock_grids_ = extents;
     }
 
+    /// The agents' indices in the larger flock this world is part of (one per agent, in world order): the
+    /// models' per-agent draws (noise, perching rest times) follow them, as they would in the whole flock.
+    /// Empty (the default) means each agent's own index.
+    void set_agent_ids(std::vector<std::uint32_t> ids) { agent_ids_ = std::move(ids); }
+
     /// True when the last step ran on the fast path (it applies to the classic model with no extension
     /// on, in float or double, 2D or 3D, with a visual range > 0 and at most 64 predators; otherwise the
     /// plain path runs).
@@ -132,6 +138,7 @@ private:
     bool fast_path_ = true;
     bool last_step_fast_ = false;
     std::optional<std::array<detail::GridExtent, 2>> whole_flock_grids_; ///< flocking agents, predators
+    std::vector<std::uint32_t> agent_ids_; ///< indices in the whole flock (empty: the world's own)
     detail::FastStepScratch<Real> fast_;
 };
 

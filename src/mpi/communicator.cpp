@@ -138,6 +138,14 @@ void Communicator::broadcast([[maybe_unused]] std::vector<std::byte>& bytes) con
 #endif
 }
 
+void Communicator::broadcast_values([[maybe_unused]] std::vector<std::uint64_t>& values) const {
+#ifdef BOIDS_HAVE_MPI
+    if (distributed()) {
+        MPI_Bcast(values.data(), as_count(values.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    }
+#endif
+}
+
 std::vector<std::byte> Communicator::gather(const std::vector<std::byte>& mine,
                                             std::vector<std::size_t>* counts) const {
     if (!distributed()) {

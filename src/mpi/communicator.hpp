@@ -46,6 +46,8 @@ public:
 
     /// Root's bytes, on every rank.
     void broadcast(std::vector<std::byte>& bytes) const;
+    /// Root's values, on every rank (the vector has the same size everywhere).
+    void broadcast_values(std::vector<std::uint64_t>& values) const;
     /// Every rank's bytes, concatenated in rank order, on root (empty elsewhere); `counts` gets each
     /// rank's share on root.
     [[nodiscard]] std::vector<std::byte> gather(const std::vector<std::byte>& mine,

@@ -109,9 +109,11 @@ void sort_by_id(World<Real>& w, std::vector<std::uint64_t>& ids) {
 }
 
 /// The longest distance at which one agent affects another in a step: beyond it nothing is summed.
-double interaction_reach(const Params& p) {
+double interaction_reach(const Params& p, bool predators) {
+    // The model's grid range bounds its neighbours (the classic model's is the visual range, which holds
+    // the protected range); predators see and are seen farther.
     const double longest =
-        std::max({grid_range(p), p.visual_range, p.protected_range, p.predator_range, p.predator_vision});
+        std::max(grid_range(p), predators ? std::max(p.predator_range, p.predator_vision) : 0.0);
     return longest * (1 + 1e-6) + 1e-6; // no rounding in a distance may reach past the halo
 }
 
@@ -123,7 +125,7 @@ std::string format_number(double value) {
 
 } // namespace
 
-void check_distributable(const Params& p, int ranks) {
+void check_distributable(const Params& p, int ranks, bool predators) {
     const auto refuse = [&](const std::string& why) {
         throw InputError("mpirun -np " + std::to_string(ranks) + ": " + why);
     };
@@ -142,18 +144,8 @@ void check_distributable(const Params& p, int ranks) {
         refuse("update = sequential moves one agent after another; a run across ranks needs update = "
                "synchronous");
     }
-    if (p.perch_rest_max != 0.0) {
-        refuse("perch_rest_max = " + format_number(p.perch_rest_max) +
-               ": perching draws rest times by agent index, which a run across ranks does not yet carry; "
-               "set perch_rest_max = 0");
-    }
-    if ((p.model == Model::Vicsek || p.model == Model::Couzin) && p.heading.noise != 0.0) {
-        refuse("noise = " + format_number(p.heading.noise) + " (model = " + std::string(model_name(p.model)) +
-               "): the noise is drawn by agent index, which a run across ranks does not yet carry; set "
-               "noise = 0");
-    }
     // Each rank's sub-domain must be at least one interaction range across: count the range-sized cells.
-    const double reach = interaction_reach(p);
+    const double reach = interaction_reach(p, predators);
     const std::array<double, 3> size{p.width, p.height, p.dimensions == 3 ? p.depth : reach};
     double cells = 1;
     std::string shape;
@@ -175,11 +167,14 @@ DistributedSimulation<Real>::DistributedSimulation(const Communicator& comm, con
                                                    World<Real> world, long long first_step, int threads,
                                                    double rebalance_at)
     : comm_(comm), params_(params), threads_(threads), rebalance_at_(rebalance_at), step_(first_step) {
-    check_distributable(params_, comm_.size());
+    std::vector<std::uint64_t> predators{comm_.root() ? static_cast<std::uint64_t>(world.counts().predators)
+                                                      : 0};
+    comm_.broadcast_values(predators);
+    check_distributable(params_, comm_.size(), predators[0] > 0);
     space_.size = {params_.width, params_.height, params_.dimensions == 3 ? params_.depth : 0.0};
     space_.dimensions = params_.dimensions;
     space_.wrap = params_.boundary == Boundary::Wrap;
-    reach_ = interaction_reach(params_);
+    reach_ = interaction_reach(params_, predators[0] > 0);
     // Root cuts the world by the initial positions and deals the agents out.
     std::vector<std::byte> tree;
     if (comm_.root()) {
@@ -359,6 +354,7 @@ void DistributedSimulation<Real>::step_once() {
     sim.set_steps_taken(step_);
     sim.set_threads(threads_);
     sim.set_whole_flock_grids(extents);
+    sim.set_agent_ids(std::vector<std::uint32_t>(local_ids.begin(), local_ids.end()));
     sim.step(1);
     const World<Real>& after = sim.world();
     for (std::size_t i = 0; i < ids_.size(); ++i) {

@@ -36,9 +36,10 @@ struct DistributedStats {
 };
 
 /// Throws InputError when the parameters need something the distributed step does not do (a model
-/// whose neighbours are not a range, the sequential update, per-agent draws keyed by the agent index), or
-/// when `ranks` ranks cannot split the world (fewer interaction-range cells than ranks).
-void check_distributable(const Params& params, int ranks);
+/// whose neighbours are not a range, the sequential update), or
+/// when `ranks` ranks cannot split the world (fewer interaction-range cells than ranks; the predators'
+/// ranges count when the flock has `predators`).
+void check_distributable(const Params& params, int ranks, bool predators);
 
 /// The flock over the ranks of `comm`.
 template <class Real>

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # One flock over 1 to 4 ranks gives the single-process run's bits: the same state hash, and --dump,
 # --metrics and --trajectory equal byte for byte, the summary equal but for its timing lines.
-# Usage: run_across_ranks.sh BOIDS MPIEXEC WORKDIR RUN-ARGUMENTS...
+# Usage: run_across_ranks.sh BOIDS MPIEXEC WORKDIR [--expect-rebalance] RUN-ARGUMENTS...
+# (--expect-rebalance: the flock crowds, and the sub-domains must have been cut anew on 2 or more ranks.)
 set -euo pipefail
 boids=$1 mpiexec=$2 dir=$3
 shift 3
+expect_rebalance=0
+if [ "${1:-}" = --expect-rebalance ]; then
+    expect_rebalance=1
+    shift
+fi
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
 outputs() { echo --dump "state$1.csv" --metrics "metrics$1.csv" --metrics-every 10 --trajectory "path$1.npy" \
     --trajectory-every 20; }
@@ -23,6 +29,11 @@ for ranks in 1 2 3 4; do
         # The test means something only if agents crossed between ranks.
         handed=$(sed -n 's/.*, \([0-9.]*\) agents handed over.*/\1/p' out$ranks.txt)
         awk -v h="$handed" 'BEGIN { exit !(h > 0.5) }' || { echo "$ranks ranks: no crossings ($handed)"; exit 1; }
+        cuts=$(sed -n 's/.*; \([0-9]*\) rebalances.*/\1/p' out$ranks.txt)
+        if [ "$expect_rebalance" = 1 ] && [ "$cuts" -lt 1 ]; then
+            echo "$ranks ranks: the crowded flock was never rebalanced"
+            exit 1
+        fi
     fi
 done
 echo "run across ranks: $(grep 'state hash' summary0.txt) for 1 to 4 ranks; outputs byte-identical"
