@@ -11,7 +11,6 @@
 #include "run_command.hpp"
 #include "sweep_command.hpp"
 #include "viewer.hpp"
-#include "viewer_control.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -331,7 +330,7 @@ int main(int argc, char** argv) {
             std::string why;
             boids::viewer::ViewerOptions options = make_viewer_options(view_scene, view_options);
             // The control port: the server's threads queue command lines; the viewer runs them once per
-            // frame, between steps, through its frame hook.
+            // frame, between steps, against its session, exactly as the headless run does.
             std::unique_ptr<boids::ControlServer> server;
             if (!view_options.control.empty()) {
                 const long long port = boids::cli::parse_integer("--control", view_options.control, 0, 65535);
@@ -339,10 +338,8 @@ int main(int argc, char** argv) {
                     boids::ControlServerOptions{view_options.control_host, static_cast<int>(port)});
                 std::printf("control: listening on %s:%d\n", server->host().c_str(), server->port());
                 std::fflush(stdout);
-                options.hook = [&server](boids::viewer::ViewerState& state) {
-                    server->apply_pending([&state](std::string_view line) {
-                        return boids::viewer::execute_viewer_command(state, line);
-                    });
+                options.hook = [&server](boids::viewer::ViewerState&, boids::SimulationController& session) {
+                    server->apply_pending(session);
                 };
             } else if (view_options.control_host != "127.0.0.1") {
                 throw boids::InputError("--control-host needs --control PORT");
