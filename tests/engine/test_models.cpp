@@ -163,32 +163,34 @@ namespace {
 TEST(Weighted, OneStepComputedByHand) {
     Params p;
     p.model = Model::Weighted; // Downey's defaults: radii 1 / 0.3 / 0.5, angles 1 / pi / 1, weights 3 10 1 10
+    p.weighted.time_step = 0.25; // not Downey's 0.1: align must not depend on it
     p.width = p.height = 10;
     p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 0;
     p.weighted.carrot_x = 4;
     p.weighted.carrot_y = 3;
     World<double> w;
-    w.add(Kind::Boid, 3, 3, 0.1, 0, 0);     // A flies +x at unit speed (0.1 per step)
-    w.add(Kind::Boid, 3.2, 3.1, 0, 0.1, 0); // B: 0.2236 from A, 0.46 rad off A's heading
+    w.add(Kind::Boid, 3, 3, 0.25, 0, 0);     // A flies +x at unit speed (0.25 per step)
+    w.add(Kind::Boid, 3.2, 3.1, 0, 0.25, 0); // B: 0.2236 from A, 0.46 rad off A's heading
     Simulation<double> sim(p, w);
     sim.step();
     // A sees B in all three neighbourhoods; the carrot (1 away) is outside the avoid radius.
-    //   center = (0.2, 0.1); avoid = -(0.2, 0.1); align = B's velocity (0, 0.1); love = (1, 0)
-    //   goal = 3 center + 10 avoid + 1 align + 10 love = (8.6, -0.6), normalised
-    const double gx = 8.6 / std::sqrt(74.32), gy = -0.6 / std::sqrt(74.32);
+    //   center = (0.2, 0.1); avoid = -(0.2, 0.1); align = B's heading (0, 1); love = (1, 0)
+    //   goal = 3 center + 10 avoid + 1 align + 10 love = (8.6, 0.3), normalised
+    const double gx = 8.6 / std::sqrt(74.05), gy = 0.3 / std::sqrt(74.05);
     double vx = 0.9 * 1 + 0.1 * gx, vy = 0.9 * 0 + 0.1 * gy; // (1 - mu) vel + mu goal
     const double norm = std::sqrt(vx * vx + vy * vy);
     vx /= norm;
     vy /= norm;
-    EXPECT_NEAR(sim.world().vx[0], 0.1 * vx, 1e-15);
-    EXPECT_NEAR(sim.world().vy[0], 0.1 * vy, 1e-15);
-    EXPECT_NEAR(sim.world().x[0], 3 + 0.1 * vx, 1e-15);
+    EXPECT_NEAR(sim.world().vx[0], 0.25 * vx, 1e-15);
+    EXPECT_NEAR(sim.world().vy[0], 0.25 * vy, 1e-15);
+    EXPECT_NEAR(sim.world().x[0], 3 + 0.25 * vx, 1e-15);
+    EXPECT_NEAR(sim.world().y[0], 3 + 0.25 * vy, 1e-15);
     // B flies +y: A is 2.03 rad off its heading, so only the all-round avoid request sees it.
     //   avoid = -(A - B) = (0.2, 0.1); love = limit((0.8, -0.1)) = (0.8, -0.1)
     //   goal = 10 (0.2, 0.1) + 10 (0.8, -0.1) = (10, 0) -> (1, 0); vel = 0.9 (0, 1) + 0.1 (1, 0)
     const double bn = std::sqrt(0.81 + 0.01);
-    EXPECT_NEAR(sim.world().vx[1], 0.1 * 0.1 / bn, 1e-15);
-    EXPECT_NEAR(sim.world().vy[1], 0.1 * 0.9 / bn, 1e-15);
+    EXPECT_NEAR(sim.world().vx[1], 0.25 * 0.1 / bn, 1e-15);
+    EXPECT_NEAR(sim.world().vy[1], 0.25 * 0.9 / bn, 1e-15);
 }
 
 TEST(Weighted, TheFlockGathersAroundTheCarrot) {
