@@ -5,6 +5,7 @@
 #include "fast_classic_step.hpp"
 #include "models/registry.hpp"
 #include "neighbour_pass.hpp"
+#include "sequential_pass.hpp"
 #include "step_threads.hpp"
 
 #include <algorithm>
@@ -171,8 +172,16 @@ void Simulation<Real>::step_once() {
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
     if (params_.update == UpdateOrder::Sequential) {
-        // The lab's loop: no grid, no threads; the whole step is one neighbour pass.
-        sequential_step(world_, params_);
+        // In place, one agent after another: no grid, no threads. The classic model runs the lab's loop
+        // as transcribed; the others their own rules through their policy.
+        if (params_.model == Model::Classic) {
+            sequential_step(world_, params_);
+        } else {
+            const classic::Constants<Real> c(params_);
+            models::with_model(params_.model, [&]<class M>() {
+                sequential_pass(world_, params_, c, M::template policy<Real>(params_, c, steps_taken_));
+            });
+        }
         last_profile_ = StepProfile{};
         last_profile_.neighbours_ms = last_profile_.total_ms = ms_since(t_start);
         total_profile_ += last_profile_;
@@ -248,6 +257,9 @@ void Simulation<Real>::integrate(const classic::Constants<Real>& c, int nthreads
         if (c.wrap) {
             x = classic::wrap_position(x, c.width);
             y = classic::wrap_position(y, c.height);
+        } else if (c.sprite_wrap) {
+            topological::wrap_sprite(w.x[i], w.y[i], next_.vx[i], next_.vy[i], x, y, params_.width,
+                                     params_.height);
         }
         Real z(0), vz(0);
         if (c.three_d) {

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <tuple>
 
 namespace {
@@ -50,7 +51,9 @@ void add_scene_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--precision", o.precision,
                    "Scalar type: f32 (default) | f64 | fix15 (the lab's fixed point)");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
-    cmd.add_option("--update", o.update, "synchronous (default) | sequential (the lab's in-place loop)");
+    cmd.add_option("--update", o.update,
+                   "synchronous | sequential (in place, one boid after another: the lab's loop, Downey's, "
+                   "PyNBoids'; the downey and pynboids presets' default)");
     cmd.add_option("--speed-estimate", o.speed_estimate, "exact (default) | alpha-max-beta-min");
 }
 
@@ -84,7 +87,7 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
 
 /// `boids view` options beyond the scene's.
 struct ViewCliOptions {
-    std::string rate = "30";
+    std::string rate; ///< empty: the scene's own rate
     bool grow = false;
     std::string size = "1280x800";
     bool hide_panel = false;
@@ -98,7 +101,9 @@ struct ViewCliOptions {
 
 void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& v) {
     add_scene_options(cmd, o);
-    cmd.add_option("--rate", v.rate, "Simulation steps per second: 30 (default) | 60 | max");
+    cmd.add_option("--rate", v.rate,
+                   "Simulation steps per second: 1 to 1000 | max (default: the scene's rate, e.g. "
+                   "pynboids 60, downey-2d 10, ece4760 30)");
     cmd.add_flag("--grow", v.grow,
                  "Start in grow mode: add boids while the rate holds, show the largest flock");
     cmd.add_option("--size", v.size, "Window size, WIDTHxHEIGHT (default 1280x800)");
@@ -122,10 +127,13 @@ boids::viewer::ViewerOptions make_viewer_options(const boids::cli::RunOptions& o
     vo.init_file = plan.init_file;
     vo.precision = plan.precision;
     vo.threads = plan.threads;
-    const auto rate = boids::viewer::parse_sim_rate(v.rate);
+    const std::optional<boids::viewer::SimRate> rate =
+        v.rate.empty() ? std::optional(boids::viewer::SimRate{plan.scenario.rate})
+                       : boids::viewer::parse_sim_rate(v.rate);
     if (!rate) {
-        throw InputError(
-            boids::invalid_value_message("--rate", "'" + v.rate + "'", "allowed values are 30 | 60 | max"));
+        throw InputError(boids::invalid_value_message(
+            "--rate", "'" + v.rate + "'",
+            "allowed values are a whole number of steps per second from 1 to 1000 | max"));
     }
     vo.rate = *rate;
     vo.grow = v.grow;

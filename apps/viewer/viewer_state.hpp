@@ -6,6 +6,7 @@
 #include "boids/params.hpp"
 #include "boids/profile.hpp"
 #include "boids/scalar.hpp"
+#include "boids/scenario.hpp"
 #include "boids/world.hpp"
 
 #include <cstdint>
@@ -21,16 +22,24 @@ class SimulationController;
 
 namespace boids::viewer {
 
-/// How fast the simulation steps, independently of the frame rate (lab: a constant 30 steps/s).
-enum class SimRate { Steps30, Steps60, Unlimited };
+/// How fast the simulation steps, independently of the frame rate: 1 to 1000 steps per second (each
+/// preset starts at its source's rate; the lab's is 30), or as fast as it can ("max").
+struct SimRate {
+    int per_second = default_rate; ///< 0: as fast as it can
+    static const SimRate Steps30, Steps60, Unlimited;
+    bool operator==(const SimRate&) const = default;
+};
+inline constexpr SimRate SimRate::Steps30{30};
+inline constexpr SimRate SimRate::Steps60{60};
+inline constexpr SimRate SimRate::Unlimited{0};
 
 /// Steps per second of a rate; 0 for Unlimited.
 [[nodiscard]] double steps_per_second(SimRate rate);
 
-/// The CLI name of a rate: "30", "60" or "max".
-[[nodiscard]] std::string_view sim_rate_name(SimRate rate);
+/// The CLI name of a rate: its steps per second, or "max".
+[[nodiscard]] std::string sim_rate_name(SimRate rate);
 
-/// Parses "30", "60" or "max"; nullopt otherwise.
+/// Parses a whole number of steps per second in [1, 1000], or "max"; nullopt otherwise.
 [[nodiscard]] std::optional<SimRate> parse_sim_rate(std::string_view text);
 
 /// Agents to place at a point of the world (mouse clicks): `count` agents of `kind` around (x, y).
