@@ -11,8 +11,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <omp.h>
+#include <string>
 #include <sys/resource.h>
 #include <vector>
 
@@ -30,6 +32,7 @@ struct BenchPlan {
     long long steps = 20;
     int threads = 0;
     bool f64 = false;
+    std::string target_source; ///< how the SIMD target was chosen, if not automatically
     bool plain = false;
     bool max_flock = false;
     double rate = 30.0;
@@ -88,6 +91,13 @@ BenchPlan make_plan(const BenchOptions& o) {
             invalid_value_message("--precision", "'" + o.precision + "'", "allowed values are f32 | f64"));
     }
     plan.f64 = o.precision == "f64";
+    if (!o.target.empty()) {
+        set_fast_path_target(o.target, "--target");
+        plan.target_source = "--target " + o.target;
+    } else if (const char* chosen = std::getenv(fast_path_target_variable)) {
+        apply_fast_path_target_environment(); // a bad value is refused here, before any timing
+        plan.target_source = std::string(fast_path_target_variable) + "=" + chosen;
+    }
     plan.plain = o.plain;
     plan.max_flock = o.max_flock;
     plan.rate = parse_number("--rate", o.rate, 0.1, 100'000);
@@ -157,7 +167,8 @@ template <class Real>
 void print_header(const BenchPlan& plan, int threads) {
     std::printf("threads %d, %s, %s path", threads, plan.f64 ? "f64" : "f32", plan.plain ? "plain" : "fast");
     if (!plan.plain) {
-        std::printf(" (SIMD %s, %zu lanes)", fast_path_isa(), fast_path_lanes(plan.f64));
+        std::printf(" (SIMD %s, %zu lanes, %s)", fast_path_isa(), fast_path_lanes(plan.f64),
+                    plan.target_source.empty() ? "the best this CPU runs" : plan.target_source.c_str());
     }
     std::printf("\n");
 }

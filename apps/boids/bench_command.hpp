@@ -14,6 +14,7 @@ struct BenchOptions {
     std::string threads = "0";
     std::string dimensions = "2,3"; ///< W20 in 2D, 3D or both
     std::string precision = "f32";
+    std::string target; ///< SIMD instruction set of the fast path (empty: BOIDS_SIMD_TARGET, else the best)
     bool plain = false;     ///< force the plain grid path (the reference) instead of the fast SIMD path
     bool max_flock = false; ///< find the largest vga-predator flock holding --rate steps/s
     std::string rate = "30";

@@ -157,6 +157,9 @@ void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
     cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
     cmd.add_option("--dimensions", o.dimensions, "W20 in 2 | 3 | 2,3 dimensions (default 2,3)");
+    cmd.add_option("--target", o.target,
+                   "SIMD instruction set of the fast path: auto | avx3 | avx2 | sse4 | ssse3 | scalar, those "
+                   "this CPU runs (default: $BOIDS_SIMD_TARGET, else auto, the best)");
     cmd.add_flag("--plain", o.plain,
                  "Force the plain grid path (the readable reference) instead of the SIMD path");
     cmd.add_flag("--max-flock", o.max_flock,

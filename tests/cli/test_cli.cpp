@@ -220,6 +220,28 @@ TEST(Cli, BenchPrintsTheW20TableWithPhasesIsaAndMemory) {
     EXPECT_NE(plain.out.find("f64, plain path"), std::string::npos) << plain.out;
 }
 
+TEST(Cli, BenchRunsTheSimdTargetNamedByFlagOrEnvironment) {
+    // "scalar" runs on every CPU: Highway's portable fallback, one lane per float.
+    const Result flag =
+        boids("bench --sizes 1000 --seconds 0.01 --warmup 0 --steps 1 --dimensions 2 --target scalar");
+    EXPECT_EQ(flag.code, 0) << flag.err;
+    EXPECT_NE(flag.out.find("1 lanes, --target scalar)"), std::string::npos) << flag.out;
+    const Result from_env = boids_with_environment(
+        "BOIDS_SIMD_TARGET=scalar", "bench --sizes 1000 --seconds 0.01 --warmup 0 --steps 1 --dimensions 2");
+    EXPECT_EQ(from_env.code, 0) << from_env.err;
+    EXPECT_NE(from_env.out.find("1 lanes, BOIDS_SIMD_TARGET=scalar)"), std::string::npos) << from_env.out;
+    // The flag wins over the environment.
+    const Result both = boids_with_environment(
+        "BOIDS_SIMD_TARGET=avx9", "bench --sizes 1000 --seconds 0.01 --warmup 0 --steps 1 --target scalar");
+    EXPECT_EQ(both.code, 0) << both.err;
+    // A run steps on the environment's target too, and refuses a bad one before stepping.
+    const Result run =
+        boids_with_environment("BOIDS_SIMD_TARGET=avx9", "run --headless --boids 50 --steps 2");
+    EXPECT_EQ(run.code, 2) << run.err;
+    EXPECT_NE(run.err.find("BOIDS_SIMD_TARGET = 'avx9' is invalid: this CPU runs auto | "), std::string::npos)
+        << run.err;
+}
+
 TEST(Cli, BenchMaxFlockBisects) {
     // A rate every flock up to the limit holds: doubling stops at the limit.
     const Result r = boids("bench --max-flock --rate 0.5 --limit 3000 --seconds 0.01 --warmup 1");
@@ -243,6 +265,8 @@ TEST(Cli, BenchBadInput) {
     expect_rejected("bench --precision f16", {"--precision", "'f16'", "f32 | f64"});
     expect_rejected("bench --threads many", {"--threads", "'many'"});
     expect_rejected("bench --dimensions 4", {"--dimensions", "'4'", "2 | 3 | 2,3"});
+    expect_rejected("bench --target avx9", {"--target", "'avx9'", "this CPU runs auto | ", "| scalar"});
+    expect_rejected("bench --target AVX2", {"--target", "'AVX2'"});
 }
 
 } // namespace
