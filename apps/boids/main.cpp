@@ -166,6 +166,10 @@ void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
                  "Find by bisection the largest vga-predator flock (at its density) holding --rate steps/s");
     cmd.add_option("--rate", o.rate, "Steps per second --max-flock must hold (default 30)");
     cmd.add_option("--limit", o.limit, "Largest flock --max-flock tries (default 10000000)");
+    cmd.add_option(
+        "--busy-limit", o.busy_limit,
+        "Cores other processes may hold on average during --max-flock before it refuses to report a "
+        "figure (exit 3; default 0.5)");
 }
 
 /// An option given an empty value (`--control ""`) would read as "not given"; it is refused instead.
@@ -327,8 +331,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (bench->parsed()) {
-            boids::cli::run_bench(bench_options);
-            return 0;
+            return boids::cli::run_bench(bench_options);
         }
         if (view->parsed()) {
             std::string why;
