@@ -146,6 +146,14 @@ int Simulation<Real>::threads() const {
 }
 
 template <class Real>
+int Simulation<Real>::threads_for_step() {
+    if (threads_ > 0 || world_.size() < serial_below) {
+        return step_threads(world_.size(), threads());
+    }
+    return thread_chooser_.threads_for_step(omp_get_max_threads());
+}
+
+template <class Real>
 void Simulation<Real>::step(long long steps) {
     for (long long s = 0; s < steps; ++s) {
         step_once();
@@ -156,12 +164,19 @@ template <class Real>
 void Simulation<Real>::step_once() {
     // The SIMD path (fast_classic_step.cpp) when it applies; the code below is the readable reference.
     last_step_fast_ = false;
+    const int nthreads = threads_for_step();
+    const auto timed = [&] {
+        if (threads_ == 0 && world_.size() >= serial_below) {
+            thread_chooser_.record(nthreads, last_profile_.total_ms);
+        }
+    };
     if constexpr (std::is_floating_point_v<Real>) {
         if (fast_path_ && fast_path_applies(params_) &&
-            fast_.get().try_step(world_, params_, threads(), last_profile_)) {
+            fast_.get().try_step(world_, params_, nthreads, last_profile_)) {
             last_step_fast_ = true;
             total_profile_ += last_profile_;
             ++steps_taken_;
+            timed();
             return;
         }
     }
@@ -189,7 +204,6 @@ void Simulation<Real>::step_once() {
         return;
     }
     const classic::Constants<Real> c(params_);
-    const int nthreads = step_threads(world_.size(), threads());
     StepProfile profile;
     {
         const auto t = clock::now();
@@ -210,6 +224,7 @@ void Simulation<Real>::step_once() {
     last_profile_ = profile;
     total_profile_ += profile;
     ++steps_taken_;
+    timed();
 }
 
 template <class Real>

@@ -164,12 +164,19 @@ void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
     cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
     cmd.add_option("--dimensions", o.dimensions, "W20 in 2 | 3 | 2,3 dimensions (default 2,3)");
+    cmd.add_option("--target", o.target,
+                   "SIMD instruction set of the fast path: auto | avx3 | avx2 | sse4 | ssse3 | scalar, those "
+                   "this CPU runs (default: $BOIDS_SIMD_TARGET, else auto, the best)");
     cmd.add_flag("--plain", o.plain,
                  "Force the plain grid path (the readable reference) instead of the SIMD path");
     cmd.add_flag("--max-flock", o.max_flock,
                  "Find by bisection the largest vga-predator flock (at its density) holding --rate steps/s");
     cmd.add_option("--rate", o.rate, "Steps per second --max-flock must hold (default 30)");
     cmd.add_option("--limit", o.limit, "Largest flock --max-flock tries (default 10000000)");
+    cmd.add_option(
+        "--busy-limit", o.busy_limit,
+        "Cores other processes may hold on average during --max-flock before it refuses to report a "
+        "figure (exit 3; default 0.5)");
 }
 
 /// An option given an empty value (`--control ""`) would read as "not given"; it is refused instead.
@@ -331,8 +338,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (bench->parsed()) {
-            boids::cli::run_bench(bench_options);
-            return 0;
+            return boids::cli::run_bench(bench_options);
         }
         if (view->parsed()) {
             std::string why;
