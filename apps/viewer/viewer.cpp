@@ -551,6 +551,17 @@ std::string display_problem() {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         return std::string("SDL cannot open the display: ") + SDL_GetError();
     }
+    // When DISPLAY points at no server, SDL falls back to its "offscreen" driver rather than failing: a
+    // window nobody sees (and a crash in its GL setup here). Only a driver the user asked for by
+    // SDL_VIDEODRIVER, or a real window system, counts as a display.
+    const std::string driver = SDL_GetCurrentVideoDriver() != nullptr ? SDL_GetCurrentVideoDriver() : "";
+    const char* asked = std::getenv("SDL_VIDEODRIVER");
+    if (driver != "x11" && driver != "wayland" && (asked == nullptr || *asked == '\0')) {
+        SDL_Quit();
+        return "no display can be opened (DISPLAY='" + std::string(x11 != nullptr ? x11 : "") +
+               "', WAYLAND_DISPLAY='" + std::string(wayland != nullptr ? wayland : "") +
+               "'; SDL found only its '" + driver + "' driver)";
+    }
     return {};
 }
 
