@@ -9,7 +9,7 @@ import tkinter as tk
 import pytest
 
 import boids_control as ui
-from conftest import TIMEOUT, ControlledRun
+from conftest import BOIDS_EXE, TIMEOUT, ControlledRun
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +80,35 @@ def test_window_reads_values_and_sliders_set_parameters(controlled):
         client.call("quit")
         client.close()
     assert controlled_run.finish()[0] == 0
+
+
+def test_the_window_reconnects_and_shows_the_new_servers_values(xvfb_display):
+    first = ControlledRun()
+    port = first.port
+    client = ui.ControlClient(port=port)
+    root = tk.Tk()
+    second = None
+    try:
+        window = ui.ControlWindow(root, client)
+        assert window.values["visual_range"] == 40.0
+        assert client.request("quit") == "ok quit"
+        assert first.finish()[0] == 0
+        window.refresh_stats()  # nobody listens: said so, and the window carries on
+        assert window.stats.cget("text").startswith("stats unavailable")
+        second = subprocess.Popen([BOIDS_EXE, "run", "--headless", "--control", str(port), "--threads", "1",
+                                   "--set", "visual_range=25"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True)
+        assert second.stdout.readline().startswith(f"control: listening on 127.0.0.1:{port}")
+        window.refresh_stats()
+        assert window.stats.cget("text").startswith("steps ")
+        assert window.values["visual_range"] == 25.0, "the sliders show the restarted server's values"
+        assert window.status.cget("text").startswith("reconnected")
+        assert client.request("quit") == "ok quit"
+        assert second.wait(timeout=TIMEOUT) == 0
+    finally:
+        root.destroy()
+        client.close()
+        first.kill()
+        if second is not None and second.poll() is None:
+            second.kill()
+            second.communicate(timeout=TIMEOUT)
