@@ -103,19 +103,42 @@ class ControlError(RuntimeError):
 
 
 class ControlClient:
-    """One connection to a control port; each request() sends a line and returns the one-line reply."""
+    """One connection to a control port; each request() sends a line and returns the one-line reply. When the
+    server has gone away (restarted, say), the next request connects again and sends its line once more."""
 
     def __init__(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, timeout: float = 5.0):
-        self._sock = socket.create_connection((host, port), timeout=timeout)
-        self._file = self._sock.makefile("rb")
+        self.address = (host, port)
+        self.timeout = timeout
+        #: How many connections were made so far: 1 after the first, one more per reconnection.
+        self.connections = 0
+        self._sock = None
+        self._file = None
+        self._connect()
 
-    def request(self, line: str) -> str:
-        """Sends one command line and returns the reply without its newline."""
+    def _connect(self) -> None:
+        self._sock = socket.create_connection(self.address, timeout=self.timeout)
+        self._file = self._sock.makefile("rb")
+        self.connections += 1
+
+    def _exchange(self, line: str) -> str:
         self._sock.sendall(line.encode("utf-8") + b"\n")
         reply = self._file.readline()
         if not reply:
             raise ConnectionError("the control port closed the connection")
         return reply.decode("utf-8", "replace").rstrip("\r\n")
+
+    def request(self, line: str) -> str:
+        """Sends one command line and returns the reply without its newline. A connection the server closed
+        is made again once; OSError when the server cannot be reached."""
+        if self._sock is None:
+            self._connect()
+            return self._exchange(line)
+        try:
+            return self._exchange(line)
+        except OSError:  # broken pipe, reset, closed: the old server is gone, a new one may listen
+            self.close()
+            self._connect()
+            return self._exchange(line)
 
     def call(self, line: str) -> dict[str, str]:
         """Sends a command; returns its key=value pairs, or raises ControlError for an `error` reply."""
@@ -125,9 +148,11 @@ class ControlClient:
         return pairs
 
     def close(self) -> None:
-        """Closes the connection."""
-        self._file.close()
-        self._sock.close()
+        """Closes the connection (a later request connects again)."""
+        if self._sock is not None:
+            self._file.close()
+            self._sock.close()
+        self._sock = self._file = None
 
     def __enter__(self) -> "ControlClient":
         return self
@@ -149,7 +174,8 @@ class ControlWindow:
         self.scales = {}
         self.labels = {}
         self._updating = False
-        root.title(f"boids control ({client._sock.getpeername()[0]}:{client._sock.getpeername()[1]})")
+        root.title(f"boids control ({client.address[0]}:{client.address[1]})")
+        self._connection = client.connections
         params = client.call("params")
         for row, slider in enumerate(SLIDERS):
             tk.Label(root, text=slider.key, anchor="w", width=22).grid(row=row, column=0, sticky="w")
@@ -209,10 +235,21 @@ class ControlWindow:
         self.status.config(text=f"{command}: {reply}")
         return reply
 
+    def reload(self) -> None:
+        """Puts every slider at the server's value (after a reconnection: a restarted server has its own)."""
+        params = self.client.call("params")
+        for slider in SLIDERS:
+            self.show(slider, float(params[slider.key]))
+        self._connection = self.client.connections
+
     def refresh_stats(self) -> None:
-        """Shows steps, agents, mean speed and polarization, and schedules the next refresh."""
+        """Shows steps, agents, mean speed and polarization, and schedules the next refresh. After the client
+        had to connect again, the sliders are reloaded from the server first."""
         try:
             s = self.client.call("stats")
+            if self.client.connections != self._connection:
+                self.reload()
+                self.status.config(text="reconnected: the sliders show the server's values")
             self.stats.config(text=f"steps {s['steps']}   agents {s['agents']}   "
                                    f"mean speed {float(s['mean_speed']):.3f}   "
                                    f"polarization {float(s['polarization']):.3f}   "

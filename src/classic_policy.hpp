@@ -156,6 +156,9 @@ struct Policy {
             a.vy = a.rest == 0 ? T::from_double(-(params.min_speed + params.max_speed) / 2) : Real(0);
             return;
         }
+        if (c.predators_first) { // the lab page's order: alignment below reads the kicked velocity
+            flee_predators(c, s.pdx, s.pdy, s.pdz, a.vx, a.vy, a.vz);
+        }
         if (s.neighbours > 0) {
             const Real xavg = T::divide_by_count(s.xsum, s.neighbours);
             const Real yavg = T::divide_by_count(s.ysum, s.neighbours);
@@ -175,7 +178,9 @@ struct Policy {
         if (!c.wrap) {
             turn_at_edges(c, a.x, a.y, a.z, a.vx, a.vy, a.vz);
         }
-        flee_predators(c, s.pdx, s.pdy, s.pdz, a.vx, a.vy, a.vz);
+        if (!c.predators_first) { // Adams' VGA predator page's order
+            flee_predators(c, s.pdx, s.pdy, s.pdz, a.vx, a.vy, a.vz);
+        }
         steer_scout(c, a.kind, a.vx, a.bias);
         if (s.ahead_d2 >= 0) { // sidestep, away from the side the neighbour ahead is on
             const double vx = static_cast<double>(a.vx), vy = static_cast<double>(a.vy);

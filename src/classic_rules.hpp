@@ -16,12 +16,14 @@ struct Constants {
     using T = ScalarTraits<Real>;
 
     explicit Constants(const Params& p)
-        : wrap(p.boundary == Boundary::Wrap), dynamic_bias(p.dynamic_bias), width(T::from_double(p.width)),
-          height(T::from_double(p.height)), half_width(width / Real(2)), half_height(height / Real(2)),
-          left_edge(T::from_double(p.margin_left)), right_edge(T::from_double(p.width - p.margin_right)),
-          top_edge(T::from_double(p.margin_top)), bottom_edge(T::from_double(p.height - p.margin_bottom)),
-          turn(T::from_double(p.turn_factor)), visual(T::from_double(p.visual_range)),
-          visual2(visual * visual),
+        : sprite_wrap(p.boundary == Boundary::Wrap && p.model == Model::Topological &&
+                      p.topological.wrap_style == WrapStyle::Sprite),
+          wrap(p.boundary == Boundary::Wrap && !sprite_wrap), dynamic_bias(p.dynamic_bias),
+          width(T::from_double(p.width)), height(T::from_double(p.height)), half_width(width / Real(2)),
+          half_height(height / Real(2)), left_edge(T::from_double(p.margin_left)),
+          right_edge(T::from_double(p.width - p.margin_right)), top_edge(T::from_double(p.margin_top)),
+          bottom_edge(T::from_double(p.height - p.margin_bottom)), turn(T::from_double(p.turn_factor)),
+          visual(T::from_double(p.visual_range)), visual2(visual * visual),
           protected2(T::from_double(p.protected_range) * T::from_double(p.protected_range)),
           centering(T::from_double(p.centering_factor)), avoid(T::from_double(p.avoid_factor)),
           matching(T::from_double(p.matching_factor)), min_speed(T::from_double(p.min_speed)),
@@ -33,9 +35,14 @@ struct Constants {
           alpha(T::from_double(alpha_max_beta_min_alpha)), beta(T::from_double(alpha_max_beta_min_beta)),
           dives(p.max_dive_speed > 0), max_dive_speed(T::from_double(p.max_dive_speed)),
           three_d(p.dimensions == 3), depth(T::from_double(p.depth)), half_depth(depth / Real(2)),
-          front_edge(T::from_double(p.margin_front)), back_edge(T::from_double(p.depth - p.margin_back)) {}
+          front_edge(T::from_double(p.margin_front)), back_edge(T::from_double(p.depth - p.margin_back)),
+          predators_first(p.predator_order == PredatorOrder::BeforeFlocking) {}
 
-    bool wrap, dynamic_bias;
+    /// PyNBoids' wrap (WrapStyle::Sprite): no torus (no minimum image, no seeing across the seam), and a
+    /// boid reappears on the other side only once its sprite is wholly off screen (topological_policy.hpp).
+    bool sprite_wrap;
+    bool wrap; ///< a torus: positions wrap and distances use the minimum image
+    bool dynamic_bias;
     Real width, height, half_width, half_height;
     Real left_edge, right_edge, top_edge, bottom_edge, turn;
     Real visual, visual2, protected2;
@@ -49,6 +56,7 @@ struct Constants {
     Real max_dive_speed;
     bool three_d; ///< the world has a z axis (front and back margins, a z period)
     Real depth, half_depth, front_edge, back_edge;
+    bool predators_first; ///< PredatorOrder::BeforeFlocking: flee before cohesion and alignment
 };
 
 /// The image of a neighbour at `x` nearest to an agent at `a` on a circle of length `length`, for positions

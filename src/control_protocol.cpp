@@ -98,6 +98,14 @@ std::string single_line(std::string message) {
 
 std::string run(SimulationController& controller, const std::vector<std::string_view>& words) {
     const std::string_view command = words.front();
+    if (command == "set" && words.size() == 3 && words[1] == "precision") {
+        // The scalar is the session's, not a parameter: the flock carries over into it exactly.
+        controller.set_precision(require_precision("precision", words[2]));
+        return "ok precision=" + std::string(precision_name(controller.precision()));
+    }
+    if (command == "get" && words.size() == 2 && words[1] == "precision") {
+        return "ok precision=" + std::string(precision_name(controller.precision()));
+    }
     if (command == "set") {
         require_arity(command, words, 2, 2, "KEY VALUE");
         Params next = controller.params();

@@ -322,6 +322,53 @@ HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool seam, Ca
 /// trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs. `seam`: some
 /// run is across a wrap seam; then the tile's candidates are culled and listed at the positions the tile
 /// sees (x - shift, the nearest images), and the loop reads them from the list. The lanes' own agents are
+// Highway 1.0's Compress below AVX-512 (AVX2, SSE4, SSSE3) keeps its index table in a constexpr local
+// array, which GCC 12 copies onto the stack at every call (1 KiB with `rep movsq` on AVX2), and the listing
+// compresses up to four vectors per vector of candidates. On those targets the listing permutes with
+// TableLookupLanes instead, its order read from a table in static storage, once per vector of candidates
+// for all its columns. AVX-512 compresses natively; the portable fallback has one lane.
+constexpr bool kOwnCompress = HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3;
+
+/// Row `bits` of the table lists the lanes set in `bits` in order, then the others: the permutation that
+/// moves a vector's kept lanes to its front, as Compress does.
+template <std::size_t kLanes, class T>
+struct CompressOrder {
+    alignas(64) T lane[std::size_t{1} << kLanes][kLanes]{};
+    constexpr CompressOrder() {
+        for (std::size_t bits = 0; bits < (std::size_t{1} << kLanes); ++bits) {
+            std::size_t out = 0;
+            for (const bool kept : {true, false}) {
+                for (std::size_t l = 0; l < kLanes; ++l) {
+                    if ((((bits >> l) & 1) != 0) == kept) {
+                        lane[bits][out++] = static_cast<T>(l);
+                    }
+                }
+            }
+        }
+    }
+};
+template <std::size_t kLanes, class T>
+inline constexpr CompressOrder<kLanes, T> compress_order{};
+
+/// The lane order that moves the lanes of `keep` to the front, for TableLookupLanes (with IndicesFromVec)
+/// on vectors of D or of its signed integers. 32-bit lanes read bytes (2 KiB for 8 lanes), 64-bit ones
+/// their own width (512 bytes for 4 lanes).
+template <class D>
+HWY_INLINE hn::Vec<hn::RebindToSigned<D>> compress_order_of(D d, hn::Mask<D> keep) {
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    constexpr std::size_t lanes = hn::MaxLanes(D());
+    static_assert(lanes <= 8, "a table of 2^lanes rows");
+    std::uint8_t bits[8] = {};
+    hn::StoreMaskBits(d, keep, bits);
+    if constexpr (sizeof(TI) == 4) {
+        const hn::Rebind<std::int8_t, decltype(di)> d8;
+        return hn::PromoteTo(di, hn::LoadU(d8, compress_order<lanes, std::int8_t>.lane[bits[0]]));
+    } else {
+        return hn::LoadU(di, compress_order<lanes, TI>.lane[bits[0]]);
+    }
+}
+
 /// the `own_count` slots from `own` (a.slot): listed whole, and their place noted (see add_list).
 template <bool kWrap, bool k3D, class D, class Real>
 HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, const CandidateRun<Real>* runs,
@@ -377,11 +424,22 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, co
             const auto keep = hn::And(hn::Lt(e2, box.reach2), hn::FirstN(d, n));
             const auto keep_index = hn::RebindMask(di, keep);
             const auto slots = hn::Add(hn::Set(di, static_cast<TI>(k)), lane_index);
-            hn::StoreU(hn::Compress(slots, keep_index), di, list.slot + size);
-            if (listed) {
-                hn::StoreU(hn::Compress(x, keep), d, list.x + size);
-                hn::StoreU(hn::Compress(y, keep), d, list.y + size);
-                hn::StoreU(hn::Compress(z, keep), d, list.z + size);
+            if constexpr (kOwnCompress) {
+                const auto order = compress_order_of(d, keep);
+                hn::StoreU(hn::TableLookupLanes(slots, hn::IndicesFromVec(di, order)), di, list.slot + size);
+                if (listed) {
+                    const auto to_front = hn::IndicesFromVec(d, order);
+                    hn::StoreU(hn::TableLookupLanes(x, to_front), d, list.x + size);
+                    hn::StoreU(hn::TableLookupLanes(y, to_front), d, list.y + size);
+                    hn::StoreU(hn::TableLookupLanes(z, to_front), d, list.z + size);
+                }
+            } else {
+                hn::StoreU(hn::Compress(slots, keep_index), di, list.slot + size);
+                if (listed) {
+                    hn::StoreU(hn::Compress(x, keep), d, list.x + size);
+                    hn::StoreU(hn::Compress(y, keep), d, list.y + size);
+                    hn::StoreU(hn::Compress(z, keep), d, list.z + size);
+                }
             }
             size += hn::CountTrue(di, keep_index);
         };

@@ -39,10 +39,12 @@
 namespace boids {
 
 const char* fast_path_isa() {
+    apply_fast_path_target_environment();
     return fast::simd_target_name();
 }
 
 std::size_t fast_path_lanes(bool double_precision) {
+    apply_fast_path_target_environment();
     return double_precision ? fast::simd_lanes_f64() : fast::simd_lanes_f32();
 }
 
@@ -450,6 +452,7 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
     threads = step_threads(world.size(), threads);
+    apply_fast_path_target_environment(); // before the lane count or a kernel is dispatched
     if (!(params.visual_range > 0.0)) {
         return false;
     }

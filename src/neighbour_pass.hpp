@@ -7,6 +7,7 @@
 //   using Sums = ...;                                  // per-agent accumulators, value-initialised
 //   static constexpr NeighbourQuery query;             // InRange (3 x 3 cells) or KNearest
 //   int k() const;                                     // KNearest only
+//   double block_cell() const;                         // KNearest only: 0, or search only that block
 //   void accumulate(Sums&, const Agent<Real>&, const Neighbour<Real>&) const;   // flock neighbours
 //   void accumulate_predator(Sums&, const Agent<Real>&, const Neighbour<Real>&) const;
 //   void steer(const Sums&, Agent<Real>&) const;       // a flocking agent's new state
@@ -35,6 +36,23 @@ constexpr bool keeps_course() {
     }
 }
 
+/// Agent i of the world as a policy reads it (z and vz 0 in a 2D world).
+template <class Real>
+Agent<Real> agent_at(const World<Real>& w, std::size_t i, bool three_d, const std::uint32_t* ids = nullptr) {
+    return {static_cast<std::uint32_t>(i),
+            w.kind[i],
+            w.x[i],
+            w.y[i],
+            w.vx[i],
+            w.vy[i],
+            w.bias[i],
+            three_d ? w.z[i] : Real(0),
+            three_d ? w.vz[i] : Real(0),
+            w.target[i],
+            w.rest[i],
+            ids != nullptr ? ids[i] : static_cast<std::uint32_t>(i)};
+}
+
 /// Computes every agent's new velocity and state from the old state (the world and the grids' copies),
 /// in parallel.
 /// `Next` has vectors vx, vy, vz, bias, target, rest sized to the world (vz empty in 2D).
@@ -46,18 +64,7 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
     const bool depth = geo.three_d;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
     for (std::size_t i = 0; i < n; ++i) {
-        Agent<Real> a{static_cast<std::uint32_t>(i),
-                      w.kind[i],
-                      w.x[i],
-                      w.y[i],
-                      w.vx[i],
-                      w.vy[i],
-                      w.bias[i],
-                      depth ? w.z[i] : Real(0),
-                      depth ? w.vz[i] : Real(0),
-                      w.target[i],
-                      w.rest[i],
-                      ids != nullptr ? ids[i] : static_cast<std::uint32_t>(i)};
+        Agent<Real> a = agent_at(w, i, depth, ids);
         const auto neighbour = [&](const SpatialGrid<Real>& grid, std::uint32_t s) {
             Real x = grid.x(s), y = grid.y(s), z = grid.z(s);
             geo.nearest_image(a.x, a.y, a.z, x, y, z);
@@ -77,7 +84,8 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
                 });
             } else {
                 KNearest nearest;
-                k_nearest(flock, a.x, a.y, a.index, policy.k(), geo.wrap, geo.width, geo.height, nearest);
+                k_nearest(flock, a.x, a.y, a.index, policy.k(), geo.wrap, geo.width, geo.height, nearest,
+                          policy.block_cell());
                 for (int m = 0; m < nearest.count; ++m) { // nearest first
                     policy.accumulate(sums, a,
                                       neighbour(flock, nearest.found[static_cast<std::size_t>(m)].slot));

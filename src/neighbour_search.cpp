@@ -4,6 +4,7 @@
 #include "classic_rules.hpp"
 
 #include <cassert>
+#include <cmath>
 
 namespace boids {
 
@@ -16,37 +17,52 @@ bool before(const FoundNeighbour& a, const FoundNeighbour& b) {
 
 } // namespace
 
+void offer_nearest(KNearest& out, int k, const FoundNeighbour& candidate) {
+    if (out.count == k && !before(candidate, out.found[static_cast<std::size_t>(k - 1)])) {
+        return;
+    }
+    // Insertion into the sorted list, dropping the last when full.
+    int pos = out.count < k ? out.count++ : k - 1;
+    while (pos > 0 && before(candidate, out.found[static_cast<std::size_t>(pos - 1)])) {
+        out.found[static_cast<std::size_t>(pos)] = out.found[static_cast<std::size_t>(pos - 1)];
+        --pos;
+    }
+    out.found[static_cast<std::size_t>(pos)] = candidate;
+}
+
+bool in_cell_block(double px, double py, double x, double y, double cell) {
+    return std::abs(std::floor(x / cell) - std::floor(px / cell)) <= 1 &&
+           std::abs(std::floor(y / cell) - std::floor(py / cell)) <= 1;
+}
+
 template <class Real>
 void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t self, int k, bool wrap,
-               Real width, Real height, KNearest& out) {
+               Real width, Real height, KNearest& out, double block_cell) {
     assert(k >= 1 && k <= max_k_nearest);
     out.count = 0;
     const Real half_w = width / Real(2), half_h = height / Real(2);
+    const double pxd = static_cast<double>(px), pyd = static_cast<double>(py);
     const auto offer = [&](std::uint32_t s) {
         const std::uint32_t j = grid.agent(s);
         if (j == self) {
             return;
         }
-        // Ranked by the offset the policy then receives: agent minus the neighbour's nearest image.
         Real x = grid.x(s), y = grid.y(s);
+        if (block_cell > 0 &&
+            !in_cell_block(pxd, pyd, static_cast<double>(x), static_cast<double>(y), block_cell)) {
+            return;
+        }
+        // Ranked by the offset the policy then receives: agent minus the neighbour's nearest image.
         if (wrap) {
             x = classic::nearest_image(px, x, width, half_w);
             y = classic::nearest_image(py, y, height, half_h);
         }
         const Real dx = px - x, dy = py - y;
         const double ddx = static_cast<double>(dx), ddy = static_cast<double>(dy);
-        const FoundNeighbour candidate{s, j, ddx * ddx + ddy * ddy};
-        if (out.count == k && !before(candidate, out.found[static_cast<std::size_t>(k - 1)])) {
-            return;
-        }
-        // Insertion into the sorted list, dropping the last when full.
-        int pos = out.count < k ? out.count++ : k - 1;
-        while (pos > 0 && before(candidate, out.found[static_cast<std::size_t>(pos - 1)])) {
-            out.found[static_cast<std::size_t>(pos)] = out.found[static_cast<std::size_t>(pos - 1)];
-            --pos;
-        }
-        out.found[static_cast<std::size_t>(pos)] = candidate;
+        offer_nearest(out, k, FoundNeighbour{s, j, ddx * ddx + ddy * ddy});
     };
+    // A block reaches at most two cells from the point along each axis.
+    const double block_reach = 2 * block_cell * std::sqrt(2.0);
     for (int ring = 0;; ++ring) {
         if (!grid.for_each_in_ring(px, py, ring, offer)) {
             return; // every cell visited
@@ -56,14 +72,17 @@ void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t se
         if (out.count == k && out.found[static_cast<std::size_t>(k - 1)].distance2 < reach * reach) {
             return;
         }
+        if (block_cell > 0 && reach > block_reach) {
+            return; // nothing beyond lies in the block
+        }
     }
 }
 
 template void k_nearest(const SpatialGrid<float>&, float, float, std::uint32_t, int, bool, float, float,
-                        KNearest&);
+                        KNearest&, double);
 template void k_nearest(const SpatialGrid<double>&, double, double, std::uint32_t, int, bool, double, double,
-                        KNearest&);
+                        KNearest&, double);
 template void k_nearest(const SpatialGrid<Fix15>&, Fix15, Fix15, std::uint32_t, int, bool, Fix15, Fix15,
-                        KNearest&);
+                        KNearest&, double);
 
 } // namespace boids

@@ -46,6 +46,9 @@ constexpr std::array<std::string_view, 2> boundary_names{"margin", "wrap"};
 constexpr std::array<std::string_view, 2> update_names{"synchronous", "sequential"};
 constexpr std::array<std::string_view, 2> speed_estimate_names{"exact", "alpha-max-beta-min"};
 constexpr std::array<std::string_view, 3> predator_behavior_names{"edge", "chase-centroid", "pursue"};
+constexpr std::array<std::string_view, 2> predator_order_names{"after-edges", "before-flocking"};
+constexpr std::array<std::string_view, 2> wrap_style_names{"torus", "sprite"};
+constexpr std::array<std::string_view, 2> heading_range_names{"signed", "positive"};
 constexpr std::array<std::string_view, 2> dimensions_names{"2", "3"};  // Params::dimensions - 2
 constexpr std::array<std::string_view, 2> bool_names{"true", "false"}; // dynamic_bias: true is 0
 
@@ -69,7 +72,7 @@ std::uint32_t models_with(bool ModelAbilities::*ability) {
 }
 
 // clang-format off
-const std::array<ChoiceKey, 7> choice_keys{{
+const std::array<ChoiceKey, 10> choice_keys{{
     {{"dynamic_bias", "bool", 0, 1, "scouts' bias grows while they move their way: true | false", "dynamic bias", "Scouts"}, bool_names,
      [](const Params& p) { return p.dynamic_bias ? 0 : 1; },
      [](Params& p, int v) { p.dynamic_bias = v == 0; }},
@@ -79,13 +82,22 @@ const std::array<ChoiceKey, 7> choice_keys{{
     {{"predator_behavior", "choice", 0, 1, "predators: edge (turn at edges only) | chase-centroid | pursue", "predators", "Predators"}, predator_behavior_names,
      [](const Params& p) { return static_cast<int>(p.predator_behavior); },
      [](Params& p, int v) { p.predator_behavior = static_cast<PredatorBehavior>(v); }},
+    {{"predator_order", "choice", 0, 1, "when boids flee predators: after-edges (Adams' VGA page) | before-flocking (the ECE 4760 lab page: alignment reads the kicked velocity)", "predator order", "Predators"}, predator_order_names,
+     [](const Params& p) { return static_cast<int>(p.predator_order); },
+     [](Params& p, int v) { p.predator_order = static_cast<PredatorOrder>(v); }},
+    {{"wrap_style", "choice", 0, 1, "topological, boundary = wrap: torus (exact) | sprite (PyNBoids: reappear once the sprite is off screen, no seeing across the seam)", "wrap style", models::Topological::title}, wrap_style_names,
+     [](const Params& p) { return static_cast<int>(p.topological.wrap_style); },
+     [](Params& p, int v) { p.topological.wrap_style = static_cast<WrapStyle>(v); }},
+    {{"heading_range", "choice", 0, 1, "topological: headings kept in signed (-180, 180] | positive [0, 360) degrees (PyNBoids; moves its dead band)", "heading range", models::Topological::title}, heading_range_names,
+     [](const Params& p) { return static_cast<int>(p.topological.heading_range); },
+     [](Params& p, int v) { p.topological.heading_range = static_cast<HeadingRange>(v); }},
     {{"model", "choice", 0, 1, "flocking model: classic (Adams/Land) | topological (PyNBoids) | weighted (Downey, carrot) | vicsek | couzin", "model", "World"}, model_names,
      [](const Params& p) { return static_cast<int>(p.model); },
      [](Params& p, int v) { p.model = static_cast<Model>(v); }},
     {{"boundary", "choice", 0, 1, "edges: margin (turn back) | wrap (torus)", "boundary", "World"}, boundary_names,
      [](const Params& p) { return static_cast<int>(p.boundary); },
      [](Params& p, int v) { p.boundary = static_cast<Boundary>(v); }},
-    {{"update", "choice", 0, 1, "synchronous (double-buffered) | sequential (the lab's in-place loop, one thread)", "update", "World"}, update_names,
+    {{"update", "choice", 0, 1, "synchronous (double-buffered) | sequential (in place, one boid after another, one thread: the lab's loop, Downey's and PyNBoids')", "update", "World"}, update_names,
      [](const Params& p) { return static_cast<int>(p.update); },
      [](Params& p, int v) { p.update = static_cast<UpdateOrder>(v); }},
     {{"speed_estimate", "choice", 0, 1, "speed for the limits: exact | alpha-max-beta-min", "speed estimate", "Extensions"}, speed_estimate_names,
@@ -96,8 +108,11 @@ const std::array<ChoiceKey, 7> choice_keys{{
 
 /// Who reads each choice key.
 std::uint32_t choice_users(std::string_view key) {
-    if (key == "dynamic_bias") {
+    if (key == "dynamic_bias" || key == "predator_order") {
         return models::bit(Model::Classic);
+    }
+    if (key == "wrap_style" || key == "heading_range") {
+        return models::bit(Model::Topological);
     }
     if (key == "predator_behavior") {
         return models_with(&ModelAbilities::hunting);
@@ -261,7 +276,7 @@ void validate_depth(const Params& p) {
         planar("model", "only " + models_text(&ModelAbilities::three_d) +
                             " are 3D; this model is planar and cannot run");
     }
-    if (p.update != UpdateOrder::Synchronous) {
+    if (p.update != UpdateOrder::Synchronous && p.model == Model::Classic) {
         planar("update", "the lab's loop is planar: only synchronous runs");
     }
     if (p.speed_estimate != SpeedEstimate::Exact) {
@@ -287,6 +302,36 @@ void validate_extensions(const Params& p) {
     }
 }
 
+/// The in-place update: the classic model's is the lab's loop, transcribed as on the microcontroller (no
+/// extension); the other models that offer it move one boid after another through their own rules.
+void validate_sequential(const Params& p) {
+    if (!model_abilities(p.model).sequential) {
+        throw InputError(invalid_value_message("update", "sequential",
+                                               "the " + std::string(model_name(p.model)) +
+                                                   " model has no in-place update (models that do: " +
+                                                   models_text(&ModelAbilities::sequential) + ")"));
+    }
+    if (p.model == Model::Classic) {
+        const char* extension = p.predator_behavior != PredatorBehavior::Edge ? "predator_behavior"
+                                : p.predator_speed > 0                        ? "predator_speed"
+                                : p.gravity > 0 || p.max_dive_speed > 0       ? "gravity"
+                                : p.line_of_sight_factor > 0                  ? "line_of_sight_factor"
+                                : p.perch_rest_max > 0                        ? "perch_rest_max"
+                                                                              : nullptr;
+        if (extension != nullptr) {
+            throw InputError(invalid_value_message(
+                "update", "sequential",
+                std::string(
+                    "the lab's in-place loop runs the lab's rules only; it cannot be combined with ") +
+                    extension + " = " + get_param(p, extension)));
+        }
+    }
+    if (!p.obstacles.empty() || !p.food.empty()) {
+        throw InputError(invalid_value_message(
+            "update", "sequential", "the in-place update cannot be combined with obstacles or food"));
+    }
+}
+
 } // namespace
 
 void validate(const Params& p) {
@@ -305,26 +350,7 @@ void validate(const Params& p) {
                                   "must not exceed perch_rest_max = " + shortest(p.perch_rest_max)));
     }
     if (p.update == UpdateOrder::Sequential) {
-        // The sequential loop is the lab's classic loop, transcribed as on the microcontroller.
-        const char* extension = !model_abilities(p.model).sequential            ? "model"
-                                : p.predator_behavior != PredatorBehavior::Edge ? "predator_behavior"
-                                : p.predator_speed > 0                          ? "predator_speed"
-                                : p.gravity > 0 || p.max_dive_speed > 0         ? "gravity"
-                                : p.line_of_sight_factor > 0                    ? "line_of_sight_factor"
-                                : p.perch_rest_max > 0                          ? "perch_rest_max"
-                                                                                : nullptr;
-        if (extension == nullptr && (!p.obstacles.empty() || !p.food.empty())) {
-            throw InputError(invalid_value_message("update", "sequential",
-                                                   "the lab's in-place loop runs the classic model only; it "
-                                                   "cannot be combined with obstacles or food"));
-        }
-        if (extension != nullptr) {
-            throw InputError(invalid_value_message(
-                "update", "sequential",
-                std::string(
-                    "the lab's in-place loop runs the classic model only; it cannot be combined with ") +
-                    extension + " = " + get_param(p, extension)));
-        }
+        validate_sequential(p);
     }
     for (std::size_t i = 0; i < p.obstacles.size(); ++i) {
         validate(p.obstacles[i], "obstacle " + std::to_string(i + 1));

@@ -75,10 +75,67 @@ void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
     const World<Real>& old = in_place ? world : previous;
 
     const Real visual = R(p.visual_range), protect = R(p.protected_range), pred = R(p.predator_range);
+    const bool predators_first = p.predator_order == PredatorOrder::BeforeFlocking;
     for (std::size_t i = 0; i < n; ++i) {
         const Real x = old.x[i], y = old.y[i], z = z_of(old, i);
         Real vx = old.vx[i], vy = old.vy[i], vz = vz_of(old, i), bias = old.bias[i];
         const Kind kind = old.kind[i];
+        // Agent i minus agent j (on a torus: the nearest image).
+        const auto offset = [&](std::size_t j, Real& dx, Real& dy, Real& dz) {
+            dx = x - old.x[j];
+            dy = y - old.y[j];
+            dz = z - z_of(old, j);
+            if (wrap) {
+                dx = nearest_image(dx, W);
+                dy = nearest_image(dy, H);
+                if (solid) {
+                    dz = nearest_image(dz, D);
+                }
+            }
+        };
+        // 5. Predators: turn away from those within range, by the sign of the summed offsets.
+        const auto flee = [&] {
+            Real pdx(0), pdy(0), pdz(0);
+            long long m = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                if (old.kind[j] != Kind::Predator) {
+                    continue;
+                }
+                Real dx(0), dy(0), dz(0);
+                offset(j, dx, dy, dz);
+                if (T::abs(dx) < pred && T::abs(dy) < pred && T::abs(dz) < pred &&
+                    dx * dx + dy * dy + dz * dz < pred * pred) {
+                    pdx = pdx + dx;
+                    pdy = pdy + dy;
+                    pdz = pdz + dz;
+                    m += 1;
+                }
+            }
+            if (m > 0) {
+                const Real kick = R(p.predator_turn_factor);
+                if (pdz > Real(0)) {
+                    vz = vz + kick;
+                }
+                if (pdz < Real(0)) {
+                    vz = vz - kick;
+                }
+                if (pdy > Real(0)) {
+                    vy = vy + kick;
+                }
+                if (pdy < Real(0)) {
+                    vy = vy - kick;
+                }
+                if (pdx > Real(0)) {
+                    vx = vx + kick;
+                }
+                if (pdx < Real(0)) {
+                    vx = vx - kick;
+                }
+            }
+        };
+        if (kind != Kind::Predator && predators_first) { // the ECE 4760 lab page's order
+            flee();
+        }
         if (kind != Kind::Predator) {
             // 1. Neighbours.
             Real xpos_avg(0), ypos_avg(0), xvel_avg(0), yvel_avg(0), close_dx(0), close_dy(0);
@@ -88,19 +145,14 @@ void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
                 if (j == i || old.kind[j] == Kind::Predator) {
                     continue;
                 }
-                Real dx = x - old.x[j], dy = y - old.y[j], dz = z - z_of(old, j);
-                if (wrap) {
-                    dx = nearest_image(dx, W);
-                    dy = nearest_image(dy, H);
-                    if (solid) {
-                        dz = nearest_image(dz, D);
-                    }
-                }
+                Real dx(0), dy(0), dz(0);
+                offset(j, dx, dy, dz);
                 // Field of view: the neighbour must lie within fov_angle / 2 of the velocity.
                 bool in_view = true;
                 if (p.fov_angle < 360.0) {
-                    const double vxd = static_cast<double>(vx), vyd = static_cast<double>(vy);
-                    const double vzd = static_cast<double>(vz);
+                    // (the velocity the step started with, also when predators kicked it first)
+                    const double vxd = static_cast<double>(old.vx[i]), vyd = static_cast<double>(old.vy[i]);
+                    const double vzd = static_cast<double>(vz_of(old, i));
                     const double tx = -static_cast<double>(dx), ty = -static_cast<double>(dy);
                     const double tz = -static_cast<double>(dz);
                     const double norms =
@@ -168,49 +220,8 @@ void brute_force_step(World<Real>& world, const Params& p, bool in_place) {
             }
         }
         if (kind != Kind::Predator) {
-            // 5. Predators.
-            Real pdx(0), pdy(0), pdz(0);
-            long long m = 0;
-            for (std::size_t j = 0; j < n; ++j) {
-                if (old.kind[j] != Kind::Predator) {
-                    continue;
-                }
-                Real dx = x - old.x[j], dy = y - old.y[j], dz = z - z_of(old, j);
-                if (wrap) {
-                    dx = nearest_image(dx, W);
-                    dy = nearest_image(dy, H);
-                    if (solid) {
-                        dz = nearest_image(dz, D);
-                    }
-                }
-                if (T::abs(dx) < pred && T::abs(dy) < pred && T::abs(dz) < pred &&
-                    dx * dx + dy * dy + dz * dz < pred * pred) {
-                    pdx = pdx + dx;
-                    pdy = pdy + dy;
-                    pdz = pdz + dz;
-                    m += 1;
-                }
-            }
-            if (m > 0) {
-                const Real kick = R(p.predator_turn_factor);
-                if (pdz > Real(0)) {
-                    vz = vz + kick;
-                }
-                if (pdz < Real(0)) {
-                    vz = vz - kick;
-                }
-                if (pdy > Real(0)) {
-                    vy = vy + kick;
-                }
-                if (pdy < Real(0)) {
-                    vy = vy - kick;
-                }
-                if (pdx > Real(0)) {
-                    vx = vx + kick;
-                }
-                if (pdx < Real(0)) {
-                    vx = vx - kick;
-                }
+            if (!predators_first) { // 5. Predators (Adams' VGA predator page's order).
+                flee();
             }
             // 6. Dynamic bias. 7. Scout bias.
             if (kind == Kind::Scout1 || kind == Kind::Scout2) {

@@ -348,6 +348,13 @@ Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
                 throw InputError(at(source, node) + ": seed must be a non-negative integer");
             }
             scenario.seed = static_cast<std::uint64_t>(v->get());
+        } else if (k == "rate") {
+            const auto* v = node.as_integer();
+            if (v == nullptr || v->get() < min_rate || v->get() > max_rate) {
+                throw InputError(at(source, node) + ": rate must be a whole number of steps per second in [" +
+                                 std::to_string(min_rate) + ", " + std::to_string(max_rate) + "]");
+            }
+            scenario.rate = static_cast<int>(v->get());
         } else if (k == "agents") {
             const auto* table = node.as_table();
             if (table == nullptr) {
@@ -391,7 +398,8 @@ Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
         } else {
             throw InputError(
                 at(source, node) + ": unknown key '" + std::string(k) +
-                "'; a scenario has description, seed, [agents], [params], [[obstacles]] and [[food]]");
+                "'; a scenario has description, seed, rate, [agents], [params], [[obstacles]] and "
+                "[[food]]");
         }
     }
     try {

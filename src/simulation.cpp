@@ -5,6 +5,7 @@
 #include "fast_classic_step.hpp"
 #include "models/registry.hpp"
 #include "neighbour_pass.hpp"
+#include "sequential_pass.hpp"
 #include "step_threads.hpp"
 
 #include <algorithm>
@@ -145,6 +146,14 @@ int Simulation<Real>::threads() const {
 }
 
 template <class Real>
+int Simulation<Real>::threads_for_step() {
+    if (threads_ > 0 || world_.size() < serial_below) {
+        return step_threads(world_.size(), threads());
+    }
+    return thread_chooser_.threads_for_step(omp_get_max_threads());
+}
+
+template <class Real>
 void Simulation<Real>::step(long long steps) {
     for (long long s = 0; s < steps; ++s) {
         step_once();
@@ -155,12 +164,19 @@ template <class Real>
 void Simulation<Real>::step_once() {
     // The SIMD path (fast_classic_step.cpp) when it applies; the code below is the readable reference.
     last_step_fast_ = false;
+    const int nthreads = threads_for_step();
+    const auto timed = [&] {
+        if (threads_ == 0 && world_.size() >= serial_below) {
+            thread_chooser_.record(nthreads, last_profile_.total_ms);
+        }
+    };
     if constexpr (std::is_floating_point_v<Real>) {
         if (fast_path_ && !whole_flock_grids_ && fast_path_applies(params_) &&
-            fast_.get().try_step(world_, params_, threads(), last_profile_)) {
+            fast_.get().try_step(world_, params_, nthreads, last_profile_)) {
             last_step_fast_ = true;
             total_profile_ += last_profile_;
             ++steps_taken_;
+            timed();
             return;
         }
     }
@@ -171,8 +187,16 @@ void Simulation<Real>::step_once() {
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
     if (params_.update == UpdateOrder::Sequential) {
-        // The lab's loop: no grid, no threads; the whole step is one neighbour pass.
-        sequential_step(world_, params_);
+        // In place, one agent after another: no grid, no threads. The classic model runs the lab's loop
+        // as transcribed; the others their own rules through their policy.
+        if (params_.model == Model::Classic) {
+            sequential_step(world_, params_);
+        } else {
+            const classic::Constants<Real> c(params_);
+            models::with_model(params_.model, [&]<class M>() {
+                sequential_pass(world_, params_, c, M::template policy<Real>(params_, c, steps_taken_));
+            });
+        }
         last_profile_ = StepProfile{};
         last_profile_.neighbours_ms = last_profile_.total_ms = ms_since(t_start);
         total_profile_ += last_profile_;
@@ -180,7 +204,6 @@ void Simulation<Real>::step_once() {
         return;
     }
     const classic::Constants<Real> c(params_);
-    const int nthreads = step_threads(world_.size(), threads());
     StepProfile profile;
     {
         const auto t = clock::now();
@@ -201,6 +224,7 @@ void Simulation<Real>::step_once() {
     last_profile_ = profile;
     total_profile_ += profile;
     ++steps_taken_;
+    timed();
 }
 
 template <class Real>
@@ -250,6 +274,9 @@ void Simulation<Real>::integrate(const classic::Constants<Real>& c, int nthreads
         if (c.wrap) {
             x = classic::wrap_position(x, c.width);
             y = classic::wrap_position(y, c.height);
+        } else if (c.sprite_wrap) {
+            topological::wrap_sprite(w.x[i], w.y[i], next_.vx[i], next_.vy[i], x, y, params_.width,
+                                     params_.height);
         }
         Real z(0), vz(0);
         if (c.three_d) {

@@ -1,21 +1,34 @@
 #include "boids/simulation_controller.hpp"
 
 #include "boids/error.hpp"
+#include "boids/fix15.hpp"
 #include "boids/hash.hpp"
 #include "boids/state_io.hpp"
 #include "boids/world_edit.hpp"
 
+#include <algorithm>
 #include <array>
+#include <sstream>
 
 namespace boids {
 
 namespace {
+
+constexpr std::array<Kind, kind_count> all_kinds{Kind::Boid, Kind::Scout1, Kind::Scout2, Kind::Predator};
 
 constexpr std::array<std::string_view, kind_count> count_keys{"boids", "scouts1", "scouts2", "predators"};
 
 /// Agents added during a session come from their own stream, derived from the scene's seed, so that
 /// adding agents never disturbs the starting state and a session replays exactly.
 constexpr std::uint64_t spawn_stream_salt = 0x9e3779b97f4a7c15ull;
+
+/// A simulation continuing a saved state from the step it was saved at.
+template <class Real>
+AnySimulation continued(const Params& params, World<Real> world, long long step) {
+    AnySimulation sim(std::in_place_type<Simulation<Real>>, params, std::move(world));
+    std::get<Simulation<Real>>(sim).set_steps_taken(step);
+    return sim;
+}
 
 } // namespace
 
@@ -59,10 +72,8 @@ AnySimulation SimulationController::load_simulation(const Params& params,
                                                     const std::filesystem::path& path) const {
     return with_precision(setup_.precision, [&]<class Real>() {
         long long step = 0;
-        AnySimulation loaded(std::in_place_type<Simulation<Real>>, params,
-                             read_state_csv<Real>(path, params, &step));
-        std::get<Simulation<Real>>(loaded).set_steps_taken(step);
-        return loaded;
+        World<Real> world = read_state_csv<Real>(path, params, &step);
+        return continued(params, std::move(world), step);
     });
 }
 
@@ -89,7 +100,7 @@ std::string SimulationController::get_param(std::string_view key) const {
     return boids::get_param(params(), key);
 }
 
-void SimulationController::spawn(Kind kind, long long count) {
+void SimulationController::check_spawn_count(Kind kind, long long count) const {
     const std::string field = "spawn " + std::string(kind_name(kind)) + " count";
     if (count < 0 || count > max_spawn_per_call) {
         throw InputError(
@@ -103,6 +114,10 @@ void SimulationController::spawn(Kind kind, long long count) {
                                                    std::to_string(max_session_agents) + " agents; room for " +
                                                    std::to_string(room) + " more"));
     }
+}
+
+void SimulationController::spawn(Kind kind, long long count) {
+    check_spawn_count(kind, count);
     visit([&](auto& sim) { spawner_.spawn(sim.world(), sim.params(), kind, count); });
 }
 
@@ -117,10 +132,84 @@ void SimulationController::remove(Kind kind, long long count) {
     visit([&](auto& sim) { remove_newest(sim.world(), kind, count); });
 }
 
+void SimulationController::place(Kind kind, double x, double y, long long count, double spread) {
+    check_spawn_count(kind, count);
+    visit([&](auto& sim) { place_agents(sim.world(), spawner_, sim.params(), kind, x, y, count, spread); });
+}
+
+void SimulationController::set_counts(const AgentCounts& wanted) {
+    const AgentCounts have = counts();
+    for (Kind kind : all_kinds) {
+        const long long want = count_of(wanted, kind);
+        if (want < 0) {
+            throw InputError(invalid_value_message(std::string(kind_count_key(kind)), std::to_string(want),
+                                                   "a count is at least 0"));
+        }
+    }
+    if (wanted.total() > max_session_agents) {
+        throw InputError(invalid_value_message("agents", std::to_string(wanted.total()),
+                                               "a session holds at most " +
+                                                   std::to_string(max_session_agents) + " agents"));
+    }
+    std::array<long long, kind_count> excess{};
+    for (Kind kind : all_kinds) {
+        excess[static_cast<std::size_t>(kind)] = std::max(0LL, count_of(have, kind) - count_of(wanted, kind));
+    }
+    // Additions may fail (obstacles leaving no room): spawn into a copy so that nothing changes then.
+    visit([&](auto& sim) {
+        auto world = sim.world();
+        Spawner spawner = spawner_;
+        remove_newest(world, excess);
+        for (Kind kind : all_kinds) {
+            const long long missing = count_of(wanted, kind) - count_of(have, kind);
+            if (missing > 0) {
+                spawner.spawn(world, sim.params(), kind, missing);
+            }
+        }
+        sim.world() = std::move(world);
+        spawner_ = spawner;
+    });
+}
+
 void SimulationController::reset() {
     AnySimulation fresh = make_simulation(params());
     simulation_ = std::move(fresh);
     spawner_ = Spawner(setup_.scenario.seed ^ spawn_stream_salt);
+    set_threads(setup_.threads);
+}
+
+void SimulationController::restart(const Scenario& scene) {
+    SimulationController fresh(
+        SimulationSetup{scene, std::nullopt, setup_.precision,
+                        setup_.threads}); // validates and spawns; throws before anything changes
+    fresh.paused_ = paused_;
+    fresh.quit_requested_ = quit_requested_;
+    *this = std::move(fresh);
+}
+
+Scenario SimulationController::scene() const {
+    Scenario s = setup_.scenario;
+    s.params = params();
+    return s;
+}
+
+void SimulationController::set_precision(Precision precision) {
+    if (precision == setup_.precision) {
+        return;
+    }
+    if (precision == Precision::Fix15) {
+        validate_fix15(params());
+    }
+    // The state file's text is exact in both directions (shortest round trip; fix15's exact decimal).
+    std::ostringstream text;
+    visit([&](const auto& sim) { write_state_csv(text, sim.world(), sim.steps_taken()); });
+    AnySimulation converted = with_precision(precision, [&]<class Real>() {
+        long long step = 0;
+        World<Real> world = parse_state_csv<Real>(text.str(), "the flock", params(), &step);
+        return continued(params(), std::move(world), step);
+    });
+    simulation_ = std::move(converted);
+    setup_.precision = precision;
     set_threads(setup_.threads);
 }
 

@@ -176,11 +176,45 @@ World<Real> spawn_world(const Params& params, const AgentCounts& counts, std::ui
     return world;
 }
 
+template <class Real>
+void place_agents(World<Real>& world, Spawner& spawner, const Params& params, Kind kind, double x, double y,
+                  long long count, double spread) {
+    World<Real> fresh;
+    // The offsets are uniform over the whole square, wherever the obstacles are.
+    Params anywhere = params;
+    anywhere.obstacles.clear();
+    spawner.spawn(fresh, anywhere, kind, count);
+    // Reuse the spawner's uniform positions inside the margins as offsets within the square.
+    const bool wrap = params.boundary == Boundary::Wrap;
+    const double x0 = wrap ? 0.0 : params.margin_left;
+    const double x1 = wrap ? params.width : params.width - params.margin_right;
+    const double y0 = wrap ? 0.0 : params.margin_top;
+    const double y1 = wrap ? params.height : params.height - params.margin_bottom;
+    for (std::size_t i = 0; i < fresh.size(); ++i) {
+        double px = x;
+        double py = y;
+        if (count > 1) {
+            px += ((static_cast<double>(fresh.x[i]) - x0) / (x1 - x0) - 0.5) * spread;
+            py += ((static_cast<double>(fresh.y[i]) - y0) / (y1 - y0) - 0.5) * spread;
+        }
+        if (fresh.has_depth()) {
+            world.add_3d(fresh.kind[i], static_cast<Real>(px), static_cast<Real>(py), fresh.z[i], fresh.vx[i],
+                         fresh.vy[i], fresh.vz[i], fresh.bias[i]);
+        } else {
+            world.add(fresh.kind[i], static_cast<Real>(px), static_cast<Real>(py), fresh.vx[i], fresh.vy[i],
+                      fresh.bias[i]);
+        }
+    }
+}
+
 template void Spawner::spawn(World<float>&, const Params&, Kind, long long);
 template void Spawner::spawn(World<double>&, const Params&, Kind, long long);
 template World<float> spawn_world(const Params&, const AgentCounts&, std::uint64_t);
 template World<double> spawn_world(const Params&, const AgentCounts&, std::uint64_t);
 template void Spawner::spawn(World<Fix15>&, const Params&, Kind, long long);
 template World<Fix15> spawn_world(const Params&, const AgentCounts&, std::uint64_t);
+template void place_agents(World<float>&, Spawner&, const Params&, Kind, double, double, long long, double);
+template void place_agents(World<double>&, Spawner&, const Params&, Kind, double, double, long long, double);
+template void place_agents(World<Fix15>&, Spawner&, const Params&, Kind, double, double, long long, double);
 
 } // namespace boids

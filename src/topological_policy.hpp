@@ -11,6 +11,9 @@
 // plus 5 px/s per missing neighbour. PyNBoids' frame time is fixed at 1/60 s per step; its random
 // +-4 degree wobble is left out so that runs stay reproducible. The maths is done in double and the
 // velocity stored in the engine's scalar.
+// PyNBoids' own choices are parameters (docs/MODEL.md §4): search_cell (its 3 x 3 block of 100-pixel
+// cells, where fewer than k may be found), wrap_style = sprite (its wrap: wrap_sprite below) and
+// heading_range = positive (its angle in [0, 360), which moves the dead band).
 
 #include "classic_rules.hpp"
 #include "neighbour_pass_types.hpp"
@@ -30,6 +33,32 @@ inline double degrees(double radians) {
 }
 inline double radians(double degrees) {
     return degrees * std::numbers::pi / 180.0;
+}
+
+/// PyNBoids draws a boid as a 15 x 15 sprite, rotated to its heading.
+inline constexpr double sprite_side = 15.0;
+
+/// PyNBoids' wrap: a boid whose sprite, at its position before the move and rotated to its new heading
+/// (vx, vy), lies wholly off one side of the screen is put on the opposite edge; otherwise (x, y), the
+/// moved position, stands. A boid near a side is therefore seen only from its own side of the seam.
+template <class Real>
+void wrap_sprite(Real old_x, Real old_y, Real vx, Real vy, Real& x, Real& y, double width, double height) {
+    using T = ScalarTraits<Real>;
+    const double dx = static_cast<double>(vx), dy = static_cast<double>(vy);
+    const double speed = std::hypot(dx, dy);
+    // Half the side of the rotated sprite's bounding box.
+    const double half = speed > 0 ? sprite_side / 2 * (std::abs(dx) + std::abs(dy)) / speed : sprite_side / 2;
+    const double ox = static_cast<double>(old_x), oy = static_cast<double>(old_y);
+    if (oy + half < 0) {
+        y = T::from_double(height);
+    } else if (oy - half > height) {
+        y = Real(0);
+    }
+    if (ox + half < 0) {
+        x = T::from_double(width);
+    } else if (ox - half > width) {
+        x = Real(0);
+    }
 }
 
 /// The signed turn (-180, 180] that takes heading `from` to `to`, as PyNBoids computes it.
@@ -52,6 +81,8 @@ struct Policy {
     Policy(const Params& p, const classic::Constants<Real>& constants) : params(p), c(constants) {}
 
     int k() const { return static_cast<int>(params.topological.k_neighbours); }
+    /// 0, or the side of the cells whose 3 x 3 block around the boid's own holds its candidates.
+    double block_cell() const { return params.topological.search_cell; }
 
     // Neighbours arrive nearest first.
     void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
@@ -76,6 +107,10 @@ struct Policy {
     void steer(const Sums& s, Agent<Real>& a) const {
         const double x = static_cast<double>(a.x), y = static_cast<double>(a.y);
         double heading = degrees(std::atan2(static_cast<double>(a.vy), static_cast<double>(a.vx)));
+        if (params.topological.heading_range == HeadingRange::Positive) {
+            heading = heading < 0 ? heading + 360.0 : heading;
+            heading = heading >= 360.0 ? heading - 360.0 : heading;
+        }
         double turn_rate = base_turn_rate * frame_time;
         double turn = 0.0;
         double target_angle = heading;
@@ -98,7 +133,7 @@ struct Policy {
                 turn = -turn;
             }
         }
-        if (!c.wrap) {
+        if (!c.wrap && !c.sprite_wrap) {
             // Within a margin: head for the inside, turning harder the deeper in.
             const double w = params.width, h = params.height;
             const double depth = std::min({x / params.margin_left, y / params.margin_top,

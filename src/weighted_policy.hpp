@@ -4,16 +4,18 @@
 //
 // Four acceleration requests, each limited to unit length: center (toward the neighbours' centroid),
 // avoid (away from the centroid of the boids and the carrot that are too close), align (the neighbours'
-// mean velocity) and love (toward the carrot). Each request has its own neighbourhood: a radius and a
-// half-angle around the velocity. goal = w_center center + w_avoid avoid + w_align align + w_love love,
-// normalised; vel = (1 - mu) vel + mu goal, normalised (unit speed); pos += dt vel.
+// mean heading, a mean of unit vectors) and love (toward the carrot). Each request has its own neighbourhood:
+// a radius and a half-angle around the velocity. goal = w_center center + w_avoid avoid + w_align align +
+// w_love love, normalised; vel = (1 - mu) vel + mu goal, normalised (unit speed); pos += dt vel.
 //
-// Two decisions where Downey's code and text part ways: align uses the neighbours' mean velocity, as the
+// Two decisions where Downey's code and text part ways: align uses the neighbours' mean heading, as the
 // docstring says ("the average heading"), not that mean minus the boid's position, which the code
 // computes; and a zero goal or velocity (which Downey's code cannot normalise) keeps the previous
 // direction. docs/MODEL.md §5.3 lists every departure.
-// The engine stores the displacement per step, dt vel, as the velocity. No edge rule: the carrot holds the
-// flock together (wrap mode keeps the minimum image).
+// The engine stores the displacement per step, dt vel, as the velocity; align therefore reads the
+// neighbours' stored velocities as unit headings, which is what Downey's velocities are, so that its pull
+// does not depend on dt. No edge rule: the carrot holds the flock together (wrap mode keeps the minimum
+// image).
 
 #include "classic_rules.hpp"
 #include "neighbour_pass_types.hpp"
@@ -36,6 +38,12 @@ struct Vec3 {
 inline Vec3 limit(Vec3 v) {
     const double n = v.norm();
     return n > 1.0 ? v * (1.0 / n) : v;
+}
+
+/// v scaled to length 1; a zero vector stays zero.
+inline Vec3 unit(Vec3 v) {
+    const double n = v.norm();
+    return n > 0 ? v * (1.0 / n) : v;
 }
 
 /// The angle between a and b in [0, pi]; 0 if either is zero (a neighbour on top of the boid is seen).
@@ -87,8 +95,8 @@ struct Policy {
             ++s.avoid_count;
         }
         if (in_view(v, offset, params.weighted.align_radius, params.weighted.align_angle)) {
-            s.align_sum = s.align_sum + Vec3{static_cast<double>(n.vx), static_cast<double>(n.vy),
-                                             static_cast<double>(n.vz)};
+            s.align_sum = s.align_sum + unit(Vec3{static_cast<double>(n.vx), static_cast<double>(n.vy),
+                                                  static_cast<double>(n.vz)});
             ++s.align_count;
         }
     }

@@ -11,9 +11,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <omp.h>
+#include <string>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <vector>
 
 namespace boids::cli {
@@ -30,10 +33,12 @@ struct BenchPlan {
     long long steps = 20;
     int threads = 0;
     bool f64 = false;
+    std::string target_source; ///< how the SIMD target was chosen, if not automatically
     bool plain = false;
     bool max_flock = false;
     double rate = 30.0;
     long long limit = 10'000'000;
+    double busy_limit = 0.5;
 };
 
 long long parse_count(const std::string& flag, const std::string& text, long long lo, long long hi) {
@@ -88,10 +93,18 @@ BenchPlan make_plan(const BenchOptions& o) {
             invalid_value_message("--precision", "'" + o.precision + "'", "allowed values are f32 | f64"));
     }
     plan.f64 = o.precision == "f64";
+    if (!o.target.empty()) {
+        set_fast_path_target(o.target, "--target");
+        plan.target_source = "--target " + o.target;
+    } else if (const char* chosen = std::getenv(fast_path_target_variable)) {
+        apply_fast_path_target_environment(); // a bad value is refused here, before any timing
+        plan.target_source = std::string(fast_path_target_variable) + "=" + chosen;
+    }
     plan.plain = o.plain;
     plan.max_flock = o.max_flock;
     plan.rate = parse_number("--rate", o.rate, 0.1, 100'000);
     plan.limit = parse_count("--limit", o.limit, 1, 100'000'000);
+    plan.busy_limit = parse_number("--busy-limit", o.busy_limit, 0, 1e6);
     return plan;
 }
 
@@ -157,7 +170,8 @@ template <class Real>
 void print_header(const BenchPlan& plan, int threads) {
     std::printf("threads %d, %s, %s path", threads, plan.f64 ? "f64" : "f32", plan.plain ? "plain" : "fast");
     if (!plan.plain) {
-        std::printf(" (SIMD %s, %zu lanes)", fast_path_isa(), fast_path_lanes(plan.f64));
+        std::printf(" (SIMD %s, %zu lanes, %s)", fast_path_isa(), fast_path_lanes(plan.f64),
+                    plan.target_source.empty() ? "the best this CPU runs" : plan.target_source.c_str());
     }
     std::printf("\n");
 }
@@ -228,34 +242,102 @@ void w20_table(const BenchPlan& plan) {
                 "alone: /usr/bin/time -v boids bench --sizes N\n");
 }
 
-/// Steps per second a vga-predator flock of `n` boids holds after warm-up: the inverse of the median
-/// step time, so that a step stalled by another process does not decide the answer.
+/// CPU time the whole machine has spent busy (all cores, all processes), in seconds, from the kernel's
+/// counters; negative where they cannot be read.
+double machine_busy_seconds() {
+    std::FILE* stat = std::fopen("/proc/stat", "r");
+    if (stat == nullptr) {
+        return -1.0;
+    }
+    // cpu  user nice system idle iowait irq softirq steal ...
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    const int fields = std::fscanf(stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
+                                   &idle, &iowait, &irq, &softirq, &steal);
+    std::fclose(stat);
+    if (fields < 4) {
+        return -1.0;
+    }
+    const auto ticks = static_cast<double>(user + nice + system + irq + softirq + steal);
+    return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+/// How much of the machine other processes held over a stretch of wall time: the machine's busy CPU time
+/// minus this process's own (its spinning threads included), per second.
+class OtherLoad {
+public:
+    OtherLoad() : wall_(Clock::now()), machine_(machine_busy_seconds()), own_(cpu_seconds()) {}
+    /// Cores other processes held on average since construction; negative if unknown.
+    [[nodiscard]] double cores() const {
+        const double machine = machine_busy_seconds();
+        const double wall = std::chrono::duration<double>(Clock::now() - wall_).count();
+        if (machine < 0 || machine_ < 0 || wall <= 0) {
+            return -1.0;
+        }
+        return std::max(0.0, (machine - machine_ - (cpu_seconds() - own_)) / wall);
+    }
+
+private:
+    Clock::time_point wall_;
+    double machine_;
+    double own_;
+};
+
+std::string describe_load(double cores) {
+    if (cores < 0) {
+        return "other processes' load unknown";
+    }
+    char text[96];
+    std::snprintf(text, sizeof text, "other processes held %.2f of %d cores", cores, omp_get_num_procs());
+    return text;
+}
+
+/// Steps per second a vga-predator flock of `n` boids holds after warm-up, in each of `windows` windows of
+/// about `seconds`: the inverse of the window's median step time, so that a step stalled by another
+/// process does not decide a window.
 template <class Real>
-double flock_rate(long long n, const BenchPlan& plan, double seconds) {
+void flock_rates(long long n, const BenchPlan& plan, double seconds, int windows,
+                 std::vector<double>& rates) {
     const Scenario s = vga_predator_at_density(n);
     Simulation<Real> sim = make_sim<Real>(s, plan);
     sim.step(std::min<long long>(plan.warmup, 10));
-    return 1.0 / time_steps(sim, seconds).median_step_s;
+    for (int w = 0; w < windows; ++w) {
+        rates.push_back(1.0 / time_steps(sim, seconds).median_step_s);
+    }
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t k = values.size() / 2;
+    return values.size() % 2 == 1 ? values[k] : 0.5 * (values[k - 1] + values[k]);
 }
 
 template <class Real>
-void max_flock(const BenchPlan& plan) {
+int max_flock(const BenchPlan& plan) {
     const int threads = resolved_threads(plan);
     std::printf(
         "boids bench --max-flock: largest vga-predator flock (2 predators, margins, the preset's density:\n"
-        "500 boids per 440 x 280 px inside the margins) holding %g steps/s (median step time).\n",
-        plan.rate);
+        "500 boids per 440 x 280 px inside the margins) holding %g steps/s: the median of %d windows' rates\n"
+        "(each the inverse of its median step time); a probe that misses is repeated on a fresh flock and\n"
+        "decided on the median of all its windows.\n",
+        plan.rate, 3);
     print_header<Real>(plan, threads);
-    // Each probe times about a second; doubling finds a bracket, bisection narrows it to 2%.
-    const double seconds = std::min(plan.seconds, 1.0);
-    // A probe that misses the rate is repeated once with a fresh flock: on a busy machine a whole probe
-    // can land in a stretch where other processes hold the cores.
+    // Each probe times about a second in three windows; doubling finds a bracket, bisection narrows it to 2%.
+    constexpr int windows = 3;
+    const double window_seconds = std::min(plan.seconds, 1.0) / windows;
+    const OtherLoad search_load;
     const auto probe = [&](long long n) {
-        double r = flock_rate<Real>(n, plan, seconds);
-        if (r < plan.rate) {
-            r = std::max(r, flock_rate<Real>(n, plan, seconds));
+        const OtherLoad load;
+        std::vector<double> rates;
+        flock_rates<Real>(n, plan, window_seconds, windows, rates);
+        double r = median(rates);
+        const bool repeated = r < plan.rate;
+        if (repeated) {
+            // On a busy machine a whole probe can land in a stretch where other processes hold the cores.
+            flock_rates<Real>(n, plan, window_seconds, windows, rates);
+            r = median(rates);
         }
-        std::printf("  %10lld boids: %8.1f steps/s %s\n", n, r, r >= plan.rate ? "holds" : "too slow");
+        std::printf("  %10lld boids: %8.1f steps/s %-8s (%zu windows, %s)\n", n, r,
+                    r >= plan.rate ? "holds" : "too slow", rates.size(), describe_load(load.cores()).c_str());
         std::fflush(stdout);
         return r >= plan.rate;
     };
@@ -273,42 +355,53 @@ void max_flock(const BenchPlan& plan) {
             break;
         }
     }
-    if (bad == 0) {
-        std::printf("largest flock: >= %lld boids at %g steps/s (the --limit)\n", good, plan.rate);
-        return;
-    }
-    while (good == 0 ? bad > 1 : static_cast<double>(bad - good) > 0.02 * static_cast<double>(good)) {
+    while (bad != 0 &&
+           (good == 0 ? bad > 1 : static_cast<double>(bad - good) > 0.02 * static_cast<double>(good))) {
         const long long mid = good + (bad - good) / 2;
         if (mid == good) {
             break;
         }
         (probe(mid) ? good : bad) = mid;
     }
-    if (good == 0) {
+    const double others = search_load.cores();
+    double load_average[1] = {-1.0};
+    getloadavg(load_average, 1);
+    std::printf("machine load during the search: %s on average (1-minute load average %.2f)\n",
+                describe_load(others).c_str(), load_average[0]);
+    if (others > plan.busy_limit) {
+        std::fflush(stdout);
+        std::fprintf(
+            stderr,
+            "boids bench --max-flock: no figure: other processes held %.2f cores on average during the "
+            "search (more than --busy-limit %g), so it would measure them rather than the flock; run "
+            "it on a quieter machine\n",
+            others, plan.busy_limit);
+        return exit_machine_too_busy;
+    }
+    if (bad == 0) {
+        std::printf("largest flock: >= %lld boids at %g steps/s (the --limit)\n", good, plan.rate);
+    } else if (good == 0) {
         std::printf("largest flock: not even 1 boid holds %g steps/s\n", plan.rate);
     } else {
         std::printf("largest flock: %lld boids at %g steps/s (%d threads)\n", good, plan.rate, threads);
     }
+    return 0;
 }
 
 template <class Real>
-void run(const BenchPlan& plan) {
+int run(const BenchPlan& plan) {
     if (plan.max_flock) {
-        max_flock<Real>(plan);
-    } else {
-        w20_table<Real>(plan);
+        return max_flock<Real>(plan);
     }
+    w20_table<Real>(plan);
+    return 0;
 }
 
 } // namespace
 
-void run_bench(const BenchOptions& options) {
+int run_bench(const BenchOptions& options) {
     const BenchPlan plan = make_plan(options);
-    if (plan.f64) {
-        run<double>(plan);
-    } else {
-        run<float>(plan);
-    }
+    return plan.f64 ? run<double>(plan) : run<float>(plan);
 }
 
 } // namespace boids::cli

@@ -14,13 +14,20 @@ struct BenchOptions {
     std::string threads = "0";
     std::string dimensions = "2,3"; ///< W20 in 2D, 3D or both
     std::string precision = "f32";
-    bool plain = false;     ///< force the plain grid path (the reference) instead of the fast SIMD path
+    std::string target; ///< SIMD instruction set of the fast path (empty: BOIDS_SIMD_TARGET, else the best)
+    bool plain = false; ///< force the plain grid path (the reference) instead of the fast SIMD path
     bool max_flock = false; ///< find the largest vga-predator flock holding --rate steps/s
     std::string rate = "30";
     std::string limit = "10000000"; ///< largest flock --max-flock may try
+    std::string busy_limit = "0.5"; ///< cores other processes may hold before --max-flock reports nothing
 };
 
-/// Validates the options and runs the benchmark, printing to stdout. Throws InputError for bad options.
-void run_bench(const BenchOptions& options);
+/// The exit status of `boids bench --max-flock` when other processes held the machine so much that the
+/// figure would measure them rather than the flock (nothing is reported).
+inline constexpr int exit_machine_too_busy = 3;
+
+/// Validates the options and runs the benchmark, printing to stdout. Returns the exit status (0, or
+/// exit_machine_too_busy). Throws InputError for bad options.
+int run_bench(const BenchOptions& options);
 
 } // namespace boids::cli

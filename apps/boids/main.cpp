@@ -13,7 +13,6 @@
 #include "run_command.hpp"
 #include "sweep_command.hpp"
 #include "viewer.hpp"
-#include "viewer_control.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -54,7 +53,9 @@ void add_scene_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--precision", o.precision,
                    "Scalar type: f32 (default) | f64 | fix15 (the lab's fixed point)");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
-    cmd.add_option("--update", o.update, "synchronous (default) | sequential (the lab's in-place loop)");
+    cmd.add_option("--update", o.update,
+                   "synchronous | sequential (in place, one boid after another: the lab's loop, Downey's, "
+                   "PyNBoids'; the downey and pynboids presets' default)");
     cmd.add_option("--speed-estimate", o.speed_estimate, "exact (default) | alpha-max-beta-min");
 }
 
@@ -88,7 +89,7 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
 
 /// `boids view` options beyond the scene's.
 struct ViewCliOptions {
-    std::string rate = "30";
+    std::string rate; ///< empty: the scene's own rate
     bool grow = false;
     std::string size = "1280x800";
     bool hide_panel = false;
@@ -102,7 +103,9 @@ struct ViewCliOptions {
 
 void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& v) {
     add_scene_options(cmd, o);
-    cmd.add_option("--rate", v.rate, "Simulation steps per second: 30 (default) | 60 | max");
+    cmd.add_option("--rate", v.rate,
+                   "Simulation steps per second: 1 to 1000 | max (default: the scene's rate, e.g. "
+                   "pynboids 60, downey-2d 10, ece4760 30)");
     cmd.add_flag("--grow", v.grow,
                  "Start in grow mode: add boids while the rate holds, show the largest flock");
     cmd.add_option("--size", v.size, "Window size, WIDTHxHEIGHT (default 1280x800)");
@@ -126,10 +129,13 @@ boids::viewer::ViewerOptions make_viewer_options(const boids::cli::RunOptions& o
     vo.init_file = plan.init_file;
     vo.precision = plan.precision;
     vo.threads = plan.threads;
-    const auto rate = boids::viewer::parse_sim_rate(v.rate);
+    const std::optional<boids::viewer::SimRate> rate =
+        v.rate.empty() ? std::optional(boids::viewer::SimRate{plan.scenario.rate})
+                       : boids::viewer::parse_sim_rate(v.rate);
     if (!rate) {
-        throw InputError(
-            boids::invalid_value_message("--rate", "'" + v.rate + "'", "allowed values are 30 | 60 | max"));
+        throw InputError(boids::invalid_value_message(
+            "--rate", "'" + v.rate + "'",
+            "allowed values are a whole number of steps per second from 1 to 1000 | max"));
     }
     vo.rate = *rate;
     vo.grow = v.grow;
@@ -160,12 +166,19 @@ void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
     cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
     cmd.add_option("--dimensions", o.dimensions, "W20 in 2 | 3 | 2,3 dimensions (default 2,3)");
+    cmd.add_option("--target", o.target,
+                   "SIMD instruction set of the fast path: auto | avx3 | avx2 | sse4 | ssse3 | scalar, those "
+                   "this CPU runs (default: $BOIDS_SIMD_TARGET, else auto, the best)");
     cmd.add_flag("--plain", o.plain,
                  "Force the plain grid path (the readable reference) instead of the SIMD path");
     cmd.add_flag("--max-flock", o.max_flock,
                  "Find by bisection the largest vga-predator flock (at its density) holding --rate steps/s");
     cmd.add_option("--rate", o.rate, "Steps per second --max-flock must hold (default 30)");
     cmd.add_option("--limit", o.limit, "Largest flock --max-flock tries (default 10000000)");
+    cmd.add_option(
+        "--busy-limit", o.busy_limit,
+        "Cores other processes may hold on average during --max-flock before it refuses to report a "
+        "figure (exit 3; default 0.5)");
 }
 
 /// An option given an empty value (`--control ""`) would read as "not given"; it is refused instead.
@@ -347,14 +360,13 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (bench->parsed()) {
-            boids::cli::run_bench(bench_options);
-            return 0;
+            return boids::cli::run_bench(bench_options);
         }
         if (view->parsed()) {
             std::string why;
             boids::viewer::ViewerOptions options = make_viewer_options(view_scene, view_options);
             // The control port: the server's threads queue command lines; the viewer runs them once per
-            // frame, between steps, through its frame hook.
+            // frame, between steps, against its session, exactly as the headless run does.
             std::unique_ptr<boids::ControlServer> server;
             if (!view_options.control.empty()) {
                 const long long port = boids::cli::parse_integer("--control", view_options.control, 0, 65535);
@@ -362,10 +374,8 @@ int main(int argc, char** argv) {
                     boids::ControlServerOptions{view_options.control_host, static_cast<int>(port)});
                 std::printf("control: listening on %s:%d\n", server->host().c_str(), server->port());
                 std::fflush(stdout);
-                options.hook = [&server](boids::viewer::ViewerState& state) {
-                    server->apply_pending([&state](std::string_view line) {
-                        return boids::viewer::execute_viewer_command(state, line);
-                    });
+                options.hook = [&server](boids::viewer::ViewerState&, boids::SimulationController& session) {
+                    server->apply_pending(session);
                 };
             } else if (view_options.control_host != "127.0.0.1") {
                 throw boids::InputError("--control-host needs --control PORT");

@@ -414,8 +414,11 @@ RunPlan make_run_plan(const RunOptions& o) {
     if (!o.control.empty()) {
         plan.control_port = static_cast<int>(parse_integer("--control", o.control, 0, 65535));
         plan.control_host = o.control_host;
-        // Without --steps the run lasts until `quit`, at a rate a person can watch; with --steps, flat out.
-        plan.rate = !o.rate.empty() ? parse_rate(o.rate) : plan.steps_given ? 0.0 : 30.0;
+        // Without --steps the run lasts until `quit`, at the scene's own rate (its source's, as the viewer
+        // runs it); with --steps, flat out.
+        plan.rate = !o.rate.empty()    ? parse_rate(o.rate)
+                    : plan.steps_given ? 0.0
+                                       : static_cast<double>(plan.scenario.rate);
     } else if (!o.rate.empty() || o.control_host != "127.0.0.1") {
         throw InputError("--rate and --control-host need --control PORT");
     }

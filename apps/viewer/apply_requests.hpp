@@ -1,44 +1,34 @@
 #pragma once
-// Applies a ViewerState's requests to a simulation between two steps: parameters, agent counts,
-// placements, reset. No GL here, so it is unit tested without a window.
+// Applies a ViewerState's requests (the panel, the keys, the mouse) to the viewer's session between two
+// steps, and brings the state back in line with the session afterwards. No GL here, so it is unit tested
+// without a window.
+//
+// The session (SimulationController) is the one truth: the control port changes it directly, the viewer's
+// own inputs through ViewerState. A request is what differs from the values last read from the session, so
+// a change from the port is never undone by the panel's older copy.
 
 #include "viewer_state.hpp"
 
-#include "boids/simulation.hpp"
-#include "boids/spawn.hpp"
-
-#include <memory>
+#include "boids/simulation_controller.hpp"
 
 namespace boids::viewer {
 
-/// The simulation the viewer flies and the source of the agents it adds later.
-template <class Real>
-struct Flight {
-    std::unique_ptr<Simulation<Real>> sim;
-    Spawner spawner{0};
-    int threads = 0;
+/// The session's values as the viewer last read them (sync_from_session); ViewerState's differences from
+/// them are the viewer's requests.
+struct SessionView {
+    Params params;
+    AgentCounts counts;
+    bool paused = false;
 };
 
-/// A fresh flight from the state's params, counts and seed (a reset). Throws InputError for bad params.
-template <class Real>
-[[nodiscard]] Flight<Real> start_flight(const ViewerState& state, int threads);
+/// Applies every pending request of `state` to `session`: reset (a restart of the scene the panel shows:
+/// its parameters, counts and seed), precision, parameters, counts, placements, pause. A rejected request
+/// leaves the session as it was and sets state.last_error; sync_from_session then shows the session's
+/// values again.
+void apply_requests(ViewerState& state, SimulationController& session, const SessionView& seen);
 
-/// Adds or removes agents so that `world` has `wanted` of each kind. New agents come from `spawner`
-/// (inside the margins, outside the obstacles); removal takes the most recently added agents of a kind,
-/// keeping the others' order. Throws InputError when the obstacles leave no room to spawn.
-template <class Real>
-void match_counts(World<Real>& world, const AgentCounts& wanted, Spawner& spawner, const Params& params);
-
-/// Adds `p.count` agents of `p.kind` around (p.x, p.y): positions within a square of side `spread` centred
-/// there (exactly there for one agent), obstacles or not, velocities as the spawner draws them.
-template <class Real>
-void place_agents(World<Real>& world, const Placement& p, Spawner& spawner, const Params& params,
-                  double spread);
-
-/// Applies every pending request of `state` to `flight` (reset first, then params, placements, counts).
-/// A rejected request leaves the simulation as it was, resets the request to the simulation's value and
-/// sets state.last_error.
-template <class Real>
-void apply_requests(ViewerState& state, Flight<Real>& flight);
+/// Copies the session's parameters, counts, pause, precision and quit flag into `state` and records them
+/// in `seen`.
+void sync_from_session(ViewerState& state, const SimulationController& session, SessionView& seen);
 
 } // namespace boids::viewer

@@ -7,6 +7,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cstddef>
 #include <cstdio>
@@ -51,15 +52,24 @@ void simulation_section(ViewerState& state, PanelUi& ui) {
     if (ImGui::Button("Reset (r)")) {
         state.reset = true;
     }
-    ImGui::TextUnformatted("Steps per second:");
-    int rate = static_cast<int>(state.rate);
+    // Any rate from 1 to 1000 steps per second (each preset starts at its source's), or as fast as it can.
+    bool flat_out = state.rate == SimRate::Unlimited;
+    if (flat_out) {
+        ImGui::TextUnformatted("Steps per second: max");
+    } else {
+        int rate = state.rate.per_second;
+        ImGui::SetNextItemWidth(110.0f);
+        if (ImGui::InputInt("steps/s", &rate, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue)) {
+            state.rate = SimRate{std::clamp(rate, min_rate, max_rate)};
+        }
+    }
     ImGui::SameLine();
-    ImGui::RadioButton("30", &rate, static_cast<int>(SimRate::Steps30));
-    ImGui::SameLine();
-    ImGui::RadioButton("60", &rate, static_cast<int>(SimRate::Steps60));
-    ImGui::SameLine();
-    ImGui::RadioButton("max", &rate, static_cast<int>(SimRate::Unlimited));
-    state.rate = static_cast<SimRate>(rate);
+    if (ImGui::Checkbox("max", &flat_out)) {
+        state.rate = flat_out ? SimRate::Unlimited : SimRate{ui.last_rate};
+    }
+    if (!flat_out) {
+        ui.last_rate = state.rate.per_second;
+    }
     ImGui::Checkbox("Grow until the rate drops", &state.grow);
 
     const std::vector<std::string> names = preset_names();
@@ -73,6 +83,7 @@ void simulation_section(ViewerState& state, PanelUi& ui) {
                 state.params = s.params;
                 state.counts = s.agents;
                 state.seed = s.seed;
+                state.rate = SimRate{s.rate}; // the preset's source's rate
                 state.scene_name = s.name;
                 state.carrot_tracking = false; // the new scene's carrot stays where the scene puts it
                 state.reset = true;
@@ -195,7 +206,7 @@ void parameters_section(ViewerState& state) {
                 ImGui::SameLine();
                 bool changed = ImGui::RadioButton("margin", &wrap, 0);
                 ImGui::SameLine();
-                changed |= ImGui::RadioButton("wrap (torus)", &wrap, 1);
+                changed |= ImGui::RadioButton("wrap", &wrap, 1);
                 if (changed) {
                     error_line(state, apply_param_edit(state.params, "boundary",
                                                        std::string_view(wrap ? "wrap" : "margin")));
@@ -213,6 +224,14 @@ void parameters_section(ViewerState& state) {
             }
             if (open && group == "Extensions") {
                 choice_combo(state, "speed_estimate", "speed estimate");
+            }
+            // The sources' own orders and conventions, in the group of the model that reads them.
+            for (const std::string_view key : {"predator_order", "wrap_style", "heading_range"}) {
+                const ParamInfo* choice = find_param(key);
+                if (open && choice != nullptr && choice->group == group &&
+                    key_used_by(*choice, state.params.model)) {
+                    choice_combo(state, key, std::string(choice->label).c_str());
+                }
             }
         }
         if (open) {

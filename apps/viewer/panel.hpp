@@ -14,6 +14,7 @@ struct PanelUi {
     std::array<bool, 4> count_active{};
     unsigned long long seed_edit = 0;
     bool seed_synced = false;
+    int last_rate = default_rate; ///< the steps per second to return to when "max" is unticked
     bool hidden = false;
     bool fullscreen = false;
 };

@@ -15,14 +15,11 @@
 #include "image.hpp"
 #include "video_recorder.hpp"
 
-#include "boids/state_io.hpp"
-
 #include <SDL.h>
 #include <epoxy/gl.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -113,32 +110,29 @@ struct Gui {
     }
 };
 
-template <class Real>
+/// How a viewer's session starts: the same setup `run --control` and Python build theirs from.
+SimulationSetup session_setup(const ViewerOptions& o) {
+    SimulationSetup setup{o.scenario, std::nullopt, o.precision, o.threads};
+    if (o.init_file) {
+        setup.init_file = *o.init_file;
+    }
+    return setup;
+}
+
+/// One window flying one session (SimulationController). The panel, keys and mouse edit ViewerState,
+/// whose requests apply to the session between steps; the control port acts on the session directly,
+/// through the frame hook, with the same protocol implementation as the headless run.
 class Flyer {
 public:
-    Flyer(const ViewerOptions& o, Window& w) : options_(o), window_(w) {
-        const Scenario& sc = o.scenario;
-        state_.params = sc.params;
-        state_.counts = sc.agents;
-        state_.seed = sc.seed;
-        state_.scene_name = sc.name;
+    Flyer(const ViewerOptions& o, Window& w) : options_(o), window_(w), session_(session_setup(o)) {
+        state_.scene_name = o.scenario.name;
         state_.rate = o.rate;
         state_.grow = o.grow;
-        state_.paused = o.paused;
-        state_.precision = o.precision;
         state_.carrot_tracking = o.carrot_tracking;
         state_.obstacle_tool = o.obstacle_tool;
         ui_.hidden = o.hide_panel;
-        if (o.init_file) {
-            World<Real> world = read_state_csv<Real>(*o.init_file, sc.params);
-            state_.counts = world.counts();
-            flight_.sim = std::make_unique<Simulation<Real>>(sc.params, std::move(world));
-            flight_.sim->set_threads(o.threads);
-            flight_.spawner = Spawner(sc.seed ^ 0x5bd1e995ULL);
-            flight_.threads = o.threads;
-        } else {
-            flight_ = start_flight<Real>(state_, o.threads);
-        }
+        session_.set_paused(o.paused);
+        sync_from_session(state_, session_, seen_);
     }
 
     void run() {
@@ -156,21 +150,13 @@ public:
         while (!state_.quit) {
             handle_events();
             tools_.follow(state_, mouse_over_view());
-            if (options_.hook) {
-                options_.hook(state_);
+            apply_requests(state_, session_, seen_);
+            sync_from_session(state_, session_, seen_);
+            if (options_.hook) { // the control port's commands, between two steps
+                options_.hook(state_, session_);
+                apply_requests(state_, session_, seen_);
+                sync_from_session(state_, session_, seen_);
             }
-            if (state_.precision_request) {
-                if (*state_.precision_request == state_.precision) {
-                    state_.precision_request.reset();
-                } else if (!options_.record_path.empty()) {
-                    state_.last_error = "precision cannot change while recording a video";
-                    state_.precision_request.reset();
-                } else {
-                    break; // run_viewer restarts the flight in the other scalar
-                }
-            }
-            apply_requests(state_, flight_);
-            Simulation<Real>& sim = *flight_.sim;
             if (state_.rate != last_rate) {
                 clock_.reset();
                 last_rate = state_.rate;
@@ -185,14 +171,14 @@ public:
             if (state_.paused) {
                 clock_.reset();
                 for (; state_.single_steps > 0; --state_.single_steps, ++taken) {
-                    sim.step(1);
+                    session_.step(1);
                 }
             } else {
                 state_.stats.elapsed_s += dt;
                 if (state_.rate == SimRate::Unlimited) {
                     const auto frame_start = Clock::now();
                     do {
-                        sim.step(1);
+                        session_.step(1);
                         ++taken;
                     } while (seconds_since(frame_start) < unlimited_budget_s);
                 } else {
@@ -200,9 +186,7 @@ public:
                     if (budget.dropped) {
                         behind_until = seconds_since(started) + 1.0;
                     }
-                    for (long long i = 0; i < budget.steps; ++i) {
-                        sim.step(1);
-                    }
+                    session_.step(budget.steps);
                     taken = budget.steps;
                 }
             }
@@ -221,21 +205,21 @@ public:
             glViewport(0, 0, fb_w, fb_h);
             glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
             glClear(GL_COLOR_BUFFER_BIT);
-            renderer.upload(sim.world());
+            session_.visit([&](const auto& sim) { renderer.upload(sim.world()); });
             render::SceneOverlay overlay;
-            overlay.step = sim.steps_taken();
+            overlay.step = session_.steps_taken();
             overlay.preview = tools_.preview();
             overlay.carrot_tracking = state_.carrot_tracking;
             if (solid()) {
-                renderer.draw_3d(sim.params(), frame(), view_w_, view_h_, fb_h, overlay);
+                renderer.draw_3d(session_.params(), frame(), view_w_, view_h_, fb_h, overlay);
             } else {
-                renderer.draw(sim.params(), view(), view_w_, view_h_, fb_h, overlay);
+                renderer.draw(session_.params(), view(), view_w_, view_h_, fb_h, overlay);
             }
 
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplSDL2_NewFrame();
             ImGui::NewFrame();
-            draw_hud(state_, std::string(precision_name(options_.precision)).c_str());
+            draw_hud(state_, std::string(precision_name(session_.precision())).c_str());
             if (!ui_.hidden) {
                 draw_panel(state_, ui_, static_cast<float>(win_w), static_cast<float>(win_h));
             }
@@ -274,9 +258,9 @@ public:
 
             // --- observations for the HUD and any controller ---
             ViewerStats& st = state_.stats;
-            st.steps_taken = sim.steps_taken();
-            st.agents = sim.world().counts();
-            st.last_profile = sim.last_profile();
+            st.steps_taken = session_.steps_taken();
+            st.agents = session_.counts();
+            st.last_profile = session_.last_profile();
             st.falling_behind = seconds_since(started) < behind_until;
             const double window = seconds_since(stats_start);
             if (window >= stats_window_s) {
@@ -290,8 +274,10 @@ public:
             // Order parameters for the panel's plots: every third frame that stepped, while they are cheap
             // next to the step (they cost about as much as a neighbour pass).
             if (state_.plot_metrics && taken > 0 && ++metrics_frames_ % 3 == 0 &&
-                sim.world().size() <= 200'000) {
-                const Metrics m = compute_metrics(sim.world(), sim.params(), sim.threads());
+                session_.size() <= 200'000) {
+                const Metrics m = session_.visit([](const auto& sim) {
+                    return compute_metrics(sim.world(), sim.params(), sim.threads());
+                });
                 state_.history.push(m.polarization, m.milling, m.nnd_mean, static_cast<double>(m.groups),
                                     m.speed_mean, m.frac_right);
             }
@@ -304,9 +290,6 @@ public:
             std::printf("boids view: %lld frames recorded to %s\n", video->frames(),
                         options_.record_path.c_str());
         }
-        if (state_.precision_request) {
-            return; // not the end: run_viewer carries the flock over to the new precision
-        }
         const ViewerStats& st = state_.stats;
         std::printf("boids view: %lld frames, %lld steps, %lld agents, last second %.1f steps/s, %.1f fps, "
                     "mean render %.2f ms/frame\n",
@@ -316,40 +299,16 @@ public:
     }
 
 private:
-    long long metrics_frames_ = 0;
-
-public:
-    /// After run(): the viewer asked for another precision. Saves the flock (a state file, exact in both
-    /// scalars' text forms) and the live settings into `next` for the restart; false if it did not.
-    bool carry_over(ViewerOptions& next, const std::filesystem::path& state_file) {
-        if (!state_.precision_request) {
-            return false;
-        }
-        write_state_csv(state_file, flight_.sim->world());
-        next.init_file = state_file.string();
-        next.precision = *state_.precision_request;
-        next.scenario.params = flight_.sim->params();
-        next.scenario.seed = state_.seed;
-        next.rate = state_.rate;
-        next.paused = state_.paused;
-        next.hide_panel = ui_.hidden;
-        next.carrot_tracking = state_.carrot_tracking;
-        next.obstacle_tool = state_.obstacle_tool;
-        next.grow = false;
-        return true;
-    }
-
-private:
     [[nodiscard]] render::ViewTransform view() const {
-        const Params& p = flight_.sim->params();
+        const Params& p = session_.params();
         return camera_.transform(p.width, p.height, view_w_, view_h_);
     }
 
     /// A 3D world (dimensions = 3): the orbit camera instead of the 2D zoom and pan.
-    [[nodiscard]] bool solid() const { return flight_.sim->params().dimensions == 3; }
+    [[nodiscard]] bool solid() const { return session_.params().dimensions == 3; }
 
     [[nodiscard]] render::OrbitFrame frame() const {
-        const Params& p = flight_.sim->params();
+        const Params& p = session_.params();
         return orbit_.frame(p.width, p.height, p.depth, view_w_, view_h_);
     }
 
@@ -358,7 +317,7 @@ private:
         const ImGuiIO& io = ImGui::GetIO();
         while (SDL_PollEvent(&e)) {
             ImGui_ImplSDL2_ProcessEvent(&e);
-            const Params& p = flight_.sim->params();
+            const Params& p = session_.params();
             switch (e.type) {
             case SDL_QUIT:
                 state_.quit = true;
@@ -430,7 +389,7 @@ private:
         }
         // 3D: the point under the cursor on the plane facing the camera through the carrot (weighted
         // model: it moves in that plane) or through the box's centre.
-        const Params& p = flight_.sim->params();
+        const Params& p = session_.params();
         const render::OrbitFrame f = frame();
         const render::Vec3 focus =
             model_abilities(p.model).carrot
@@ -537,9 +496,7 @@ private:
             return;
         }
         const double achieved = static_cast<double>(grow_steps_) / window;
-        const long long next = grow_->observe(
-            flight_.sim->world().size() > 0 ? static_cast<long long>(flight_.sim->world().size()) : 0,
-            achieved);
+        const long long next = grow_->observe(static_cast<long long>(session_.size()), achieved);
         state_.growth.largest_held = grow_->largest_held();
         if (grow_->finished()) {
             state_.growth.finished = true;
@@ -565,7 +522,8 @@ private:
     Window& window_;
     ViewerState state_;
     PanelUi ui_;
-    Flight<Real> flight_;
+    SimulationController session_;
+    SessionView seen_; ///< the session's values as last shown; ViewerState's differences are requests
     render::Camera camera_;
     render::OrbitCamera orbit_;
     StepClock clock_;
@@ -579,6 +537,7 @@ private:
     int screenshots_ = 0;
     double render_ms_sum_ = 0.0;
     long long render_frames_sum_ = 0;
+    long long metrics_frames_ = 0;
 };
 
 } // namespace
@@ -592,6 +551,17 @@ std::string display_problem() {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         return std::string("SDL cannot open the display: ") + SDL_GetError();
     }
+    // When DISPLAY points at no server, SDL falls back to its "offscreen" driver rather than failing: a
+    // window nobody sees (and a crash in its GL setup here). Only a driver the user asked for by
+    // SDL_VIDEODRIVER, or a real window system, counts as a display.
+    const std::string driver = SDL_GetCurrentVideoDriver() != nullptr ? SDL_GetCurrentVideoDriver() : "";
+    const char* asked = std::getenv("SDL_VIDEODRIVER");
+    if (driver != "x11" && driver != "wayland" && (asked == nullptr || *asked == '\0')) {
+        SDL_Quit();
+        return "no display can be opened (DISPLAY='" + std::string(x11 != nullptr ? x11 : "") +
+               "', WAYLAND_DISPLAY='" + std::string(wayland != nullptr ? wayland : "") +
+               "'; SDL found only its '" + driver + "' driver)";
+    }
     return {};
 }
 
@@ -603,21 +573,8 @@ bool run_viewer(const ViewerOptions& options, std::string& why) {
     if (!window) {
         return false;
     }
-    // The panel's precision switch ends a flight; the flock carries over, through a state file, into a
-    // flight of the other scalar in the same window.
-    ViewerOptions current = options;
-    const std::filesystem::path carry =
-        std::filesystem::temp_directory_path() /
-        ("boids-view-" + std::to_string(static_cast<long long>(getpid())) + ".csv");
-    for (bool again = true; again;) {
-        again = with_precision(current.precision, [&]<class Real>() {
-            Flyer<Real> flyer(current, *window);
-            flyer.run();
-            return flyer.carry_over(current, carry);
-        });
-    }
-    std::error_code ignored;
-    std::filesystem::remove(carry, ignored);
+    Flyer flyer(options, *window);
+    flyer.run();
     return true;
 }
 

@@ -1,42 +1,28 @@
 #include "viewer_state.hpp"
 
+#include <charconv>
+#include <string>
+
 namespace boids::viewer {
 
 double steps_per_second(SimRate rate) {
-    switch (rate) {
-    case SimRate::Steps30:
-        return 30.0;
-    case SimRate::Steps60:
-        return 60.0;
-    case SimRate::Unlimited:
-        return 0.0;
-    }
-    return 0.0;
+    return static_cast<double>(rate.per_second);
 }
 
-std::string_view sim_rate_name(SimRate rate) {
-    switch (rate) {
-    case SimRate::Steps30:
-        return "30";
-    case SimRate::Steps60:
-        return "60";
-    case SimRate::Unlimited:
-        return "max";
-    }
-    return "?";
+std::string sim_rate_name(SimRate rate) {
+    return rate == SimRate::Unlimited ? std::string("max") : std::to_string(rate.per_second);
 }
 
 std::optional<SimRate> parse_sim_rate(std::string_view text) {
-    if (text == "30") {
-        return SimRate::Steps30;
-    }
-    if (text == "60") {
-        return SimRate::Steps60;
-    }
     if (text == "max") {
         return SimRate::Unlimited;
     }
-    return std::nullopt;
+    int value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size() || value < min_rate || value > max_rate) {
+        return std::nullopt;
+    }
+    return SimRate{value};
 }
 
 } // namespace boids::viewer

@@ -6,6 +6,7 @@
 #include "boids/params.hpp"
 #include "boids/profile.hpp"
 #include "boids/scalar.hpp"
+#include "boids/scenario.hpp"
 #include "boids/world.hpp"
 
 #include <cstdint>
@@ -15,18 +16,30 @@
 #include <string_view>
 #include <vector>
 
+namespace boids {
+class SimulationController;
+}
+
 namespace boids::viewer {
 
-/// How fast the simulation steps, independently of the frame rate (lab: a constant 30 steps/s).
-enum class SimRate { Steps30, Steps60, Unlimited };
+/// How fast the simulation steps, independently of the frame rate: 1 to 1000 steps per second (each
+/// preset starts at its source's rate; the lab's is 30), or as fast as it can ("max").
+struct SimRate {
+    int per_second = default_rate; ///< 0: as fast as it can
+    static const SimRate Steps30, Steps60, Unlimited;
+    bool operator==(const SimRate&) const = default;
+};
+inline constexpr SimRate SimRate::Steps30{30};
+inline constexpr SimRate SimRate::Steps60{60};
+inline constexpr SimRate SimRate::Unlimited{0};
 
 /// Steps per second of a rate; 0 for Unlimited.
 [[nodiscard]] double steps_per_second(SimRate rate);
 
-/// The CLI name of a rate: "30", "60" or "max".
-[[nodiscard]] std::string_view sim_rate_name(SimRate rate);
+/// The CLI name of a rate: its steps per second, or "max".
+[[nodiscard]] std::string sim_rate_name(SimRate rate);
 
-/// Parses "30", "60" or "max"; nullopt otherwise.
+/// Parses a whole number of steps per second in [1, 1000], or "max"; nullopt otherwise.
 [[nodiscard]] std::optional<SimRate> parse_sim_rate(std::string_view text);
 
 /// Agents to place at a point of the world (mouse clicks): `count` agents of `kind` around (x, y).
@@ -81,14 +94,14 @@ struct GrowStatus {
     long long largest_held = 0; ///< largest flock that kept the target rate so far
 };
 
-/// Requests and observations of one viewer. Requests are applied between two steps, before the next one:
-/// `params` (already validated by the panel; an outside controller should use apply_param_edit()), the
-/// agent counts, placements, reset, pause and single steps.
+/// Requests and observations of one viewer. Requests are applied to the viewer's session between two steps
+/// (apply_requests.hpp): `params`, the agent counts, placements, reset, pause, precision and single steps;
+/// after that the session's values are copied back, so the panel always shows the session.
 struct ViewerState {
     // --- requests ---
-    Params params;          ///< wanted parameters; applied with Simulation::set_params
+    Params params;          ///< wanted parameters; applied with SimulationController::set_params
     AgentCounts counts;     ///< wanted agents by kind; agents are spawned or removed to match
-    std::uint64_t seed = 0; ///< seed of the next reset
+    std::uint64_t seed = 0; ///< seed of the next reset (the panel's reset restarts the scene shown)
     std::string scene_name; ///< preset or file the scene came from
     bool paused = false;
     long long single_steps = 0; ///< steps to take while paused (the `.` key)
@@ -110,8 +123,9 @@ struct ViewerState {
     std::string last_error; ///< the last rejected request, shown in the panel
 };
 
-/// Called once per frame, after input and before the requests are applied and the simulation steps.
-/// This is where an outside controller (e.g. a control server's command queue) changes the viewer.
-using FrameHook = std::function<void(ViewerState&)>;
+/// Called once per frame, after the viewer's own input has been applied and before the simulation steps.
+/// This is where an outside controller changes the viewer: the control port runs its queued commands
+/// against the session (execute_control_command), and requests written into the state apply at once.
+using FrameHook = std::function<void(ViewerState&, SimulationController&)>;
 
 } // namespace boids::viewer

@@ -4,6 +4,8 @@
 /// Commands (words separated by spaces or tabs):
 ///   set KEY VALUE   get KEY   params   stats   pause   resume   step [N]   reset
 ///   spawn KIND N    remove KIND N      quit    help
+/// `set precision f32|f64|fix15` and `get precision` switch and read the session's scalar type (the flock
+/// carries over exactly). The headless run, the viewer and Python all answer through this one function.
 /// Every command is answered by exactly one line (without the newline here): `ok ...` or `error <why>`.
 /// Values in replies are `key=value` pairs separated by single spaces.
 

@@ -32,6 +32,25 @@ enum class UpdateOrder {
     Sequential,  ///< the lab's in-place loop: agents in array order, each seeing those before it updated
 };
 
+/// Where a boid's flight from predators comes in its rule sequence (docs/MODEL.md §2.6).
+enum class PredatorOrder {
+    AfterEdges,     ///< Adams' VGA predator page: after separation and the edges (the boid's velocity so far)
+    BeforeFlocking, ///< the ECE 4760 lab page: first, so cohesion and alignment read the kicked velocity
+};
+
+/// How a topological world wraps (boundary = wrap; docs/MODEL.md §4).
+enum class WrapStyle {
+    Torus,  ///< positions wrap exactly and distances use the minimum image
+    Sprite, ///< PyNBoids: a boid reappears on the other side once its sprite is wholly off screen; nobody
+            ///< sees across the seam
+};
+
+/// The range a topological boid's heading is kept in, which decides its dead band (docs/MODEL.md §4).
+enum class HeadingRange {
+    Signed,   ///< (-180, 180] degrees
+    Positive, ///< [0, 360) degrees, as PyNBoids keeps its angle
+};
+
 /// How the speed limit measures speed (docs/MODEL.md §2.8).
 enum class SpeedEstimate {
     Exact,           ///< sqrt(vx^2 + vy^2)
@@ -46,6 +65,10 @@ struct TopologicalParams {
     double adherence = 0.0;    ///< widens the heading error it tolerates
     double speed = 150.0;      ///< base speed in pixels per second (60 steps/s); key topological_speed
     double body_length = 17.0; ///< a boid's size in pixels
+    double search_cell = 0.0;  ///< 0: the k nearest anywhere; > 0: only within the 3 x 3 block of cells
+                               ///< of this size around the boid's own (PyNBoids: 100 pixels)
+    WrapStyle wrap_style = WrapStyle::Torus;           ///< how boundary = wrap wraps
+    HeadingRange heading_range = HeadingRange::Signed; ///< where headings are kept
     bool operator==(const TopologicalParams&) const = default;
 };
 
@@ -127,6 +150,7 @@ struct Params {
     Model model = Model::Classic;         ///< which model moves the boids
     double fov_angle = 360.0;             ///< classic: degrees of the view cone around the velocity
     PredatorBehavior predator_behavior = PredatorBehavior::Edge; ///< edge, chase-centroid or pursue
+    PredatorOrder predator_order = PredatorOrder::AfterEdges;    ///< when boids flee predators
     double predator_speed = 0.0;       ///< predators fly at exactly this speed; 0 = the boids' limits
     double predator_vision = 150.0;    ///< how far a hunting predator sees boids
     double predator_hunt_factor = 0.3; ///< velocity change per step toward its prey

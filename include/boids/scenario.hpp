@@ -4,6 +4,7 @@
 /// A scenario file:
 ///     description = "..."          # optional
 ///     seed = 1                      # optional
+///     rate = 60                     # optional: steps per second the viewer starts at (1 to 1000)
 ///     [agents]
 ///     boids = 500                   # boids, scouts1, scouts2, predators; absent = 0
 ///     [params]
@@ -21,12 +22,19 @@
 
 namespace boids {
 
+/// The viewer's step rate when a scenario names none (the ECE 4760 lab's 30 steps per second), and the
+/// rates a scenario or the viewer may ask for.
+inline constexpr int default_rate = 30;
+inline constexpr int min_rate = 1;
+inline constexpr int max_rate = 1000;
+
 struct Scenario {
     std::string name; ///< preset name or file path
     std::string description;
     Params params;
     AgentCounts agents;
     std::uint64_t seed = default_seed;
+    int rate = default_rate; ///< steps per second the viewer starts at: its source's rate
 };
 
 /// The preset the CLI runs when none is named.

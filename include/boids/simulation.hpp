@@ -3,6 +3,7 @@
 
 #include "boids/detail/fast_step_scratch.hpp"
 #include "boids/detail/spatial_grid.hpp"
+#include "boids/detail/thread_chooser.hpp"
 #include "boids/fix15.hpp"
 #include "boids/params.hpp"
 #include "boids/profile.hpp"
@@ -54,7 +55,9 @@ public:
     /// bias when dynamic bias is off or the group's value changed.
     void set_params(const Params& params);
 
-    /// Threads used by step() for flocks of 4096 agents or more (smaller ones run on one); 0 means all.
+    /// Threads used by step() for flocks of 4096 agents or more (smaller ones run on one). 0 (the default)
+    /// means all, or one while other processes hold the cores so that steps on all would wait for them
+    /// (timed as it steps; docs/PERFORMANCE.md, "Under load").
     void set_threads(int threads) { threads_ = threads; }
     /// Threads step() may use (0 resolved to all available).
     [[nodiscard]] int threads() const;
@@ -95,6 +98,8 @@ public:
 
 private:
     void step_once();
+    /// The threads the next step uses: set_threads()'s, else the thread chooser's.
+    int threads_for_step();
 
     // The plain path's phases (docs/ARCHITECTURE.md, "The step"), each timed into the profile.
 
@@ -115,6 +120,7 @@ private:
     Params params_;
     World<Real> world_;
     int threads_ = 0;
+    detail::ThreadChooser thread_chooser_; ///< decides when threads_ is 0
     long long steps_taken_ = 0;
     StepProfile last_profile_{};
     StepProfile total_profile_{};

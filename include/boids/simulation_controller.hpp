@@ -78,9 +78,27 @@ public:
     /// Removes the `count` most recently added agents of `kind`. Throws InputError if there are fewer.
     void remove(Kind kind, long long count);
 
+    /// Adds `count` agents of `kind` around (x, y) within a square of side `spread` (place_agents), from
+    /// the same stream as spawn(). Throws InputError for a bad count.
+    void place(Kind kind, double x, double y, long long count, double spread);
+    /// Adds or removes agents so that there are `wanted` of each kind: removals take the most recently
+    /// added agents, additions come from the spawn() stream. The viewer's counts and its grow mode use it;
+    /// the session limit applies, not spawn()'s per-call limit. On error nothing changes.
+    void set_counts(const AgentCounts& wanted);
+
     /// Back to the starting agents (same seed or state file), keeping the current parameters; the step
     /// count and timings restart from zero.
     void reset();
+    /// Starts `scene` instead: its parameters, agent counts and seed become the starting point that
+    /// reset() returns to (a state file given at construction no longer applies). On error nothing
+    /// changes.
+    void restart(const Scenario& scene);
+    /// The scene reset() returns to, with the current parameters.
+    [[nodiscard]] Scenario scene() const;
+
+    /// Carries the flock over into another scalar type (exact: through the state file's text form, as a
+    /// saved state would). Throws InputError, changing nothing, when the parameters do not fit it.
+    void set_precision(Precision precision);
 
     /// Replaces the agents with a state file (CLI CSV format); the step count restarts from zero.
     void load_state(const std::filesystem::path& path);
@@ -129,6 +147,8 @@ public:
     }
 
 private:
+    /// Throws InputError when `count` agents of `kind` may not be added in one request.
+    void check_spawn_count(Kind kind, long long count) const;
     [[nodiscard]] AnySimulation make_simulation(const Params& params) const;
     [[nodiscard]] AnySimulation load_simulation(const Params& params,
                                                 const std::filesystem::path& path) const;

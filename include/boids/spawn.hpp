@@ -49,6 +49,14 @@ private:
 template <class Real>
 [[nodiscard]] World<Real> spawn_world(const Params& params, const AgentCounts& counts, std::uint64_t seed);
 
+/// Appends `count` agents of `kind` around (x, y), as a click in the viewer places them: positions within a
+/// square of side `spread` centred there (exactly there for one agent), obstacles or not (the first step
+/// puts an agent placed inside one out on its surface), velocities as `spawner` draws them. In 3D the
+/// agents sit at the spawner's depth.
+template <class Real>
+void place_agents(World<Real>& world, Spawner& spawner, const Params& params, Kind kind, double x, double y,
+                  long long count, double spread);
+
 /// The bias a newly created agent of `kind` starts with.
 [[nodiscard]] double initial_bias(const Params& params, Kind kind);
 

@@ -59,12 +59,15 @@ struct Extension {
 };
 
 // clang-format off
-inline constexpr std::array<Extension, 11> extensions{{
+inline constexpr std::array<Extension, 12> extensions{{
     {"update", [](const Params& p) { return p.update != UpdateOrder::Synchronous; }, &ModelAbilities::sequential},
     {"speed_estimate", [](const Params& p) { return p.speed_estimate != SpeedEstimate::Exact; }, &ModelAbilities::extensions},
     {"fov_angle", [](const Params& p) { return p.fov_angle < 360.0; }, &ModelAbilities::extensions},
     {"predator_behavior", [](const Params& p) { return p.predator_behavior != PredatorBehavior::Edge; }, &ModelAbilities::hunting},
     {"predator_speed", [](const Params& p) { return p.predator_speed != 0.0; }, &ModelAbilities::hunting},
+    // Only the classic model's boids flee predators; the order means nothing to the others (they do not
+    // read the key), so it is not refused under them.
+    {"predator_order", [](const Params& p) { return p.predator_order != PredatorOrder::AfterEdges; }, nullptr},
     {"gravity", [](const Params& p) { return p.gravity != 0.0; }, &ModelAbilities::extensions},
     {"max_dive_speed", [](const Params& p) { return p.max_dive_speed != 0.0; }, &ModelAbilities::extensions},
     {"line_of_sight_factor", [](const Params& p) { return p.line_of_sight_factor != 0.0; }, &ModelAbilities::extensions},

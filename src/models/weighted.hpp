@@ -15,7 +15,7 @@ struct Weighted {
     static constexpr std::string_view name = "weighted";
     static constexpr std::string_view title = "Weighted (Downey)";
     static constexpr ModelAbilities abilities{
-        .three_d = true, .fix15 = true, .hunting = true, .carrot = true};
+        .three_d = true, .fix15 = true, .sequential = true, .hunting = true, .carrot = true};
 
     template <auto Member>
     static double& own(Params& p) {

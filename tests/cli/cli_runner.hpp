@@ -43,13 +43,20 @@ inline fs::path write_file(const std::string& name, const std::string& content) 
     return p;
 }
 
-/// Runs `boids ARGS` (no standard input) and collects what it did.
-inline Result boids(const std::string& args) {
+/// Runs `boids ARGS` (no standard input) with the environment assignments `environment` (e.g. "A=1 B=2")
+/// added, and collects what it did.
+inline Result boids_with_environment(const std::string& environment, const std::string& args) {
     const fs::path dir = tmp_dir();
-    const std::string cmd = std::string(BOIDS_EXE) + " " + args + " > " + (dir / "stdout").string() + " 2> " +
+    const std::string cmd = (environment.empty() ? "" : "env " + environment + " ") + std::string(BOIDS_EXE) +
+                            " " + args + " > " + (dir / "stdout").string() + " 2> " +
                             (dir / "stderr").string() + " < /dev/null";
     const int status = std::system(cmd.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
+}
+
+/// Runs `boids ARGS` (no standard input) and collects what it did.
+inline Result boids(const std::string& args) {
+    return boids_with_environment("", args);
 }
 
 /// Exit code 2, a single line on stderr containing every fragment, nothing on stdout.

@@ -220,18 +220,66 @@ TEST(Cli, BenchPrintsTheW20TableWithPhasesIsaAndMemory) {
     EXPECT_NE(plain.out.find("f64, plain path"), std::string::npos) << plain.out;
 }
 
+TEST(Cli, BenchRunsTheSimdTargetNamedByFlagOrEnvironment) {
+    // "scalar" runs on every CPU: Highway's portable fallback, one lane per float.
+    const Result flag =
+        boids("bench --sizes 1000 --seconds 0.01 --warmup 0 --steps 1 --dimensions 2 --target scalar");
+    EXPECT_EQ(flag.code, 0) << flag.err;
+    EXPECT_NE(flag.out.find("1 lanes, --target scalar)"), std::string::npos) << flag.out;
+    const Result from_env = boids_with_environment(
+        "BOIDS_SIMD_TARGET=scalar", "bench --sizes 1000 --seconds 0.01 --warmup 0 --steps 1 --dimensions 2");
+    EXPECT_EQ(from_env.code, 0) << from_env.err;
+    EXPECT_NE(from_env.out.find("1 lanes, BOIDS_SIMD_TARGET=scalar)"), std::string::npos) << from_env.out;
+    // The flag wins over the environment.
+    const Result both = boids_with_environment(
+        "BOIDS_SIMD_TARGET=avx9", "bench --sizes 1000 --seconds 0.01 --warmup 0 --steps 1 --target scalar");
+    EXPECT_EQ(both.code, 0) << both.err;
+    // A run steps on the environment's target too, and refuses a bad one before stepping.
+    const Result run =
+        boids_with_environment("BOIDS_SIMD_TARGET=avx9", "run --headless --boids 50 --steps 2");
+    EXPECT_EQ(run.code, 2) << run.err;
+    EXPECT_NE(run.err.find("BOIDS_SIMD_TARGET = 'avx9' is invalid: this CPU runs auto | "), std::string::npos)
+        << run.err;
+}
+
 TEST(Cli, BenchMaxFlockBisects) {
-    // A rate every flock up to the limit holds: doubling stops at the limit.
-    const Result r = boids("bench --max-flock --rate 0.5 --limit 3000 --seconds 0.01 --warmup 1");
+    // A rate every flock up to the limit holds: doubling stops at the limit. (Other processes' load is
+    // measured and printed; --busy-limit keeps it from deciding here, on a machine running other tests.)
+    const Result r =
+        boids("bench --max-flock --rate 0.5 --limit 3000 --seconds 0.01 --warmup 1 --busy-limit 1e6");
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("1000 boids"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("2000 boids"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(3 windows, other processes held "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("machine load during the search: other processes held "), std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("largest flock: >= 3000 boids at 0.5 steps/s"), std::string::npos) << r.out;
-    // A rate no flock holds: bisection walks down to nothing.
-    const Result none =
-        boids("bench --max-flock --rate 100000 --limit 1000 --seconds 0.01 --warmup 0 --threads 1");
+    // A rate only the smallest flocks hold: a probe that misses is repeated (6 windows) and bisection walks
+    // down.
+    const Result none = boids("bench --max-flock --rate 100000 --limit 1000 --seconds 0.01 --warmup 0 "
+                              "--threads 1 --busy-limit 1e6");
     EXPECT_EQ(none.code, 0) << none.err;
-    EXPECT_NE(none.out.find("largest flock:"), std::string::npos) << none.out;
+    EXPECT_NE(none.out.find("too slow (6 windows, "), std::string::npos) << none.out;
+    EXPECT_NE(none.out.find("largest flock: "), std::string::npos) << none.out;
+}
+
+TEST(Cli, BenchMaxFlockRefusesAFigureWhileOtherProcessesHoldTheMachine) {
+    // A busy loop started beside it holds part of a core whatever else the machine runs.
+    const fs::path dir = tmp_dir();
+    const std::string cmd =
+        "sh -c 'while :; do :; done' & hog=$!; " + std::string(BOIDS_EXE) +
+        " bench --max-flock --rate 0.5 --limit 2000 --seconds 0.3 --warmup 1 --busy-limit 0.05 > " +
+        (dir / "stdout").string() + " 2> " + (dir / "stderr").string() +
+        " < /dev/null; status=$?; kill $hog; exit $status";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 3);
+    const std::string out = slurp(dir / "stdout"), err = slurp(dir / "stderr");
+    EXPECT_NE(out.find("machine load during the search: other processes held "), std::string::npos) << out;
+    EXPECT_EQ(out.find("largest flock:"), std::string::npos) << out;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_NE(err.find("no figure: other processes held "), std::string::npos) << err;
+    EXPECT_NE(err.find("more than --busy-limit 0.05"), std::string::npos) << err;
 }
 
 TEST(Cli, BenchBadInput) {
@@ -243,6 +291,9 @@ TEST(Cli, BenchBadInput) {
     expect_rejected("bench --precision f16", {"--precision", "'f16'", "f32 | f64"});
     expect_rejected("bench --threads many", {"--threads", "'many'"});
     expect_rejected("bench --dimensions 4", {"--dimensions", "'4'", "2 | 3 | 2,3"});
+    expect_rejected("bench --target avx9", {"--target", "'avx9'", "this CPU runs auto | ", "| scalar"});
+    expect_rejected("bench --target AVX2", {"--target", "'AVX2'"});
+    expect_rejected("bench --busy-limit -1", {"--busy-limit", "'-1'"});
 }
 
 } // namespace

@@ -45,6 +45,21 @@ TEST(ControlProtocol, CommandsAndTheirAnswers) {
     EXPECT_TRUE(c.quit_requested());
 }
 
+TEST(ControlProtocol, PrecisionIsTheSessionsScalar) {
+    SimulationController c = make_controller();
+    EXPECT_EQ(execute_control_command(c, "get precision"), "ok precision=f32");
+    EXPECT_EQ(execute_control_command(c, "set precision fix15"), "ok precision=fix15");
+    EXPECT_EQ(c.precision(), Precision::Fix15);
+    EXPECT_EQ(execute_control_command(c, "step 2"), "ok steps=2");
+    EXPECT_TRUE(starts_with(execute_control_command(c, "stats"), "ok steps=2 paused=false agents=52 "));
+    const auto hash = c.state_hash();
+    const std::string refused = execute_control_command(c, "set precision f16");
+    EXPECT_TRUE(starts_with(refused, "error precision = 'f16' is invalid: allowed values are ")) << refused;
+    EXPECT_TRUE(starts_with(execute_control_command(c, "set precision"), "error set takes KEY VALUE"));
+    EXPECT_EQ(c.state_hash(), hash);
+    EXPECT_EQ(execute_control_command(c, "set precision f64"), "ok precision=f64");
+}
+
 TEST(ControlProtocol, BadLinesGetOneErrorLineAndChangeNothing) {
     SimulationController c = make_controller();
     const Params params = c.params();

@@ -4,6 +4,7 @@
 // offers, in both precisions and boundary modes; the f64 comparison with the brute-force oracle is in
 // test_reference_oracle.cpp.
 
+#include "boids/error.hpp"
 #include "boids/fast_path.hpp"
 #include "boids/hash.hpp"
 #include "boids/simulation.hpp"
@@ -13,9 +14,11 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace boids {
 namespace {
@@ -233,6 +236,59 @@ TEST(FastClassicStep, BitIdenticalOnEverySimdTargetOfThisCpu) {
         names += " " + name;
     }
     std::printf("[ SIMD targets checked:%s ]\n", names.c_str());
+}
+
+/// f32 lanes of Highway's portable fallback with the scalar target chosen: EMU128 (4 lanes, what clang
+/// builds get) or SCALAR (1, GCC's).
+std::size_t fallback_lanes() {
+    return std::string(fast_path_isa()) == "EMU128" ? 4u : 1u;
+}
+
+TEST(FastClassicStep, TheNamedSimdTargetRunsUntilAutoReturnsToTheBest) {
+    const std::string best = fast_path_isa();
+    const std::vector<std::string> names = fast_path_targets();
+    ASSERT_GE(names.size(), 2u);
+    EXPECT_EQ(names.front(), "auto");
+    EXPECT_EQ(names.back(), "scalar"); // Highway's portable fallback runs everywhere
+
+    const Params p = busy_params(Boundary::Wrap);
+    const World<float> start = busy_world<float>(p, 0);
+    Simulation<float> plain = make_sim(p, start, false, 2);
+    plain.step(10);
+    for (const std::string& name : names) {
+        set_fast_path_target(name);
+        const std::string isa = fast_path_isa();
+        if (name == "auto") {
+            EXPECT_EQ(isa, best);
+        } else if (name == "scalar") {
+            EXPECT_TRUE(isa == "EMU128" || isa == "SCALAR") << isa;
+            EXPECT_EQ(fast_path_lanes(false), fallback_lanes()) << isa;
+        } else {
+            std::string lower = isa; // Highway's names: "AVX3", "AVX2", "SSE4", "SSSE3"
+            for (char& ch : lower) {
+                ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            }
+            EXPECT_EQ(lower, name);
+        }
+        Simulation<float> fast = make_sim(p, start, true, 2);
+        fast.step(10);
+        EXPECT_TRUE(fast.last_step_fast());
+        EXPECT_EQ(state_hash(fast.world()), state_hash(plain.world())) << name;
+    }
+
+    // A name this CPU does not run changes nothing.
+    set_fast_path_target("scalar");
+    try {
+        set_fast_path_target("avx9");
+        ADD_FAILURE() << "avx9 accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("SIMD target = 'avx9' is invalid: this CPU runs auto | "),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(fast_path_lanes(false), fallback_lanes());
+    set_fast_path_target("auto");
+    EXPECT_EQ(fast_path_isa(), best);
 }
 
 TEST(FastClassicStep, W20OnSeveralThreadsGivesThePlainPathsBitsOnEverySimdTarget) {

@@ -139,6 +139,67 @@ TEST(Topological, FlocksFormAndStaysDeterministic) {
     EXPECT_GT(summarize(one.world()).polarization, before + 0.3) << "headings must order";
 }
 
+TEST(Topological, PyNBoidsSearchesOnlyTheBlockOfCellsAroundItsOwn) {
+    Params p = topological();
+    p.boundary = Boundary::Margin;
+    World<double> w;
+    w.add(Kind::Boid, 150, 450, 2.5, 0, 0); // in cell (1, 4): its block is cells 0..2 x 3..5
+    for (int i = 0; i < 3; ++i) {
+        w.add(Kind::Boid, 220 + 20.0 * i, 450, 2.5, 0, 0); // cell 2: inside the block
+        w.add(Kind::Boid, 310 + 20.0 * i, 450, 2.5, 0, 0); // cell 3: outside, yet among the 7 nearest
+    }
+    // Anywhere: six neighbours, (150 + 1 * 5) px/s. In the block: three, (150 + 4 * 5) px/s.
+    EXPECT_NEAR(one_step(p, w).vx[0] * 60, 155.0, 1e-9);
+    p.topological.search_cell = 100;
+    EXPECT_NEAR(one_step(p, w).vx[0] * 60, 170.0, 1e-9);
+    p.update = UpdateOrder::Sequential; // the in-place pass searches the same block
+    EXPECT_NEAR(one_step(p, w).vx[0] * 60, 170.0, 1e-9);
+}
+
+TEST(Topological, PyNBoidsHeadingsInZeroTo360MoveTheDeadBand) {
+    // Heading -0.3 degrees (359.7 in PyNBoids' range); the neighbours' mean heading -0.1 degrees is within
+    // the 0.5 degree dead band, but |-0.1 - 359.7| is not: PyNBoids turns, by 2 degrees.
+    Params p = topological();
+    const double rad = std::acos(-1.0) / 180;
+    World<double> w;
+    w.add(Kind::Boid, 500, 500, 2.5 * std::cos(-0.3 * rad), 2.5 * std::sin(-0.3 * rad), 0);
+    w.add(Kind::Boid, 530, 500, 2.5 * std::cos(-0.1 * rad), 2.5 * std::sin(-0.1 * rad), 0);
+    w.add(Kind::Boid, 470, 500, 2.5 * std::cos(-0.1 * rad), 2.5 * std::sin(-0.1 * rad), 0);
+    const auto heading = [&](const World<double>& o) { return std::atan2(o.vy[0], o.vx[0]) / rad; };
+    EXPECT_NEAR(heading(one_step(p, w)), -0.3, 1e-9) << "signed: within the dead band, no turn";
+    p.topological.heading_range = HeadingRange::Positive;
+    EXPECT_NEAR(heading(one_step(p, w)), 1.7, 1e-9) << "positive: turns toward it by the full 2 degrees";
+}
+
+TEST(Topological, PyNBoidsWrapsOnceTheSpriteIsOffScreenAndSeesNoSeam) {
+    Params p = topological();
+    p.width = 1200;
+    p.height = 800;
+    p.topological.wrap_style = WrapStyle::Sprite;
+    World<double> w;
+    w.add(Kind::Boid, -5, 400, -2.5, 0, 0); // flying left; its 15 px sprite still shows at x = -5
+    Simulation<double> sim(p, w);
+    sim.step();
+    const double step = (150.0 + 7 * 5) / 60; // alone: seven neighbours missing
+    EXPECT_NEAR(sim.world().x[0], -5 - step, 1e-12) << "still partly on screen: not wrapped";
+    sim.step();
+    EXPECT_EQ(sim.world().x[0], 1200.0) << "wholly off screen before this move: put on the right edge";
+    // On the exact torus the same boid wraps at once.
+    p.topological.wrap_style = WrapStyle::Torus;
+    EXPECT_NEAR(one_step(p, w).x[0], 1200 - 5 - step, 1e-9);
+
+    // Across the seam: on the torus the boid at x = 1195 is 10 px from the one at x = 5, too close, and it
+    // turns away from the mean heading; with the sprite wrap it is 1190 px away, and the boid flies on.
+    World<double> seam;
+    seam.add(Kind::Boid, 5, 400, 2.5, 0, 0);
+    seam.add(Kind::Boid, 1195, 400, 0, 2.5, 0);
+    seam.add(Kind::Boid, 100, 400, 0, 2.5, 0);
+    p.topological.k_neighbours = 2;
+    EXPECT_LT(one_step(p, seam).vy[0], 0.0) << "torus: away from the mean heading (+y)";
+    p.topological.wrap_style = WrapStyle::Sprite;
+    EXPECT_EQ(one_step(p, seam).vy[0], 0.0) << "sprite wrap: the centroid is straight ahead";
+}
+
 TEST(ModelParams, BadValuesAreRejected) {
     Params p;
     EXPECT_THROW(set_param(p, "fov_angle", "400"), InputError);
@@ -163,32 +224,54 @@ namespace {
 TEST(Weighted, OneStepComputedByHand) {
     Params p;
     p.model = Model::Weighted; // Downey's defaults: radii 1 / 0.3 / 0.5, angles 1 / pi / 1, weights 3 10 1 10
+    p.weighted.time_step = 0.25; // not Downey's 0.1: align must not depend on it
     p.width = p.height = 10;
     p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 0;
     p.weighted.carrot_x = 4;
     p.weighted.carrot_y = 3;
     World<double> w;
-    w.add(Kind::Boid, 3, 3, 0.1, 0, 0);     // A flies +x at unit speed (0.1 per step)
-    w.add(Kind::Boid, 3.2, 3.1, 0, 0.1, 0); // B: 0.2236 from A, 0.46 rad off A's heading
+    w.add(Kind::Boid, 3, 3, 0.25, 0, 0);     // A flies +x at unit speed (0.25 per step)
+    w.add(Kind::Boid, 3.2, 3.1, 0, 0.25, 0); // B: 0.2236 from A, 0.46 rad off A's heading
     Simulation<double> sim(p, w);
     sim.step();
     // A sees B in all three neighbourhoods; the carrot (1 away) is outside the avoid radius.
-    //   center = (0.2, 0.1); avoid = -(0.2, 0.1); align = B's velocity (0, 0.1); love = (1, 0)
-    //   goal = 3 center + 10 avoid + 1 align + 10 love = (8.6, -0.6), normalised
-    const double gx = 8.6 / std::sqrt(74.32), gy = -0.6 / std::sqrt(74.32);
+    //   center = (0.2, 0.1); avoid = -(0.2, 0.1); align = B's heading (0, 1); love = (1, 0)
+    //   goal = 3 center + 10 avoid + 1 align + 10 love = (8.6, 0.3), normalised
+    const double gx = 8.6 / std::sqrt(74.05), gy = 0.3 / std::sqrt(74.05);
     double vx = 0.9 * 1 + 0.1 * gx, vy = 0.9 * 0 + 0.1 * gy; // (1 - mu) vel + mu goal
     const double norm = std::sqrt(vx * vx + vy * vy);
     vx /= norm;
     vy /= norm;
-    EXPECT_NEAR(sim.world().vx[0], 0.1 * vx, 1e-15);
-    EXPECT_NEAR(sim.world().vy[0], 0.1 * vy, 1e-15);
-    EXPECT_NEAR(sim.world().x[0], 3 + 0.1 * vx, 1e-15);
+    EXPECT_NEAR(sim.world().vx[0], 0.25 * vx, 1e-15);
+    EXPECT_NEAR(sim.world().vy[0], 0.25 * vy, 1e-15);
+    EXPECT_NEAR(sim.world().x[0], 3 + 0.25 * vx, 1e-15);
+    EXPECT_NEAR(sim.world().y[0], 3 + 0.25 * vy, 1e-15);
     // B flies +y: A is 2.03 rad off its heading, so only the all-round avoid request sees it.
     //   avoid = -(A - B) = (0.2, 0.1); love = limit((0.8, -0.1)) = (0.8, -0.1)
     //   goal = 10 (0.2, 0.1) + 10 (0.8, -0.1) = (10, 0) -> (1, 0); vel = 0.9 (0, 1) + 0.1 (1, 0)
     const double bn = std::sqrt(0.81 + 0.01);
-    EXPECT_NEAR(sim.world().vx[1], 0.1 * 0.1 / bn, 1e-15);
-    EXPECT_NEAR(sim.world().vy[1], 0.1 * 0.9 / bn, 1e-15);
+    EXPECT_NEAR(sim.world().vx[1], 0.25 * 0.1 / bn, 1e-15);
+    EXPECT_NEAR(sim.world().vy[1], 0.25 * 0.9 / bn, 1e-15);
+}
+
+TEST(Classic, ThePredatorOrderOfEachSourcePage) {
+    // ece4760's numbers: a boid flying +x, a neighbour 10 px ahead flying +y, a predator 40 px ahead.
+    const Scenario s = load_preset("ece4760");
+    World<double> w;
+    w.add(Kind::Boid, 160, 120, 1, 0, 0);
+    w.add(Kind::Boid, 170, 120, 0, 1, 0);
+    w.add(Kind::Predator, 200, 120, 0, 1, 0);
+    const auto direction = [&](PredatorOrder order) {
+        Params p = s.params;
+        p.predator_order = order;
+        const World<double> o = one_step(p, w);
+        return o.vx[0] / o.vy[0]; // the speed limit scales both alike
+    };
+    // The lab page: the kick first (vx = 1 - 0.4), then cohesion and alignment read it:
+    //   vx = 0.6 + 10 * 0.0005 + (0 - 0.6) * 0.05 = 0.575, vy = (1 - 0) * 0.05 = 0.05
+    EXPECT_NEAR(direction(PredatorOrder::BeforeFlocking), 0.575 / 0.05, 1e-9);
+    // Adams' VGA page: vx = 1 + 0.005 + (0 - 1) * 0.05 = 0.955, then the kick: 0.555
+    EXPECT_NEAR(direction(PredatorOrder::AfterEdges), 0.555 / 0.05, 1e-9);
 }
 
 TEST(Weighted, TheFlockGathersAroundTheCarrot) {

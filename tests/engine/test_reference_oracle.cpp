@@ -19,6 +19,7 @@ struct OracleCase {
     Boundary boundary;
     double fov_angle;
     const char* name;
+    PredatorOrder predator_order = PredatorOrder::AfterEdges;
 };
 
 class GridMatchesOracle : public ::testing::TestWithParam<OracleCase> {};
@@ -27,6 +28,7 @@ TEST_P(GridMatchesOracle, EveryStepOfAThousandAgentFlock) {
     Params p;
     p.boundary = GetParam().boundary;
     p.fov_angle = GetParam().fov_angle;
+    p.predator_order = GetParam().predator_order;
     p.dynamic_bias = true;
     p.width = 800;
     p.height = 600;
@@ -55,8 +57,9 @@ TEST_P(GridMatchesOracle, EveryStepOfAThousandAgentFlock) {
         Simulation<double> sim(p, world);
         sim.set_threads(2);
         sim.step();
-        // The fast path covers the plain classic model; a field of view takes the policy path.
-        ASSERT_EQ(sim.last_step_fast(), p.fov_angle >= 360);
+        // The fast path covers the plain classic model; a field of view or the lab page's predator order
+        // takes the policy path.
+        ASSERT_EQ(sim.last_step_fast(), p.fov_angle >= 360 && p.predator_order == PredatorOrder::AfterEdges);
         const World<double>& got = sim.world();
         ASSERT_EQ(got.size(), expected.size());
         for (std::size_t i = 0; i < got.size(); ++i) {
@@ -94,7 +97,9 @@ INSTANTIATE_TEST_SUITE_P(BoundariesAndFieldsOfView, GridMatchesOracle,
                          ::testing::Values(OracleCase{Boundary::Margin, 360, "margin"},
                                            OracleCase{Boundary::Wrap, 360, "wrap"},
                                            OracleCase{Boundary::Margin, 240, "margin_fov240"},
-                                           OracleCase{Boundary::Wrap, 100, "wrap_fov100"}),
+                                           OracleCase{Boundary::Wrap, 100, "wrap_fov100"},
+                                           OracleCase{Boundary::Margin, 360, "margin_predators_first",
+                                                      PredatorOrder::BeforeFlocking}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(GridMatchesOracle, SinglePrecisionStaysClose) {

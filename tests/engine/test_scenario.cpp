@@ -141,5 +141,35 @@ TEST(Scenario, RefusesADirectoryAndADevice) {
     EXPECT_THROW((void)load_scenario_file("/dev/zero"), InputError);
 }
 
+TEST(Scenario, EachPresetRunsInItsSourcesOrderAndStartsAtItsRate) {
+    for (const char* name : {"downey-2d", "downey-3d", "pynboids"}) { // Downey's and PyNBoids' in-place loops
+        EXPECT_EQ(load_preset(name).params.update, UpdateOrder::Sequential) << name;
+    }
+    const Params py = load_preset("pynboids").params; // PyNBoids as written
+    EXPECT_EQ(py.topological.search_cell, 100.0);
+    EXPECT_EQ(py.topological.wrap_style, WrapStyle::Sprite);
+    EXPECT_EQ(py.topological.heading_range, HeadingRange::Positive);
+    EXPECT_EQ(py.boundary, Boundary::Margin); // PyNBoids starts with wrap off
+    EXPECT_EQ(load_preset("ece4760").params.predator_order, PredatorOrder::BeforeFlocking);
+    EXPECT_EQ(load_preset("vga-predator").params.predator_order, PredatorOrder::AfterEdges);
+    EXPECT_EQ(load_preset("pynboids").rate, 60);  // PyNBoids' FPS = 60
+    EXPECT_EQ(load_preset("downey-2d").rate, 10); // Downey's VPython rate(10)
+    EXPECT_EQ(load_preset("downey-3d").rate, 10);
+    EXPECT_EQ(load_preset("ece4760").rate, 30); // the lab's 30 frames per second
+    EXPECT_EQ(parse_scenario("seed = 1\n", "plain.toml").rate, default_rate);
+    EXPECT_EQ(parse_scenario("rate = 1000\n", "fast.toml").rate, 1000);
+    for (const char* bad : {"rate = 0\n", "rate = 1001\n", "rate = 2.5\n", "rate = \"60\"\n"}) {
+        try {
+            (void)parse_scenario(bad, "bad.toml");
+            FAIL() << bad;
+        } catch (const InputError& e) {
+            EXPECT_NE(
+                std::string(e.what()).find("rate must be a whole number of steps per second in [1, 1000]"),
+                std::string::npos)
+                << e.what();
+        }
+    }
+}
+
 } // namespace
 } // namespace boids

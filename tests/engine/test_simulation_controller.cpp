@@ -108,6 +108,77 @@ TEST(SimulationController, StateFilesRoundTripAndInitFileResets) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(SimulationController, SetCountsMatchesSpawnAndRemove) {
+    SimulationController counted(small_setup());
+    SimulationController stepwise(small_setup());
+    counted.set_counts({70, 2, 3, 4});
+    stepwise.remove(Kind::Scout1, 2);
+    stepwise.spawn(Kind::Boid, 10);
+    stepwise.spawn(Kind::Predator, 2);
+    EXPECT_EQ(counted.counts(), (AgentCounts{70, 2, 3, 4}));
+    EXPECT_EQ(counted.state_hash(), stepwise.state_hash());
+    const auto hash = counted.state_hash();
+    EXPECT_THROW(counted.set_counts({-1, 0, 0, 0}), InputError);
+    EXPECT_THROW(counted.set_counts({max_session_agents, 1, 0, 0}), InputError);
+    EXPECT_EQ(counted.state_hash(), hash);
+}
+
+TEST(SimulationController, PlaceAddsAgentsAroundAPoint) {
+    SimulationController controller(small_setup());
+    controller.place(Kind::Predator, 100.0, 50.0, 1, 20.0);
+    controller.place(Kind::Boid, 300.0, 200.0, 30, 20.0);
+    EXPECT_EQ(controller.counts(), (AgentCounts{90, 4, 3, 3}));
+    controller.visit([](const auto& sim) {
+        const auto& w = sim.world();
+        EXPECT_EQ(static_cast<double>(w.x[w.size() - 31]), 100.0);
+        for (std::size_t i = w.size() - 30; i < w.size(); ++i) {
+            EXPECT_NEAR(static_cast<double>(w.x[i]), 300.0, 10.0);
+            EXPECT_NEAR(static_cast<double>(w.y[i]), 200.0, 10.0);
+        }
+    });
+    EXPECT_THROW(controller.place(Kind::Boid, 0, 0, -2, 20.0), InputError);
+}
+
+TEST(SimulationController, RestartMakesANewStartingPoint) {
+    SimulationController controller(small_setup());
+    controller.step(5);
+    Scenario scene = controller.scene();
+    scene.agents = {30, 0, 0, 1};
+    scene.seed = 99;
+    controller.restart(scene);
+    EXPECT_EQ(controller.steps_taken(), 0);
+    EXPECT_EQ(controller.counts(), (AgentCounts{30, 0, 0, 1}));
+    const auto start = controller.state_hash();
+    controller.step(3);
+    controller.reset();
+    EXPECT_EQ(controller.state_hash(), start);
+    scene.params.min_speed = 100; // invalid: nothing changes
+    EXPECT_THROW(controller.restart(scene), InputError);
+    EXPECT_EQ(controller.state_hash(), start);
+}
+
+TEST(SimulationController, PrecisionSwitchCarriesTheFlockOverExactly) {
+    SimulationController controller(small_setup());
+    SimulationController reference(small_setup());
+    controller.step(6);
+    reference.step(6);
+    controller.set_precision(Precision::F64);
+    EXPECT_EQ(controller.precision(), Precision::F64);
+    EXPECT_EQ(controller.steps_taken(), 6);
+    controller.set_precision(Precision::F32); // every value came from a float: back bit for bit
+    EXPECT_EQ(controller.state_hash(), reference.state_hash());
+    controller.set_precision(Precision::Fix15);
+    controller.step(2);
+    EXPECT_EQ(controller.counts(), reference.counts());
+    SimulationSetup three_d = small_setup();
+    three_d.scenario = load_preset("downey-3d");
+    SimulationController solid(three_d);
+    const auto hash = solid.state_hash();
+    EXPECT_THROW(solid.set_precision(Precision::Fix15), InputError); // the lab's fixed point is 2D
+    EXPECT_EQ(solid.precision(), Precision::F32);
+    EXPECT_EQ(solid.state_hash(), hash);
+}
+
 TEST(SimulationController, StatsAndKinds) {
     SimulationController controller(small_setup());
     controller.step(2);

@@ -219,7 +219,7 @@ TEST(SolidWeighted, MatchesAStepComputedByHand) {
     // r 0.5, 1 rad), straight ahead.
     const double center[3] = {0, 0, 0.2}; // limit(B - A), already shorter than 1
     const double avoid[3] = {0, 0, -0.2}; // -limit(B - A)
-    const double align[3] = {0.1, 0, 0};  // limit(B's velocity)
+    const double align[3] = {1, 0, 0};    // B's unit heading (its velocity is dt = 0.1 long)
     const double love[3] = {1, 0, 0};     // limit(carrot - A)
     double goal[3], next[3];
     for (int a = 0; a < 3; ++a) {

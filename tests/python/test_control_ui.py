@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import boids_control as ui
-from conftest import SOURCE_DIR, TIMEOUT
+from conftest import BOIDS_EXE, SOURCE_DIR, TIMEOUT, ControlledRun
 
 SCRIPT = str(SOURCE_DIR / "python" / "boids_control.py")
 
@@ -79,6 +79,34 @@ def test_command_mode_against_a_real_run(controlled_run):
             c.call("get nope")
     assert cli("quit") == (0, "ok quit")
     assert controlled_run.finish()[0] == 0
+
+
+def test_the_client_connects_again_after_the_server_restarts():
+    first = ControlledRun()
+    port = first.port
+    client = ui.ControlClient(port=port)
+    try:
+        assert client.call("set visual_range 31") == {"visual_range": "31"}
+        assert client.request("quit") == "ok quit"
+        assert first.finish()[0] == 0
+        with pytest.raises(OSError):  # nobody listens: the error says so, the client stays usable
+            client.request("stats")
+        second = subprocess.Popen([BOIDS_EXE, "run", "--headless", "--control", str(port), "--threads", "1"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert second.stdout.readline().startswith(f"control: listening on 127.0.0.1:{port}")
+            # The new server's own value, on a new connection, without a new client.
+            assert client.call("get visual_range") == {"visual_range": "40"}
+            assert client.connections == 2
+            assert client.request("quit") == "ok quit"
+            assert second.wait(timeout=TIMEOUT) == 0
+        finally:
+            if second.poll() is None:
+                second.kill()
+                second.communicate(timeout=TIMEOUT)
+    finally:
+        client.close()
+        first.kill()
 
 
 def test_command_mode_without_a_server_exits_2():

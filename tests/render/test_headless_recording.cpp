@@ -25,6 +25,18 @@ std::string headless_boids(const std::string& args) {
 
 } // namespace
 
+TEST(HeadlessRecording, ADisplayThatCannotBeOpenedIsNoDisplay) {
+    // DISPLAY set, but no X server there (an ssh session without forwarding, a stale variable): SDL would
+    // fall back to an invisible offscreen window; the viewer says there is no display instead.
+    const fs::path dir = tmp_dir();
+    fs::create_directories(dir);
+    const auto r = run_in(dir, std::string("env -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER DISPLAY=:4242 ") +
+                                   BOIDS_EXE + " view --frames 2");
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("no display can be opened (DISPLAY=':4242'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("boids run --headless"), std::string::npos) << r.err;
+}
+
 TEST(HeadlessRecording, Mp4HasOneFramePerStepAndFfprobeAcceptsIt) {
     const fs::path dir = tmp_dir();
     const auto r =

@@ -53,6 +53,18 @@ ViewerState classic_scene() {
     return s;
 }
 
+/// The parameters a session flies after the pointer's edits of `edited` apply to a session started from
+/// `before` (the viewer's state when the gesture began).
+Params applied(const ViewerState& before, ViewerState& edited) {
+    Scenario scene;
+    scene.params = before.params;
+    scene.agents = before.counts;
+    SimulationController session(SimulationSetup{scene, std::nullopt, Precision::F64, 1});
+    const SessionView seen{session.params(), session.counts(), session.paused()};
+    apply_requests(edited, session, seen);
+    return session.params();
+}
+
 } // namespace
 
 TEST(PointerPosition, GoesThroughTheCamera) {
@@ -95,13 +107,13 @@ TEST(PointerTools, ClickTogglesCarrotTrackingInTheWeightedModelAndTheCarrotFollo
 
 TEST(PointerTools, TheCarrotReachesTheSimulationThroughTheRequests) {
     ViewerState s = weighted_scene();
-    Flight<double> f = start_flight<double>(s, 1);
+    const ViewerState before = s;
     PointerTools tools;
     click(tools, s, MouseButton::Left, at_world(200, 100));
     tools.follow(s, at_world(250, 120));
-    apply_requests(s, f);
-    EXPECT_NEAR(f.sim->params().weighted.carrot_x, 250, 1e-9);
-    EXPECT_NEAR(f.sim->params().weighted.carrot_y, 120, 1e-9);
+    const Params flown = applied(before, s);
+    EXPECT_NEAR(flown.weighted.carrot_x, 250, 1e-9);
+    EXPECT_NEAR(flown.weighted.carrot_y, 120, 1e-9);
 }
 
 TEST(PointerTools, OtherModelsKeepClickToPlaceAPredatorAndIgnoreTracking) {
@@ -184,10 +196,9 @@ TEST(PointerTools, ObstaclesGoThroughValidation) {
     EXPECT_TRUE(s.placements.empty());
     // Drawn obstacles reach the simulation with the next requests.
     drag(tools, s, at_world(300, 200), at_world(300, 240), false);
-    Flight<float> f = start_flight<float>(s, 1);
-    apply_requests(s, f);
-    ASSERT_EQ(f.sim->params().obstacles.size(), 1u);
-    EXPECT_NEAR(f.sim->params().obstacles[0].radius, 40, 1e-9);
+    const Params flown = applied(classic_scene(), s);
+    ASSERT_EQ(flown.obstacles.size(), 1u);
+    EXPECT_NEAR(flown.obstacles[0].radius, 40, 1e-9);
 }
 
 TEST(PointerTools, RightClickOnAnObstacleRemovesItElsewhereAddsBoids) {

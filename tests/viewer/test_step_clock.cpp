@@ -19,6 +19,19 @@ TEST(StepClock, ThirtyStepsPerSecondWhateverTheFrameRate) {
     }
 }
 
+TEST(StepClock, AnyRateFromOneToAThousand) {
+    for (double rate : {1.0, 10.0, 60.0, 1000.0}) { // the slowest, Downey's, PyNBoids', the fastest
+        StepClock clock;
+        long long steps = 0;
+        for (int frame = 0; frame < 600; ++frame) { // 10 s at 60 frames per second
+            const auto b = clock.advance(1.0 / 60.0, rate);
+            EXPECT_FALSE(b.dropped) << rate;
+            steps += b.steps;
+        }
+        EXPECT_NEAR(static_cast<double>(steps), 10 * rate, 1.0) << rate;
+    }
+}
+
 TEST(StepClock, ASlowFrameDropsTheBacklogAndSaysSo) {
     StepClock clock(0.1);
     const auto b = clock.advance(2.0, 30.0); // a 2 s hiccup would be 60 steps

@@ -70,7 +70,7 @@ TEST(ViewerMouse, DragDrawsAnObstacleAndRightClickRemovesIt) {
     o.frames = 8;
     int calls = 0;
     std::vector<Obstacle> drawn, after_shift_drag, after_right_click;
-    o.hook = [&](ViewerState& s) {
+    o.hook = [&](ViewerState& s, SimulationController&) {
         ++calls;
         if (calls == 1) {
             s.obstacle_tool = true;
@@ -125,7 +125,7 @@ TEST(ViewerMouse, ClickTogglesTheCarrotInTheWeightedModelAndItFollowsTheMouse) {
     double carrot_x_after_click = 0, carrot_y_after_click = 0, followed_x = 0, followed_y = 0;
     double stopped_x = 0, stopped_y = 0;
     int target_x = 200; // where the pointer is warped for the carrot to follow
-    o.hook = [&](ViewerState& s) {
+    o.hook = [&](ViewerState& s, SimulationController&) {
         ++calls;
         if (std::chrono::steady_clock::now() > deadline) {
             s.quit = true; // stalled: the expectations below say where

@@ -122,9 +122,11 @@ TEST(ViewerWindow, BadOptionsAndNoDisplayAreClearErrors) {
     auto r = run_in(dir, std::string("env -u DISPLAY -u WAYLAND_DISPLAY ") + BOIDS_EXE + " view --frames 1");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("no display"), std::string::npos) << r.err;
-    r = run_in(dir, under_xvfb("view --rate 45"));
+    r = run_in(dir, under_xvfb("view --rate 1001"));
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("--rate = '45' is invalid: allowed values are 30 | 60 | max"), std::string::npos)
+    EXPECT_NE(r.err.find("--rate = '1001' is invalid: allowed values are a whole number of steps per second "
+                         "from 1 to 1000 | max"),
+              std::string::npos)
         << r.err;
     r = run_in(dir, under_xvfb("view --screenshot x.png"));
     EXPECT_EQ(r.code, 2);
