@@ -415,6 +415,13 @@ int main(int argc, char** argv) {
         report("boids: " + one_line(e.what()));
         return exit_write_failed;
     } catch (const std::exception& e) {
+        if (ranks->distributed()) {
+            // Bad input and write failures reach every rank alike (Communicator::on_root); this may have
+            // been one rank's alone, and the others would wait on it for ever: it speaks and ends the job.
+            std::cerr << "boids: rank " << ranks->rank() << ": internal error: " << one_line(e.what())
+                      << "\n";
+            ranks->abort(1);
+        }
         report("boids: internal error: " + one_line(e.what()));
         return 1;
     }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
+#include <thread>
 
 #ifdef BOIDS_HAVE_MPI
 #include <mpi.h>
@@ -33,6 +34,32 @@ int as_count(std::size_t n) {
         throw std::runtime_error("a message between ranks exceeds 2 GiB; use more ranks");
     }
     return static_cast<int>(n);
+}
+
+/// Waits for a started collective to complete, sleeping between polls once it has polled for a while.
+///
+/// MPI's own wait spins; on a shared or oversubscribed machine (more ranks than cores, or other programs
+/// on them) a spinning rank keeps a core from the rank it waits for, and with the yield OpenMPI turns on
+/// when oversubscribed it is worse: on Linux's EEVDF scheduler (6.6 and later) each sched_yield pushes the
+/// caller's virtual deadline one time slice later, so a rank that yields through a long wait is then
+/// passed over for as many slices by every CPU-bound task once the message arrives. Measured with two
+/// ranks and two busy loops on 2 cores: the 3D test scene took 10 to 19 s instead of 0.7 s, and at higher
+/// load a run stalled for minutes. A sleeping rank leaves its core to the others and wakes with a fresh
+/// deadline. A collective completes only while its ranks call into MPI, so the sleeps stay short.
+void complete(MPI_Request& request) {
+    using clock = std::chrono::steady_clock;
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    const auto spin_until = clock::now() + std::chrono::microseconds(50); // a quiet machine answers by then
+    while (done == 0 && clock::now() < spin_until) {
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    }
+    auto pause = std::chrono::microseconds(10);
+    while (done == 0) {
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(500));
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    }
 }
 
 /// Displacements of consecutive blocks, each checked to fit an int.
@@ -132,16 +159,21 @@ void Communicator::broadcast([[maybe_unused]] std::vector<std::byte>& bytes) con
         return;
     }
     std::uint64_t n = bytes.size();
-    MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Ibcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &request);
+    complete(request);
     bytes.resize(n);
-    MPI_Bcast(bytes.data(), as_count(n), MPI_BYTE, 0, MPI_COMM_WORLD);
+    MPI_Ibcast(bytes.data(), as_count(n), MPI_BYTE, 0, MPI_COMM_WORLD, &request);
+    complete(request);
 #endif
 }
 
 void Communicator::broadcast_values([[maybe_unused]] std::vector<std::uint64_t>& values) const {
 #ifdef BOIDS_HAVE_MPI
     if (distributed()) {
-        MPI_Bcast(values.data(), as_count(values.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD);
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Ibcast(values.data(), as_count(values.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD, &request);
+        complete(request);
     }
 #endif
 }
@@ -157,7 +189,9 @@ std::vector<std::byte> Communicator::gather(const std::vector<std::byte>& mine,
 #ifdef BOIDS_HAVE_MPI
     const int n = as_count(mine.size());
     std::vector<int> sizes(static_cast<std::size_t>(size_), 0);
-    MPI_Gather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Igather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD, &request);
+    complete(request);
     std::vector<std::byte> all;
     std::vector<int> at;
     if (root()) {
@@ -167,7 +201,9 @@ std::vector<std::byte> Communicator::gather(const std::vector<std::byte>& mine,
             counts->assign(sizes.begin(), sizes.end());
         }
     }
-    MPI_Gatherv(mine.data(), n, MPI_BYTE, all.data(), sizes.data(), at.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
+    MPI_Igatherv(mine.data(), n, MPI_BYTE, all.data(), sizes.data(), at.data(), MPI_BYTE, 0, MPI_COMM_WORLD,
+                 &request);
+    complete(request);
     return all;
 #else
     return mine;
@@ -186,12 +222,15 @@ std::vector<std::byte> Communicator::exchange(const std::vector<std::vector<std:
         send_counts[r] = as_count(outbox[r].size());
         send.insert(send.end(), outbox[r].begin(), outbox[r].end());
     }
-    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Ialltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD, &request);
+    complete(request);
     const std::vector<int> send_at = displacements(send_counts), recv_at = displacements(recv_counts);
     std::vector<std::byte> received(static_cast<std::size_t>(recv_at.back()) +
                                     static_cast<std::size_t>(recv_counts.back()));
-    MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_BYTE, received.data(),
-                  recv_counts.data(), recv_at.data(), MPI_BYTE, MPI_COMM_WORLD);
+    MPI_Ialltoallv(send.data(), send_counts.data(), send_at.data(), MPI_BYTE, received.data(),
+                   recv_counts.data(), recv_at.data(), MPI_BYTE, MPI_COMM_WORLD, &request);
+    complete(request);
     return received;
 #else
     return outbox.at(0);
@@ -201,17 +240,10 @@ std::vector<std::byte> Communicator::exchange(const std::vector<std::vector<std:
 void Communicator::sum([[maybe_unused]] std::vector<std::uint64_t>& values) const {
 #ifdef BOIDS_HAVE_MPI
     if (distributed()) {
-        MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_UINT64_T, MPI_SUM,
-                      MPI_COMM_WORLD);
-    }
-#endif
-}
-
-void Communicator::min([[maybe_unused]] std::vector<double>& values) const {
-#ifdef BOIDS_HAVE_MPI
-    if (distributed()) {
-        MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_DOUBLE, MPI_MIN,
-                      MPI_COMM_WORLD);
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Iallreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_UINT64_T, MPI_SUM,
+                       MPI_COMM_WORLD, &request);
+        complete(request);
     }
 #endif
 }
@@ -219,20 +251,12 @@ void Communicator::min([[maybe_unused]] std::vector<double>& values) const {
 void Communicator::max([[maybe_unused]] std::vector<double>& values) const {
 #ifdef BOIDS_HAVE_MPI
     if (distributed()) {
-        MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_DOUBLE, MPI_MAX,
-                      MPI_COMM_WORLD);
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Iallreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_DOUBLE, MPI_MAX,
+                       MPI_COMM_WORLD, &request);
+        complete(request);
     }
 #endif
-}
-
-std::vector<std::uint64_t> Communicator::all_gather(std::uint64_t value) const {
-    std::vector<std::uint64_t> all(static_cast<std::size_t>(size_), value);
-#ifdef BOIDS_HAVE_MPI
-    if (distributed()) {
-        MPI_Allgather(&value, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
-    }
-#endif
-    return all;
 }
 
 double Communicator::now() {

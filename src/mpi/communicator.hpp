@@ -3,7 +3,9 @@
 //
 // Built on MPI when the program is (BOIDS_MPI) and started by a launcher (mpirun, srun); otherwise the
 // job is this one process and every operation is the one-rank case of the same collective. Nothing here is
-// a transport of its own: with more than one rank every byte moves through MPI.
+// a transport of its own: with more than one rank every byte moves through MPI. Every operation is a
+// non-blocking collective completed by polling that sleeps while it waits (see complete() in the .cpp):
+// ranks often share cores, and a rank that spins in MPI starves the rank it waits for.
 
 #include <cstddef>
 #include <cstdint>
@@ -55,12 +57,9 @@ public:
     /// Sends outbox[r] to rank r (outbox has size() entries); returns what every rank sent to this one,
     /// concatenated in rank order.
     [[nodiscard]] std::vector<std::byte> exchange(const std::vector<std::vector<std::byte>>& outbox) const;
-    /// Element-wise sum, minimum or maximum over the ranks, in place, on every rank.
+    /// Element-wise sum or maximum over the ranks, in place, on every rank.
     void sum(std::vector<std::uint64_t>& values) const;
-    void min(std::vector<double>& values) const;
     void max(std::vector<double>& values) const;
-    /// Every rank's value, on every rank.
-    [[nodiscard]] std::vector<std::uint64_t> all_gather(std::uint64_t value) const;
     /// Seconds on a clock shared by the job's timers.
     [[nodiscard]] static double now();
 

@@ -167,14 +167,19 @@ DistributedSimulation<Real>::DistributedSimulation(const Communicator& comm, con
                                                    World<Real> world, long long first_step, int threads,
                                                    double rebalance_at)
     : comm_(comm), params_(params), threads_(threads), rebalance_at_(rebalance_at), step_(first_step) {
-    std::vector<std::uint64_t> predators{comm_.root() ? static_cast<std::uint64_t>(world.counts().predators)
-                                                      : 0};
-    comm_.broadcast_values(predators);
-    check_distributable(params_, comm_.size(), predators[0] > 0);
+    // The members of the flocking agents' and the predators' grids: kinds never change, so neither do they.
+    std::vector<std::uint64_t> members(2, 0);
+    if (comm_.root()) {
+        members[1] = static_cast<std::uint64_t>(world.counts().predators);
+        members[0] = world.size() - members[1];
+    }
+    comm_.broadcast_values(members);
+    members_ = {members[0], members[1]};
+    check_distributable(params_, comm_.size(), members_[1] > 0);
     space_.size = {params_.width, params_.height, params_.dimensions == 3 ? params_.depth : 0.0};
     space_.dimensions = params_.dimensions;
     space_.wrap = params_.boundary == Boundary::Wrap;
-    reach_ = interaction_reach(params_, predators[0] > 0);
+    reach_ = interaction_reach(params_, members_[1] > 0);
     // Root cuts the world by the initial positions and deals the agents out.
     std::vector<std::byte> tree;
     if (comm_.root()) {
@@ -287,34 +292,44 @@ void DistributedSimulation<Real>::step_once() {
     wrap_positions(); // what the step's first phase does; positions are then final for this step
     const Codec<Real> codec{params_.dimensions == 3};
 
-    // The whole flock's grid extents: members of each grid and (margin mode) their bounding box.
-    std::vector<std::uint64_t> members(2, 0);
+    // One reduction per step gives every rank the same view: the largest share of agents (whether to cut
+    // the sub-domains anew) and, in margin mode, the bounding box of each grid's members in the whole
+    // flock. Everything is a maximum (a count as a double is exact below 2^53; lower bounds negated), so
+    // every rank takes the same decision from the same numbers.
+    enum : std::size_t { largest_share, box }; // box: 2 grids x (lo, hi) x 3 axes
     constexpr double inf = std::numeric_limits<double>::infinity();
-    std::vector<double> lo(6, inf), hi(6, -inf);
+    std::vector<double> view(box + 12, -inf);
+    view[largest_share] = static_cast<double>(ids_.size());
     for (std::size_t i = 0; i < mine_.size(); ++i) {
         const std::size_t g = mine_.kind[i] == Kind::Predator ? 1 : 0;
-        ++members[g];
         const std::array<double, 3> p{static_cast<double>(mine_.x[i]), static_cast<double>(mine_.y[i]),
                                       mine_.has_depth() ? static_cast<double>(mine_.z[i]) : 0.0};
         for (std::size_t a = 0; a < 3; ++a) {
-            lo[3 * g + a] = std::min(lo[3 * g + a], p[a]);
-            hi[3 * g + a] = std::max(hi[3 * g + a], p[a]);
+            view[box + 6 * g + a] = std::max(view[box + 6 * g + a], -p[a]);
+            view[box + 6 * g + 3 + a] = std::max(view[box + 6 * g + 3 + a], p[a]);
         }
     }
-    comm_.sum(members);
-    comm_.min(lo);
-    comm_.max(hi);
+    comm_.max(view);
+    const double agents = static_cast<double>(members_[0] + members_[1]);
+    const double imbalance =
+        agents > 0 ? view[largest_share] * static_cast<double>(comm_.size()) / agents : 1.0;
+    stats_.imbalance_sum += imbalance;
+    double rebalance_s = 0;
+    if (imbalance > rebalance_at_) {
+        const double cut_at = Communicator::now();
+        rebalance(); // positions, hence the extents, stay as they are
+        rebalance_s = Communicator::now() - cut_at;
+    }
     std::array<detail::GridExtent, 2> extents;
     for (std::size_t g = 0; g < 2; ++g) {
-        extents[g].members = members[g];
-        if (!space_.wrap && members[g] > 0) { // a torus grid, or one without members, has no box
+        extents[g].members = members_[g];
+        if (!space_.wrap && extents[g].members > 0) { // a torus grid, or one without members, has no box
             for (std::size_t a = 0; a < 3; ++a) {
-                extents[g].box.lo[a] = lo[3 * g + a];
-                extents[g].box.hi[a] = hi[3 * g + a];
+                extents[g].box.lo[a] = -view[box + 6 * g + a];
+                extents[g].box.hi[a] = view[box + 6 * g + 3 + a];
             }
         }
     }
-
     // The halo: each agent to every other rank whose sub-domain it is within reach of.
     std::vector<std::vector<std::byte>> outbox(static_cast<std::size_t>(comm_.size()));
     for (std::size_t i = 0; i < mine_.size(); ++i) {
@@ -376,18 +391,10 @@ void DistributedSimulation<Real>::step_once() {
     const double t2 = Communicator::now();
 
     migrate();
-    const std::vector<std::uint64_t> shares = comm_.all_gather(ids_.size());
-    const double total = static_cast<double>(std::accumulate(shares.begin(), shares.end(), std::uint64_t{0}));
-    const double largest = static_cast<double>(*std::max_element(shares.begin(), shares.end()));
-    const double imbalance = total > 0 ? largest * static_cast<double>(shares.size()) / total : 1.0;
-    stats_.imbalance_sum += imbalance;
-    if (imbalance > rebalance_at_) {
-        rebalance();
-    }
     const double t3 = Communicator::now();
-    stats_.halo_s += t1 - t0;
+    stats_.halo_s += t1 - t0 - rebalance_s;
     stats_.compute_s += t2 - t1;
-    stats_.migrate_s += t3 - t2;
+    stats_.migrate_s += t3 - t2 + rebalance_s;
     ++stats_.steps;
 }
 

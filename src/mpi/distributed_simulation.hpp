@@ -16,6 +16,7 @@
 #include "mpi/communicator.hpp"
 #include "mpi/decomposition.hpp"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -77,6 +78,7 @@ private:
     double reach_ = 0; ///< halo width: the longest interaction range, with a margin for rounding
     int threads_ = 0;
     double rebalance_at_ = 1.2;
+    std::array<std::size_t, 2> members_{}; ///< flocking agents, predators (in the whole flock)
     long long step_ = 0;
     Decomposition decomposition_;
     World<Real> mine_;               ///< owned agents in global order; target holds a global index
