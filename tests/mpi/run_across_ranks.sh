@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# One flock over 1 to 4 ranks gives the single-process run's bits: the same state hash, and --dump,
+# One flock over several ranks gives the single-process run's bits: the same state hash, and --dump,
 # --metrics and --trajectory equal byte for byte, the summary equal but for its timing lines.
-# Usage: run_across_ranks.sh BOIDS MPIEXEC WORKDIR [--expect-rebalance] RUN-ARGUMENTS...
-# (--expect-rebalance: the flock crowds, and the sub-domains must have been cut anew on 2 or more ranks.)
+# Usage: run_across_ranks.sh BOIDS MPIEXEC WORKDIR RANKS [--expect-rebalance] RUN-ARGUMENTS...
+# (RANKS: the rank counts to try, e.g. "2 4". --expect-rebalance: the flock crowds, and the sub-domains
+# must have been cut anew on 2 or more ranks.)
 set -euo pipefail
-boids=$1 mpiexec=$2 dir=$3
-shift 3
+boids=$1 mpiexec=$2 dir=$3 rank_counts=$4
+shift 4
 expect_rebalance=0
 if [ "${1:-}" = --expect-rebalance ]; then
     expect_rebalance=1
@@ -18,7 +19,7 @@ outputs() { echo --dump "state$1.csv" --metrics "metrics$1.csv" --metrics-every 
 steady() { grep -v -E '^boids run:|wall time|per step|written to'; }
 "$boids" run --headless --threads 1 "$@" $(outputs 0) | steady >summary0.txt
 grep -q "state hash" summary0.txt
-for ranks in 1 2 3 4; do
+for ranks in $rank_counts; do
     "$mpiexec" -np "$ranks" "$boids" run --headless --threads 1 "$@" $(outputs "$ranks") >out$ranks.txt
     steady <out$ranks.txt >summary$ranks.txt
     for f in summary state metrics; do
@@ -36,4 +37,4 @@ for ranks in 1 2 3 4; do
         fi
     fi
 done
-echo "run across ranks: $(grep 'state hash' summary0.txt) for 1 to 4 ranks; outputs byte-identical"
+echo "run across ranks: $(grep 'state hash' summary0.txt) for $rank_counts ranks; outputs byte-identical"
