@@ -10,7 +10,6 @@ ranks=("${@:-1 2}")
 agents=${AGENTS:-20000} steps=${STEPS:-100} preset=${PRESET:-vga-predator} total=${THREADS_TOTAL:-2}
 # EXTRA: more run flags, e.g. "--set boundary=wrap --set width=2000 --set height=2000"
 read -r -a extra <<<"${EXTRA:-}"
-export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}
 run=(run --headless --preset "$preset" --boids "$agents" --steps "$steps" "${extra[@]}")
 echo "# $(uptime)"
 echo "# $preset, $agents boids, $steps steps"
@@ -34,3 +33,4 @@ for r in ${ranks[@]}; do
         "$(sed -n 's/.*imbalance \([0-9.]*\);.*/\1/p' <<<"$per")" \
         "$(sed -n 's/.*state hash *//p' <<<"$line")"
 done
+echo "# $(uptime)"
