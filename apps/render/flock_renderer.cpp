@@ -444,7 +444,7 @@ void FlockRenderer::draw_scene_over(const Params& params, const SceneOverlay& ov
                    {channel(food_rgb[0]), channel(food_rgb[1]), channel(food_rgb[2]), 1.0f});
     }
     if (model_abilities(params.model).carrot) {
-        const double cx = params.weighted.carrot_x, cy = params.weighted.carrot_y;
+        const double cx = get_number(params, "carrot_x"), cy = get_number(params, "carrot_y");
         if (overlay.carrot_tracking) {
             draw_shape(ring(cx, cy, 12 * pixel, 40), GL_LINE_LOOP, {1.0f, 1.0f, 1.0f, 0.85f});
         }
@@ -661,7 +661,8 @@ void FlockRenderer::draw_3d(const Params& params, const OrbitFrame& frame, int v
                {channel(food_rgb[0]), channel(food_rgb[1]), channel(food_rgb[2]), 1.0f});
     }
     if (model_abilities(params.model).carrot) {
-        const Vec3 carrot{params.weighted.carrot_x, params.weighted.carrot_y, params.weighted.carrot_z};
+        const Vec3 carrot{get_number(params, "carrot_x"), get_number(params, "carrot_y"),
+                          get_number(params, "carrot_z")};
         if (const auto p = frame.project(carrot); p && overlay.carrot_tracking) {
             draw_shape(ring(p->px, p->py, 12, 40), GL_LINE_LOOP, {1.0f, 1.0f, 1.0f, 0.85f});
         }

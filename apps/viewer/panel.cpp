@@ -23,10 +23,11 @@ namespace {
 std::string carrot_text(const Params& p) {
     char text[96];
     if (p.dimensions == 3) {
-        std::snprintf(text, sizeof text, "(%.4g, %.4g, %.4g)", p.weighted.carrot_x, p.weighted.carrot_y,
-                      p.weighted.carrot_z);
+        std::snprintf(text, sizeof text, "(%.4g, %.4g, %.4g)", get_number(p, "carrot_x"),
+                      get_number(p, "carrot_y"), get_number(p, "carrot_z"));
     } else {
-        std::snprintf(text, sizeof text, "(%.4g, %.4g)", p.weighted.carrot_x, p.weighted.carrot_y);
+        std::snprintf(text, sizeof text, "(%.4g, %.4g)", get_number(p, "carrot_x"),
+                      get_number(p, "carrot_y"));
     }
     return text;
 }

@@ -391,10 +391,10 @@ private:
         // model: it moves in that plane) or through the box's centre.
         const Params& p = session_.params();
         const render::OrbitFrame f = frame();
-        const render::Vec3 focus =
-            model_abilities(p.model).carrot
-                ? render::Vec3{p.weighted.carrot_x, p.weighted.carrot_y, p.weighted.carrot_z}
-                : f.target;
+        const render::Vec3 focus = model_abilities(p.model).carrot
+                                       ? render::Vec3{get_number(p, "carrot_x"), get_number(p, "carrot_y"),
+                                                      get_number(p, "carrot_z")}
+                                       : f.target;
         const render::Vec3 w = f.unproject(window_x * pixel_ratio_, window_y * pixel_ratio_, focus);
         return {static_cast<double>(window_x),
                 static_cast<double>(window_y),

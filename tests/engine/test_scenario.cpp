@@ -146,9 +146,9 @@ TEST(Scenario, EachPresetRunsInItsSourcesOrderAndStartsAtItsRate) {
         EXPECT_EQ(load_preset(name).params.update, UpdateOrder::Sequential) << name;
     }
     const Params py = load_preset("pynboids").params; // PyNBoids as written
-    EXPECT_EQ(py.topological.search_cell, 100.0);
-    EXPECT_EQ(py.topological.wrap_style, WrapStyle::Sprite);
-    EXPECT_EQ(py.topological.heading_range, HeadingRange::Positive);
+    EXPECT_EQ(get_number(py, "search_cell"), 100.0);
+    EXPECT_EQ(get_param(py, "wrap_style"), "sprite");
+    EXPECT_EQ(get_param(py, "heading_range"), "positive");
     EXPECT_EQ(py.boundary, Boundary::Margin); // PyNBoids starts with wrap off
     EXPECT_EQ(load_preset("ece4760").params.predator_order, PredatorOrder::BeforeFlocking);
     EXPECT_EQ(load_preset("vga-predator").params.predator_order, PredatorOrder::AfterEdges);
