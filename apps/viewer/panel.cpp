@@ -40,6 +40,29 @@ void error_line(ViewerState& state, const std::optional<std::string>& error) {
     }
 }
 
+/// The scene file: a path, Save (the scene shown, camera included) and Open (restart from a file).
+void scene_file_row(ViewerState& state, PanelUi& ui) {
+    if (ui.scene_path[0] == '\0' && !state.scene_file.empty()) {
+        state.scene_file.copy(ui.scene_path.data(), ui.scene_path.size() - 1);
+    }
+    if (ImGui::InputText("scene file", ui.scene_path.data(), ui.scene_path.size())) {
+        state.scene_file = ui.scene_path.data();
+    }
+    if (ImGui::Button("Save scene")) {
+        state.save_scene = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Open scene")) {
+        state.open_scene = true;
+        ui.preset_index = -1;
+        ui.seed_synced = false;
+    }
+    if (!state.scene_message.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", state.scene_message.c_str());
+    }
+}
+
 void simulation_section(ViewerState& state, PanelUi& ui) {
     if (ImGui::Button(state.paused ? "Resume (space)" : "Pause (space)")) {
         state.paused = !state.paused;
@@ -103,6 +126,7 @@ void simulation_section(ViewerState& state, PanelUi& ui) {
         state.seed = ui.seed_edit;
         state.reset = true;
     }
+    scene_file_row(state, ui);
 }
 
 void agents_section(ViewerState& state, PanelUi& ui) {
@@ -325,6 +349,8 @@ const char* help_text() {
            "  h       hide / show this panel\n"
            "  o       obstacle tool on / off\n"
            "  s       screenshot (boids-screenshot-N.png)\n"
+           "  ctrl+s  save the scene to the scene file\n"
+           "  ctrl+o  open the scene file\n"
            "  q, Esc  quit\n"
            "Mouse\n"
            "  left click    add a predator at the cursor;\n"

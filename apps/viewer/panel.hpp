@@ -17,6 +17,7 @@ struct PanelUi {
     int last_rate = default_rate; ///< the steps per second to return to when "max" is unticked
     bool hidden = false;
     bool fullscreen = false;
+    std::array<char, 512> scene_path{}; ///< the scene file field, edited here, copied to state.scene_file
 };
 
 /// Width of the panel in pixels.

@@ -8,6 +8,7 @@
 #include "panel.hpp"
 #include "panel_mapping.hpp"
 #include "pointer_tools.hpp"
+#include "scene_file.hpp"
 #include "step_clock.hpp"
 
 #include "camera.hpp"
@@ -126,6 +127,7 @@ class Flyer {
 public:
     Flyer(const ViewerOptions& o, Window& w) : options_(o), window_(w), session_(session_setup(o)) {
         state_.scene_name = o.scenario.name;
+        state_.scene_file = o.scene_file;
         state_.rate = o.rate;
         state_.grow = o.grow;
         state_.carrot_tracking = o.carrot_tracking;
@@ -133,6 +135,7 @@ public:
         ui_.hidden = o.hide_panel;
         session_.set_paused(o.paused);
         sync_from_session(state_, session_, seen_);
+        show(o.scenario.view);
     }
 
     void run() {
@@ -150,6 +153,7 @@ public:
         while (!state_.quit) {
             handle_events();
             tools_.follow(state_, mouse_over_view());
+            handle_scene_requests(state_, session_, camera_view(), [this](const SceneView& v) { show(v); });
             apply_requests(state_, session_, seen_);
             sync_from_session(state_, session_, seen_);
             if (options_.hook) { // the control port's commands, between two steps
@@ -307,6 +311,37 @@ private:
     /// A 3D world (dimensions = 3): the orbit camera instead of the 2D zoom and pan.
     [[nodiscard]] bool solid() const { return session_.params().dimensions == 3; }
 
+    /// The camera as a scene saves it: 3D the orbit's angles and zoom, 2D the zoom and the view's centre.
+    [[nodiscard]] SceneView camera_view() const {
+        SceneView v;
+        const Params& p = session_.params();
+        if (solid()) {
+            v.zoom = orbit_.zoom_factor();
+            v.yaw = orbit_.yaw();
+            v.pitch = orbit_.pitch();
+        } else {
+            v.zoom = camera_.zoom();
+            v.center_x = p.width / 2 + camera_.centre_dx();
+            v.center_y = p.height / 2 + camera_.centre_dy();
+        }
+        return v;
+    }
+
+    /// Points the camera as an opened scene says (what it leaves out starts as usual).
+    void show(const SceneView& v) {
+        camera_.reset();
+        orbit_.reset();
+        const Params& p = session_.params();
+        if (v.yaw || v.pitch) {
+            orbit_.set(v.yaw.value_or(orbit_.yaw()), v.pitch.value_or(orbit_.pitch()), v.zoom.value_or(1.0));
+        } else if (!solid()) {
+            camera_.set(v.zoom.value_or(1.0), v.center_x.value_or(p.width / 2) - p.width / 2,
+                        v.center_y.value_or(p.height / 2) - p.height / 2);
+        } else if (v.zoom) {
+            orbit_.set(orbit_.yaw(), orbit_.pitch(), *v.zoom);
+        }
+    }
+
     [[nodiscard]] render::OrbitFrame frame() const {
         const Params& p = session_.params();
         return orbit_.frame(p.width, p.height, p.depth, view_w_, view_h_);
@@ -441,9 +476,17 @@ private:
             orbit_.reset();
             break;
         case SDLK_o:
+            if ((SDL_GetModState() & KMOD_CTRL) != 0) { // Ctrl+O: open the scene file
+                state_.open_scene = true;
+                break;
+            }
             state_.obstacle_tool = !state_.obstacle_tool;
             break;
         case SDLK_s: {
+            if ((SDL_GetModState() & KMOD_CTRL) != 0) { // Ctrl+S: save the scene
+                state_.save_scene = true;
+                break;
+            }
             char name[64];
             std::snprintf(name, sizeof name, "boids-screenshot-%d.png", ++screenshots_);
             state_.screenshot_path = name;

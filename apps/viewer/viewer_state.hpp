@@ -116,11 +116,15 @@ struct ViewerState {
     std::optional<Precision> precision_request; ///< switch to this scalar (the flock carries over)
     bool carrot_tracking = false; ///< weighted model: the carrot follows the mouse (a left click toggles)
     bool obstacle_tool = false;   ///< left drags draw obstacles instead of panning (the `o` key)
+    std::string scene_file = "scene.toml"; ///< where the panel's Save and Open (Ctrl+S, Ctrl+O) go
+    bool save_scene = false;               ///< write the scene shown, camera included, to scene_file
+    bool open_scene = false;               ///< restart from the scene in scene_file
     // --- observations, written by the viewer ---
     ViewerStats stats;
     MetricsHistory history;
     GrowStatus growth;
-    std::string last_error; ///< the last rejected request, shown in the panel
+    std::string last_error;    ///< the last rejected request, shown in the panel
+    std::string scene_message; ///< what the last save or open did, shown in the panel
 };
 
 /// Called once per frame, after the viewer's own input has been applied and before the simulation steps.

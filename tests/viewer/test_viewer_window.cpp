@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -134,4 +135,29 @@ TEST(ViewerWindow, BadOptionsAndNoDisplayAreClearErrors) {
     r = run_in(dir, under_xvfb("view --frames 2 --set visual_range=-1"));
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("visual_range"), std::string::npos) << r.err;
+}
+
+// `boids view FILE` opens a saved scene with its camera: zoomed in 4x on the world's centre, the boids
+// spawned there fill more of the picture than the whole-world view of the same scene shows.
+TEST(ViewerWindow, ViewOpensASavedSceneWithItsCamera) {
+    const fs::path dir = tmp_dir();
+    fs::create_directories(dir);
+    const std::string scene = "seed = 5\n[agents]\nboids = 300\n[params]\nmargin = 200\n";
+    std::ofstream(dir / "whole.toml") << scene;
+    std::ofstream(dir / "zoomed.toml") << scene << "[view]\nzoom = 4\ncenter_x = 320\ncenter_y = 240\n";
+    long long lit[2] = {0, 0};
+    int i = 0;
+    for (const std::string name : {"whole", "zoomed"}) {
+        const auto r = run_in(dir, under_xvfb("view " + name + ".toml --paused --frames 3 --size 800x600 " +
+                                              "--hide-panel --screenshot " + name + ".png"));
+        EXPECT_EQ(r.code, 0) << r.out << r.err;
+        const RgbImage image = boids::render::read_png((dir / (name + ".png")).string());
+        for (int y = 0; y < image.height; ++y) {
+            for (int x = 0; x < image.width; ++x) {
+                lit[i] += saturated(image.pixel(x, y));
+            }
+        }
+        ++i;
+    }
+    EXPECT_GT(lit[1], 4 * lit[0]) << "whole " << lit[0] << ", zoomed " << lit[1];
 }
