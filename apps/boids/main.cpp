@@ -78,6 +78,9 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--size", o.frame_size, "Frame size of --record, WIDTHxHEIGHT (default 960x720)");
     cmd.add_option("--record-every", o.record_every,
                    "With a video --record: one frame every K steps (default 1)");
+    cmd.add_option("--fps", o.record_fps,
+                   "With a video --record: frames per second, 1 to 240 (default: the scene's rate / K, so "
+                   "the video plays as the flock flies in the viewer)");
     cmd.add_option("--metrics", o.metrics_file,
                    "Write order parameters to this CSV (step 0 and every K steps)");
     cmd.add_option("--metrics-every", o.metrics_every, "K for --metrics (default 1)");

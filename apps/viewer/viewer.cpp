@@ -246,11 +246,7 @@ public:
                     state_.screenshot_path.clear();
                 }
                 if (!options_.record_path.empty()) {
-                    if (!video) {
-                        video = std::make_unique<render::VideoRecorder>(
-                            options_.record_path, fb_w, fb_h, state_.rate == SimRate::Steps60 ? 60 : 30);
-                    }
-                    video->add_frame(frame);
+                    record_frame(video, frame, taken);
                 }
             }
             SDL_GL_SwapWindow(window_.window);
@@ -310,6 +306,29 @@ private:
 
     /// A 3D world (dimensions = 3): the orbit camera instead of the 2D zoom and pan.
     [[nodiscard]] bool solid() const { return session_.params().dimensions == 3; }
+
+    /// Adds what this frame shows to the video so that the video plays at the rate the flock flew: at that
+    /// rate (60 frames per second at most), one video frame per step, repeating a drawn frame for every
+    /// step it shows; a paused flock adds nothing. Flat out, each drawn frame is one frame at 60 per second.
+    void record_frame(std::unique_ptr<render::VideoRecorder>& video, const RgbImage& frame, long long steps) {
+        if (!video) {
+            video_fps_ = state_.rate.per_second > 0 ? std::min(state_.rate.per_second, 60) : 60;
+            video = std::make_unique<render::VideoRecorder>(options_.record_path, frame.width, frame.height,
+                                                            render::FrameRate{video_fps_, 1});
+        }
+        if (state_.rate.per_second <= 0) {
+            video->add_frame(frame);
+            return;
+        }
+        video_owed_ += static_cast<double>(steps) * video_fps_ / state_.rate.per_second;
+        if (video->frames() == 0 && video_owed_ < 1.0) { // the first frame at once (a paused start too),
+            video->add_frame(frame);                     // counted against the next step
+            video_owed_ -= 1.0;
+        }
+        for (; video_owed_ >= 1.0; video_owed_ -= 1.0) {
+            video->add_frame(frame);
+        }
+    }
 
     /// The camera as a scene saves it: 3D the orbit's angles and zoom, 2D the zoom and the view's centre.
     [[nodiscard]] SceneView camera_view() const {
@@ -578,6 +597,8 @@ private:
     int view_w_ = 1;
     int view_h_ = 1;
     int screenshots_ = 0;
+    int video_fps_ = 30;      ///< the recording's frames per second, fixed when it starts
+    double video_owed_ = 0.0; ///< video frames the steps so far have earned and not yet written
     double render_ms_sum_ = 0.0;
     long long render_frames_sum_ = 0;
     long long metrics_frames_ = 0;
