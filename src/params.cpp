@@ -161,7 +161,9 @@ struct Table {
         models::AllModels::for_each([&]<class M>() {
             if constexpr (M::id != Model::Classic) {
                 for (const models::ModelKey& k : M::keys) {
-                    add(k.number, M::title, models::bit(M::id) | k.also);
+                    // A key several models read (the heading models' speed and noise) gets a section
+                    // of its own rather than the first model's.
+                    add(k.number, k.also != 0 ? "Speed and noise" : M::title, models::bit(M::id) | k.also);
                 }
             }
         });

@@ -204,7 +204,10 @@ public:
             SDL_GL_GetDrawableSize(window_.window, &fb_w, &fb_h);
             SDL_GetWindowSize(window_.window, &win_w, &win_h);
             pixel_ratio_ = win_w > 0 ? static_cast<double>(fb_w) / win_w : 1.0;
-            view_w_ = std::max(1, fb_w - (ui_.hidden ? 0 : static_cast<int>(panel_width * pixel_ratio_)));
+            view_w_ = std::max(
+                1, fb_w - (ui_.hidden
+                               ? 0
+                               : static_cast<int>(panel_width(static_cast<float>(win_w)) * pixel_ratio_)));
             view_h_ = std::max(1, fb_h);
             glViewport(0, 0, fb_w, fb_h);
             glClearColor(0.09f, 0.09f, 0.11f, 1.0f);

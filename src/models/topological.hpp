@@ -224,7 +224,7 @@ struct Topological {
         {{"adherence", 0, 100, "topological: tolerates 0.5 + adherence / 200 degrees of heading error", own_field<&TopologicalParams::adherence>, "adherence"}},
         {{"topological_speed", 0, 10000, "topological: base speed in pixels per second (60 steps per second)", own_field<&TopologicalParams::speed>, "speed (px/s)", 0, 1000}},
         {{"body_length", 0, 1000, "topological: boid size in pixels", own_field<&TopologicalParams::body_length>, "body length", 0, 100}},
-        {{"search_cell", 0, world_max, "topological: 0 = the k nearest anywhere; > 0 = only in the 3 x 3 block of cells of this size around the boid's (PyNBoids: 100)", own_field<&TopologicalParams::search_cell>, "search cell (0 = anywhere)", 0, 400}},
+        {{"search_cell", 0, world_max, "topological: 0 = the k nearest anywhere; > 0 = only in the 3 x 3 block of cells of this size around the boid's (PyNBoids: 100)", own_field<&TopologicalParams::search_cell>, "search cell", 0, 400}},
     });
     // clang-format on
 

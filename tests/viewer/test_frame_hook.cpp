@@ -73,8 +73,9 @@ TEST(FrameHook, SaveSceneWritesTheSceneAndTheCameraOfTheWindow) {
     o.window_width = 640;
     o.window_height = 480;
     const std::string saved = (dir / "saved.toml").string();
+    int calls = 0;
     o.hook = [&](ViewerState& s, SimulationController&) {
-        if (s.stats.frames == 1) {
+        if (++calls == 1) {
             s.params.visual_range = 33;
             s.scene_file = saved;
             s.save_scene = true; // what the panel's button and Ctrl+S do
