@@ -94,7 +94,7 @@ void simulation_section(ViewerState& state, PanelUi& ui) {
     if (!flat_out) {
         ui.last_rate = state.rate.per_second;
     }
-    ImGui::Checkbox("Grow until the rate drops", &state.grow);
+    ImGui::Checkbox("Grow while it animates at this rate", &state.grow);
 
     const std::vector<std::string> names = preset_names();
     const char* current = ui.preset_index >= 0 ? names[static_cast<std::size_t>(ui.preset_index)].c_str()
@@ -452,8 +452,15 @@ void draw_hud(const ViewerState& state, const char* precision) {
         ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "paused (space resumes, . steps)");
     }
     if (s.falling_behind) {
-        ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "falling behind: the step cannot keep %s steps/s",
-                           std::string(sim_rate_name(state.rate)).c_str());
+        if (s.behind_because == Bottleneck::Drawing) {
+            ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f),
+                               "falling behind %s steps/s: drawing takes %.1f ms a frame (a step %.2f ms)",
+                               std::string(sim_rate_name(state.rate)).c_str(), s.render_ms, p.total_ms);
+        } else {
+            ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f),
+                               "falling behind %s steps/s: a step takes %.2f ms (drawing %.1f ms a frame)",
+                               std::string(sim_rate_name(state.rate)).c_str(), p.total_ms, s.render_ms);
+        }
     }
     if (model_abilities(state.params.model).carrot) {
         if (state.carrot_tracking) {
@@ -467,8 +474,12 @@ void draw_hud(const ViewerState& state, const char* precision) {
                            "obstacle tool: drag = circle, shift+drag = rectangle, right click removes");
     }
     if (state.growth.active) {
-        ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.6f, 1.0f), "grow: largest flock holding the rate %lld%s",
-                           state.growth.largest_held, state.growth.finished ? " (done)" : " (searching)");
+        const std::string limit =
+            state.growth.missed ? std::string("; ") + bottleneck_name(state.growth.limit) + " limits it" : "";
+        ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.6f, 1.0f),
+                           "grow: largest flock animated at %s fps: %lld (%s%s)",
+                           std::string(sim_rate_name(state.rate)).c_str(), state.growth.largest_held,
+                           state.growth.finished ? "done" : "searching", limit.c_str());
     }
     ImGui::End();
 }
