@@ -10,20 +10,23 @@
 
 namespace boids::classic {
 
+/// True when the world wraps the way PyNBoids does (the topological model's wrap_style = sprite), which
+/// replaces the torus (defined with the registry, src/models/model_parameters.cpp).
+bool wraps_as_sprites(const Params& p);
+
 /// Parameters converted once per step into the scalar type, with the derived thresholds.
 template <class Real>
 struct Constants {
     using T = ScalarTraits<Real>;
 
     explicit Constants(const Params& p)
-        : sprite_wrap(p.boundary == Boundary::Wrap && p.model == Model::Topological &&
-                      p.topological.wrap_style == WrapStyle::Sprite),
-          wrap(p.boundary == Boundary::Wrap && !sprite_wrap), dynamic_bias(p.dynamic_bias),
-          width(T::from_double(p.width)), height(T::from_double(p.height)), half_width(width / Real(2)),
-          half_height(height / Real(2)), left_edge(T::from_double(p.margin_left)),
-          right_edge(T::from_double(p.width - p.margin_right)), top_edge(T::from_double(p.margin_top)),
-          bottom_edge(T::from_double(p.height - p.margin_bottom)), turn(T::from_double(p.turn_factor)),
-          visual(T::from_double(p.visual_range)), visual2(visual * visual),
+        : sprite_wrap(wraps_as_sprites(p)), wrap(p.boundary == Boundary::Wrap && !sprite_wrap),
+          dynamic_bias(p.dynamic_bias), width(T::from_double(p.width)), height(T::from_double(p.height)),
+          half_width(width / Real(2)), half_height(height / Real(2)),
+          left_edge(T::from_double(p.margin_left)), right_edge(T::from_double(p.width - p.margin_right)),
+          top_edge(T::from_double(p.margin_top)), bottom_edge(T::from_double(p.height - p.margin_bottom)),
+          turn(T::from_double(p.turn_factor)), visual(T::from_double(p.visual_range)),
+          visual2(visual * visual),
           protected2(T::from_double(p.protected_range) * T::from_double(p.protected_range)),
           centering(T::from_double(p.centering_factor)), avoid(T::from_double(p.avoid_factor)),
           matching(T::from_double(p.matching_factor)), min_speed(T::from_double(p.min_speed)),
@@ -38,8 +41,8 @@ struct Constants {
           front_edge(T::from_double(p.margin_front)), back_edge(T::from_double(p.depth - p.margin_back)),
           predators_first(p.predator_order == PredatorOrder::BeforeFlocking) {}
 
-    /// PyNBoids' wrap (WrapStyle::Sprite): no torus (no minimum image, no seeing across the seam), and a
-    /// boid reappears on the other side only once its sprite is wholly off screen (topological_policy.hpp).
+    /// PyNBoids' wrap (wrap_style = sprite): no torus (no minimum image, no seeing across the seam), and a
+    /// boid reappears on the other side only once its sprite is wholly off screen (src/models/topological.hpp).
     bool sprite_wrap;
     bool wrap; ///< a torus: positions wrap and distances use the minimum image
     bool dynamic_bias;

@@ -34,21 +34,13 @@ constexpr auto world_keys = std::to_array<NumberKey>({
 constexpr NumberKey turn_factor_key{"turn_factor", 0, models::turn_max, "velocity change per step at a margin", models::field<&Params::turn_factor>, "turn factor", allowed, allowed, SliderScale::Log};
 // clang-format on
 
-/// A key with a few named values, stored as an enum.
-struct ChoiceKey {
-    ParamInfo info;
-    std::span<const std::string_view> names; ///< indexed by the enum's value
-    int (*get)(const Params&);
-    void (*set)(Params&, int);
-};
+using models::ChoiceKey;
 
 constexpr std::array<std::string_view, 2> boundary_names{"margin", "wrap"};
 constexpr std::array<std::string_view, 2> update_names{"synchronous", "sequential"};
 constexpr std::array<std::string_view, 2> speed_estimate_names{"exact", "alpha-max-beta-min"};
 constexpr std::array<std::string_view, 3> predator_behavior_names{"edge", "chase-centroid", "pursue"};
 constexpr std::array<std::string_view, 2> predator_order_names{"after-edges", "before-flocking"};
-constexpr std::array<std::string_view, 2> wrap_style_names{"torus", "sprite"};
-constexpr std::array<std::string_view, 2> heading_range_names{"signed", "positive"};
 constexpr std::array<std::string_view, 2> dimensions_names{"2", "3"};  // Params::dimensions - 2
 constexpr std::array<std::string_view, 2> bool_names{"true", "false"}; // dynamic_bias: true is 0
 
@@ -72,7 +64,7 @@ std::uint32_t models_with(bool ModelAbilities::*ability) {
 }
 
 // clang-format off
-const std::array<ChoiceKey, 10> choice_keys{{
+const std::array<ChoiceKey, 8> world_choice_keys{{
     {{"dynamic_bias", "bool", 0, 1, "scouts' bias grows while they move their way: true | false", "dynamic bias", "Scouts"}, bool_names,
      [](const Params& p) { return p.dynamic_bias ? 0 : 1; },
      [](Params& p, int v) { p.dynamic_bias = v == 0; }},
@@ -85,13 +77,7 @@ const std::array<ChoiceKey, 10> choice_keys{{
     {{"predator_order", "choice", 0, 1, "when boids flee predators: after-edges (Adams' VGA page) | before-flocking (the ECE 4760 lab page: alignment reads the kicked velocity)", "predator order", "Predators"}, predator_order_names,
      [](const Params& p) { return static_cast<int>(p.predator_order); },
      [](Params& p, int v) { p.predator_order = static_cast<PredatorOrder>(v); }},
-    {{"wrap_style", "choice", 0, 1, "topological, boundary = wrap: torus (exact) | sprite (PyNBoids: reappear once the sprite is off screen, no seeing across the seam)", "wrap style", models::Topological::title}, wrap_style_names,
-     [](const Params& p) { return static_cast<int>(p.topological.wrap_style); },
-     [](Params& p, int v) { p.topological.wrap_style = static_cast<WrapStyle>(v); }},
-    {{"heading_range", "choice", 0, 1, "topological: headings kept in signed (-180, 180] | positive [0, 360) degrees (PyNBoids; moves its dead band)", "heading range", models::Topological::title}, heading_range_names,
-     [](const Params& p) { return static_cast<int>(p.topological.heading_range); },
-     [](Params& p, int v) { p.topological.heading_range = static_cast<HeadingRange>(v); }},
-    {{"model", "choice", 0, 1, "flocking model: classic (Adams/Land) | topological (PyNBoids) | weighted (Downey, carrot) | vicsek | couzin", "model", "World"}, model_names,
+    {{"model", "choice", 0, 1, "flocking model (the registry's list)", "model", "World"}, model_names,
      [](const Params& p) { return static_cast<int>(p.model); },
      [](Params& p, int v) { p.model = static_cast<Model>(v); }},
     {{"boundary", "choice", 0, 1, "edges: margin (turn back) | wrap (torus)", "boundary", "World"}, boundary_names,
@@ -110,9 +96,6 @@ const std::array<ChoiceKey, 10> choice_keys{{
 std::uint32_t choice_users(std::string_view key) {
     if (key == "dynamic_bias" || key == "predator_order") {
         return models::bit(Model::Classic);
-    }
-    if (key == "wrap_style" || key == "heading_range") {
-        return models::bit(Model::Topological);
     }
     if (key == "predator_behavior") {
         return models_with(&ModelAbilities::hunting);
@@ -178,19 +161,39 @@ struct Table {
         models::AllModels::for_each([&]<class M>() {
             if constexpr (M::id != Model::Classic) {
                 for (const models::ModelKey& k : M::keys) {
-                    add(k.number, M::title, models::bit(M::id) | k.also);
+                    // A key several models read (the heading models' speed and noise) gets a section
+                    // of its own rather than the first model's.
+                    add(k.number, k.also != 0 ? "Speed and noise" : M::title, models::bit(M::id) | k.also);
                 }
             }
         });
         for (const Number& n : numbers) {
             all.push_back(n.info);
         }
-        for (const ChoiceKey& c : choice_keys) {
-            ParamInfo info = c.info;
-            info.models = choice_users(info.key);
-            all.push_back(info);
+        for (const ChoiceKey& c : world_choice_keys) {
+            choices.push_back(c);
+            choices.back().info.models = choice_users(c.info.key);
+        }
+        models::AllModels::for_each([&]<class M>() {
+            if constexpr (requires { M::choices; }) {
+                for (const ChoiceKey& c : M::choices) {
+                    choices.push_back(c);
+                    choices.back().info.group = M::title;
+                    choices.back().info.models = models::bit(M::id);
+                }
+            }
+            model_help += std::string(M::id == Model{} ? "" : " | ") + std::string(M::name);
+        });
+        for (ChoiceKey& c : choices) {
+            if (c.info.key == "model") {
+                c.info.help = model_help;
+            }
+            all.push_back(c.info);
         }
     }
+
+    std::vector<ChoiceKey> choices; ///< the world's, then each model's
+    std::string model_help = "flocking model (docs/MODEL.md): ";
 };
 
 const Table& table() {
@@ -199,7 +202,7 @@ const Table& table() {
 }
 
 const ChoiceKey* find_choice(std::string_view key) {
-    for (const auto& k : choice_keys) {
+    for (const auto& k : table().choices) {
         if (k.info.key == key) {
             return &k;
         }
@@ -381,6 +384,28 @@ void validate(const Params& p) {
         validate_depth(p);
     }
     validate_extensions(p);
+}
+
+namespace {
+
+const Number& number_key(std::string_view key) {
+    if (const Number* n = find_number(key)) {
+        return *n;
+    }
+    throw InputError(invalid_value_message("key", "'" + std::string(key) + "'",
+                                           "expected a numeric parameter key (see boids params)"));
+}
+
+} // namespace
+
+double get_number(const Params& params, std::string_view key) {
+    return number_value(params, number_key(key));
+}
+
+void set_number(Params& params, std::string_view key, double value) {
+    const Number& n = number_key(key);
+    require_in_range(key, value, n.info.min, n.info.max);
+    n.ref(params) = value;
 }
 
 void set_param(Params& params, std::string_view key, std::string_view value) {

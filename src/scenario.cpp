@@ -6,6 +6,7 @@
 #include "text.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <utility>
 
@@ -133,6 +134,34 @@ std::vector<Obstacle> parse_obstacles(const toml::node& node, std::string_view s
         out.push_back(o);
     }
     return out;
+}
+
+/// [view]: the viewer's camera; every key optional.
+SceneView parse_view(const toml::node& node, std::string_view source) {
+    const auto* t = node.as_table();
+    if (t == nullptr) {
+        throw InputError(at(source, node) + ": [view] must be a table");
+    }
+    reject_unknown(*t, {"zoom", "center_x", "center_y", "yaw", "pitch"}, source, "[view]");
+    SceneView view;
+    const auto read = [&](std::string_view key, double lo, double hi) -> std::optional<double> {
+        if (!t->contains(key)) {
+            return std::nullopt;
+        }
+        const double v = number_field(*t, key, source, "[view]");
+        if (!(v >= lo && v <= hi)) {
+            throw InputError(at(source, *t->get(key)) + ": view." + std::string(key) + " = " +
+                             text::shortest(v) + ": allowed range is [" + text::readable(lo) + ", " +
+                             text::readable(hi) + "]");
+        }
+        return v;
+    };
+    view.zoom = read("zoom", 1e-3, 1e3);
+    view.center_x = read("center_x", -1e9, 1e9);
+    view.center_y = read("center_y", -1e9, 1e9);
+    view.yaw = read("yaw", -1e3, 1e3);
+    view.pitch = read("pitch", -1e3, 1e3);
+    return view;
 }
 
 /// [[food]]: x, y, optional z (3D), range, strength, optional path = [[x, y], ...] and speed.
@@ -391,6 +420,8 @@ Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
                     throw InputError(at(source, value) + ": " + e.what());
                 }
             }
+        } else if (k == "view") {
+            scenario.view = parse_view(node, source);
         } else if (k == "obstacles") {
             scenario.params.obstacles = parse_obstacles(node, source);
         } else if (k == "food") {
@@ -398,7 +429,7 @@ Scenario parse_scenario(std::string_view toml_text, std::string_view source) {
         } else {
             throw InputError(
                 at(source, node) + ": unknown key '" + std::string(k) +
-                "'; a scenario has description, seed, rate, [agents], [params], [[obstacles]] and "
+                "'; a scenario has description, seed, rate, [agents], [params], [view], [[obstacles]] and "
                 "[[food]]");
         }
     }
@@ -444,6 +475,102 @@ Scenario load_preset(std::string_view name) {
     Scenario scenario = parse_scenario(source, "preset " + std::string(name));
     scenario.name = std::string(name);
     return scenario;
+}
+
+namespace {
+
+/// A TOML basic string: quotes, backslashes and control characters escaped.
+std::string toml_string(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+std::string number(double v) {
+    return text::shortest(v);
+}
+
+void write_optional(std::string& out, std::string_view key, const std::optional<double>& v) {
+    if (v) {
+        out += std::string(key) + " = " + number(*v) + "\n";
+    }
+}
+
+} // namespace
+
+std::string scenario_toml(const Scenario& scenario) {
+    std::string out;
+    if (!scenario.description.empty()) {
+        out += "description = " + toml_string(scenario.description) + "\n";
+    }
+    out += "seed = " + std::to_string(scenario.seed) + "\n";
+    out += "rate = " + std::to_string(scenario.rate) + "\n";
+    const AgentCounts& a = scenario.agents;
+    out += "\n[agents]\nboids = " + std::to_string(a.boids) + "\nscouts1 = " + std::to_string(a.scouts1) +
+           "\nscouts2 = " + std::to_string(a.scouts2) + "\npredators = " + std::to_string(a.predators) + "\n";
+    // Every key the model reads, so the file says the whole scene whatever the defaults become.
+    out += "\n[params]\n";
+    for (const ParamInfo& info : param_table()) {
+        if (!key_used_by(info, scenario.params.model)) {
+            continue;
+        }
+        const std::string value = get_param(scenario.params, info.key);
+        out += std::string(info.key) + " = " +
+               (info.kind == "number" || info.kind == "bool" ? value : toml_string(value)) + "\n";
+    }
+    const SceneView& v = scenario.view;
+    if (v != SceneView{}) {
+        out += "\n[view]\n";
+        write_optional(out, "zoom", v.zoom);
+        write_optional(out, "center_x", v.center_x);
+        write_optional(out, "center_y", v.center_y);
+        write_optional(out, "yaw", v.yaw);
+        write_optional(out, "pitch", v.pitch);
+    }
+    for (const Obstacle& o : scenario.params.obstacles) {
+        out += "\n[[obstacles]]\n";
+        if (o.shape == Obstacle::Shape::Circle) {
+            out += "shape = \"circle\"\nx = " + number(o.x) + "\ny = " + number(o.y) +
+                   "\nradius = " + number(o.radius) + "\n";
+            write_optional(out, "z", o.z);
+        } else {
+            out += "shape = \"rect\"\nx0 = " + number(o.x0) + "\ny0 = " + number(o.y0) +
+                   "\nx1 = " + number(o.x1) + "\ny1 = " + number(o.y1) + "\n";
+            write_optional(out, "z0", o.z0);
+            write_optional(out, "z1", o.z1);
+        }
+    }
+    for (const FoodSource& f : scenario.params.food) {
+        out += "\n[[food]]\nx = " + number(f.x) + "\ny = " + number(f.y) + "\n";
+        write_optional(out, "z", f.z);
+        out += "range = " + number(f.range) + "\nstrength = " + number(f.strength) + "\n";
+        if (!f.path.empty()) {
+            out += "path = [";
+            for (std::size_t i = 0; i < f.path.size(); ++i) {
+                out += std::string(i == 0 ? "" : ", ") + "[" + number(f.path[i].first) + ", " +
+                       number(f.path[i].second) + "]";
+            }
+            out += "]\n";
+        }
+        out += "speed = " + number(f.speed) + "\n";
+    }
+    return out;
+}
+
+void save_scenario_file(const Scenario& scenario, const std::filesystem::path& path) {
+    const std::string text = scenario_toml(scenario);
+    write_file_atomically("scene file", path, [&](std::ostream& os) { os << text; });
 }
 
 } // namespace boids

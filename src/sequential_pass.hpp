@@ -16,7 +16,7 @@
 #include "neighbour_pass.hpp"
 #include "neighbour_pass_types.hpp"
 #include "predator_behavior.hpp"
-#include "topological_policy.hpp"
+#include "models/topological.hpp"
 
 #include <cstddef>
 #include <cstdint>

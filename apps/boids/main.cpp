@@ -80,6 +80,9 @@ void add_run_options(CLI::App& cmd, boids::cli::RunOptions& o) {
     cmd.add_option("--size", o.frame_size, "Frame size of --record, WIDTHxHEIGHT (default 960x720)");
     cmd.add_option("--record-every", o.record_every,
                    "With a video --record: one frame every K steps (default 1)");
+    cmd.add_option("--fps", o.record_fps,
+                   "With a video --record: frames per second, 1 to 240 (default: the scene's rate / K, so "
+                   "the video plays as the flock flies in the viewer)");
     cmd.add_option("--metrics", o.metrics_file,
                    "Write order parameters to this CSV (step 0 and every K steps)");
     cmd.add_option("--metrics-every", o.metrics_every, "K for --metrics (default 1)");
@@ -99,9 +102,12 @@ struct ViewCliOptions {
     std::string record;
     std::string control;                    ///< --control PORT (0 = any free port)
     std::string control_host = "127.0.0.1"; ///< --control-host
+    std::string scene_file;                 ///< the positional FILE: a scene to open
 };
 
 void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& v) {
+    cmd.add_option("scene", v.scene_file,
+                   "A scene file to open, as --scenario FILE does (the viewer's Save scene writes one)");
     add_scene_options(cmd, o);
     cmd.add_option("--rate", v.rate,
                    "Simulation steps per second: 1 to 1000 | max (default: the scene's rate, e.g. "
@@ -121,11 +127,21 @@ void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& 
 }
 
 /// Resolves `boids view`'s options. Throws InputError.
-boids::viewer::ViewerOptions make_viewer_options(const boids::cli::RunOptions& o, const ViewCliOptions& v) {
+boids::viewer::ViewerOptions make_viewer_options(boids::cli::RunOptions o, const ViewCliOptions& v) {
     using boids::InputError;
+    if (!v.scene_file.empty()) {
+        if (!o.scenario_file.empty()) {
+            throw InputError("scene file '" + v.scene_file + "' and --scenario '" + o.scenario_file +
+                             "' both name the scene; give one");
+        }
+        o.scenario_file = v.scene_file;
+    }
     const boids::cli::RunPlan plan = boids::cli::make_run_plan(o);
     boids::viewer::ViewerOptions vo;
     vo.scenario = plan.scenario;
+    if (!o.scenario_file.empty()) {
+        vo.scene_file = o.scenario_file; // Save scene writes back to the file that was opened
+    }
     vo.init_file = plan.init_file;
     vo.precision = plan.precision;
     vo.threads = plan.threads;

@@ -178,8 +178,13 @@ void run(const RunPlan& plan) {
     // A video gets one frame per step (after it); a PNG gets the final state only.
     std::unique_ptr<render::HeadlessRecording> recording;
     if (plan.record_file) {
+        // The scene's rate (steps per second: its source's) over the steps per frame, so that the video
+        // plays at the speed the flock flies in the viewer; --fps states another.
+        const render::FrameRate fps =
+            plan.record_fps > 0 ? render::FrameRate{plan.record_fps, 1}
+                                : render::FrameRate{plan.scenario.rate, static_cast<int>(plan.record_every)};
         recording = std::make_unique<render::HeadlessRecording>(*plan.record_file, plan.frame_width,
-                                                                plan.frame_height, 30);
+                                                                plan.frame_height, fps);
     }
     const bool video = recording && !render::is_png_path(*plan.record_file);
     // Metrics and trajectory frames are taken at step 0 and every K steps after.
@@ -383,6 +388,9 @@ RunPlan make_run_plan(const RunOptions& o) {
     }
     std::tie(plan.frame_width, plan.frame_height) = parse_frame_size("--size", o.frame_size);
     plan.record_every = parse_integer("--record-every", o.record_every, 1, 1'000'000'000LL);
+    if (!o.record_fps.empty()) {
+        plan.record_fps = static_cast<int>(parse_integer("--fps", o.record_fps, 1, 240));
+    }
     if (plan.record_file && !o.control.empty()) {
         throw InputError("--record cannot be combined with --control");
     }

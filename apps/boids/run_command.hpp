@@ -41,6 +41,7 @@ struct RunOptions {
     std::string record_file;  ///< --record: a video (.mp4/.gif, one frame per step) or the last frame (.png)
     std::string frame_size = "960x720";
     std::string record_every = "1";     ///< --record-every: one video frame every K steps
+    std::string record_fps;             ///< --fps: the video's frames per second (empty: as the flock flew)
     std::string metrics_file;           ///< metrics CSV (--metrics)
     std::string metrics_every = "1";    ///< steps between metrics rows
     std::string trajectory_file;        ///< .csv or .npy (--trajectory)
@@ -67,6 +68,7 @@ struct RunPlan {
     int frame_width = 960;
     int frame_height = 720;
     long long record_every = 1;
+    int record_fps = 0; ///< 0: the scene's rate over record_every, so the video plays as the flock flew
     std::optional<std::string> metrics_file;
     long long metrics_every = 1;
     std::optional<std::string> trajectory_file;

@@ -32,6 +32,15 @@ public:
     void reset() { *this = Camera{}; }
 
     [[nodiscard]] double zoom() const { return zoom_; }
+    /// The view centre minus the world centre, world units.
+    [[nodiscard]] double centre_dx() const { return centre_dx_; }
+    [[nodiscard]] double centre_dy() const { return centre_dy_; }
+    /// A saved view: zoom (> 0) and the view centre minus the world centre.
+    void set(double zoom, double centre_dx, double centre_dy) {
+        zoom_ = zoom;
+        centre_dx_ = centre_dx;
+        centre_dy_ = centre_dy;
+    }
 
 private:
     double zoom_ = 1.0;

@@ -71,6 +71,8 @@ uniform int by_heading;
 uniform vec3 colour;
 uniform vec3 background;
 uniform vec2 depth_range;              // near and far depth of the world box
+uniform float floor_y;                 // >= 0: draw the agent's shadow on the floor y = floor_y instead
+uniform vec3 shadow_colour;
 out vec3 shade;
 
 vec3 hsv_to_rgb(float h, float s, float v) {
@@ -79,10 +81,13 @@ vec3 hsv_to_rgb(float h, float s, float v) {
 }
 
 void main() {
-    float speed = length(velocity);
-    vec3 dir3 = speed > 0.0 ? velocity / speed : vec3(1.0, 0.0, 0.0);
-    vec4 tail = view_projection * vec4(position, 1.0);
-    vec4 head = view_projection * vec4(position + dir3 * size_world, 1.0);
+    bool shadow = floor_y >= 0.0;
+    vec3 at = shadow ? vec3(position.x, floor_y, position.z) : position;
+    vec3 v = shadow ? vec3(velocity.x, 0.0, velocity.z) : velocity;
+    float speed = length(v);
+    vec3 dir3 = speed > 0.0 ? v / speed : vec3(1.0, 0.0, 0.0);
+    vec4 tail = view_projection * vec4(at, 1.0);
+    vec4 head = view_projection * vec4(at + dir3 * size_world, 1.0);
     float w = max(tail.w, 1e-4);
     vec2 half_view = 0.5 * viewport;
     vec2 s0 = tail.xy / w * half_view;
@@ -95,11 +100,13 @@ void main() {
     vec2 c = vec2(corner.x * size * along, corner.y * size);
     vec2 turned = vec2(c.x * dir.x - c.y * dir.y, c.x * dir.y + c.y * dir.x);
     gl_Position = vec4((s0 + turned) / half_view * w, tail.z, w);
-    // Hue from the heading in the horizontal (x, z) plane; brightness falls with distance (fog).
+    // Hue from the heading in the horizontal (x, z) plane, lit by a light above and in front (an arrow
+    // climbing toward it is brighter than one diving away); brightness falls with distance (fog).
     vec3 base = by_heading == 1 ? hsv_to_rgb(atan(velocity.z, velocity.x) / 6.28318530718 + 0.5, 0.8, 1.0)
                                 : colour;
+    float lit = 0.8 + 0.2 * dot(dir3, normalize(vec3(0.3, -0.8, -0.5)));
     float far = clamp((w - depth_range.x) / max(depth_range.y - depth_range.x, 1e-4), 0.0, 1.0);
-    shade = mix(base, background, 0.7 * far);
+    shade = shadow ? shadow_colour : mix(base * lit, background, 0.7 * far);
 }
 )";
 
@@ -444,7 +451,7 @@ void FlockRenderer::draw_scene_over(const Params& params, const SceneOverlay& ov
                    {channel(food_rgb[0]), channel(food_rgb[1]), channel(food_rgb[2]), 1.0f});
     }
     if (model_abilities(params.model).carrot) {
-        const double cx = params.weighted.carrot_x, cy = params.weighted.carrot_y;
+        const double cx = get_number(params, "carrot_x"), cy = get_number(params, "carrot_y");
         if (overlay.carrot_tracking) {
             draw_shape(ring(cx, cy, 12 * pixel, 40), GL_LINE_LOOP, {1.0f, 1.0f, 1.0f, 0.85f});
         }
@@ -575,6 +582,16 @@ void FlockRenderer::draw_3d(const Params& params, const OrbitFrame& frame, int v
     glUniformMatrix4fv(glGetUniformLocation(line3d_program_, "view_projection"), 1, GL_FALSE,
                        frame.view_projection.data());
     glBindVertexArray(line3d_vao_);
+    // The floor (y = height: y grows downward) as a 10 x 10 grid, so that heights and depths read.
+    std::vector<float> grid;
+    for (int i = 0; i <= 10; ++i) {
+        const auto fx = static_cast<float>(params.width * i / 10),
+                   fz = static_cast<float>(params.depth * i / 10);
+        const auto h = static_cast<float>(params.height), w = static_cast<float>(params.width),
+                   d = static_cast<float>(params.depth);
+        grid.insert(grid.end(), {fx, h, 0.0f, fx, h, d, 0.0f, h, fz, w, h, fz});
+    }
+    draw_lines_3d(grid, GL_LINES, {0.17f, 0.19f, 0.24f, 1.0f});
     draw_lines_3d(box_edges({0, 0, 0}, {params.width, params.height, params.depth}), GL_LINES,
                   {0.55f, 0.58f, 0.65f, 1.0f});
     if (params.boundary == Boundary::Margin && model_abilities(params.model).turns_at_margins) {
@@ -628,18 +645,30 @@ void FlockRenderer::draw_3d(const Params& params, const OrbitFrame& frame, int v
         const double diagonal = std::sqrt(params.width * params.width + params.height * params.height +
                                           params.depth * params.depth);
         const double world_fraction = std::min(1.0, diagonal / 800.0);
+        // A small flock in a big box reads as dust: up to 3x larger arrows below 400 agents.
+        long long agents = 0;
         for (int k = 0; k < kind_count; ++k) {
-            if (counts_[k] == 0) {
-                continue;
+            agents += counts_[k];
+        }
+        const double few =
+            std::clamp(std::cbrt(400.0 / static_cast<double>(std::max(1LL, agents))), 1.0, 3.0);
+        glUniform3f(glGetUniformLocation(prog, "shadow_colour"), 0.2f, 0.22f, 0.27f);
+        // Shadows first, on the floor (depth-tested so that the arrows above cover them), then the arrows.
+        for (const float floor_y : {static_cast<float>(params.height), -1.0f}) {
+            glUniform1f(glGetUniformLocation(prog, "floor_y"), floor_y);
+            for (int k = 0; k < kind_count; ++k) {
+                if (counts_[k] == 0) {
+                    continue;
+                }
+                const KindStyle& st = styles[k];
+                glUniform1f(glGetUniformLocation(prog, "size_world"),
+                            static_cast<float>(1.5 * st.size_world * world_fraction * few));
+                glUniform1f(glGetUniformLocation(prog, "min_pixels"), st.min_pixels);
+                glUniform1i(glGetUniformLocation(prog, "by_heading"), st.by_heading);
+                glUniform3f(glGetUniformLocation(prog, "colour"), st.rgb[0], st.rgb[1], st.rgb[2]);
+                glBindVertexArray(arrow3d_vaos_[k]);
+                glDrawArraysInstanced(GL_TRIANGLES, 0, 3, static_cast<GLsizei>(counts_[k]));
             }
-            const KindStyle& st = styles[k];
-            glUniform1f(glGetUniformLocation(prog, "size_world"),
-                        static_cast<float>(1.5 * st.size_world * world_fraction));
-            glUniform1f(glGetUniformLocation(prog, "min_pixels"), st.min_pixels);
-            glUniform1i(glGetUniformLocation(prog, "by_heading"), st.by_heading);
-            glUniform3f(glGetUniformLocation(prog, "colour"), st.rgb[0], st.rgb[1], st.rgb[2]);
-            glBindVertexArray(arrow3d_vaos_[k]);
-            glDrawArraysInstanced(GL_TRIANGLES, 0, 3, static_cast<GLsizei>(counts_[k]));
         }
         glDisable(GL_DEPTH_TEST);
     }
@@ -661,7 +690,8 @@ void FlockRenderer::draw_3d(const Params& params, const OrbitFrame& frame, int v
                {channel(food_rgb[0]), channel(food_rgb[1]), channel(food_rgb[2]), 1.0f});
     }
     if (model_abilities(params.model).carrot) {
-        const Vec3 carrot{params.weighted.carrot_x, params.weighted.carrot_y, params.weighted.carrot_z};
+        const Vec3 carrot{get_number(params, "carrot_x"), get_number(params, "carrot_y"),
+                          get_number(params, "carrot_z")};
         if (const auto p = frame.project(carrot); p && overlay.carrot_tracking) {
             draw_shape(ring(p->px, p->py, 12, 40), GL_LINE_LOOP, {1.0f, 1.0f, 1.0f, 0.85f});
         }

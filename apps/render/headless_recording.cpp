@@ -19,7 +19,7 @@ const std::string& checked(const std::string& path) {
 }
 } // namespace
 
-HeadlessRecording::HeadlessRecording(const std::string& path, int width, int height, int fps)
+HeadlessRecording::HeadlessRecording(const std::string& path, int width, int height, FrameRate fps)
     : path_(checked(path)), context_(width, height) {
     if (!is_png_path(path)) {
         video_ = std::make_unique<VideoRecorder>(path, width, height, fps);

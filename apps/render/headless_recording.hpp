@@ -17,7 +17,7 @@ class HeadlessRecording {
 public:
     /// Opens the target. Throws InputError for a bad file name or missing ffmpeg, std::runtime_error if no
     /// offscreen OpenGL context can be made.
-    HeadlessRecording(const std::string& path, int width, int height, int fps);
+    HeadlessRecording(const std::string& path, int width, int height, FrameRate fps);
     ~HeadlessRecording();
 
     /// Draws `world` after `step` steps (where moving food is) with the whole world in view and appends it

@@ -95,4 +95,10 @@ void OrbitCamera::zoom(double factor) {
     zoom_ = std::clamp(zoom_ * factor, 0.05, 50.0);
 }
 
+void OrbitCamera::set(double yaw, double pitch, double zoom) {
+    yaw_ = yaw;
+    pitch_ = std::clamp(pitch, -max_pitch, max_pitch);
+    zoom_ = std::clamp(zoom, 0.05, 50.0);
+}
+
 } // namespace boids::render

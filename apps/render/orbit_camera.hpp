@@ -60,6 +60,8 @@ public:
     [[nodiscard]] double yaw() const { return yaw_; }
     [[nodiscard]] double pitch() const { return pitch_; }
     [[nodiscard]] double zoom_factor() const { return zoom_; }
+    /// A saved view; pitch and zoom are kept within the limits a drag and the wheel reach.
+    void set(double yaw, double pitch, double zoom);
 
 private:
     double yaw_ = -0.55;  ///< radians about the vertical axis; a three-quarter view to start

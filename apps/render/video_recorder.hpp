@@ -14,12 +14,19 @@ namespace boids::render {
 /// Checks that `path` ends in .mp4 or .gif and that ffmpeg exists. Throws InputError naming `flag`.
 void check_video_target(const std::string& flag, const std::string& path);
 
+/// A video's frames per second as a fraction (e.g. 30 steps per second, one frame every 4 steps: 30/4).
+struct FrameRate {
+    int num = 30;
+    int den = 1;
+};
+
 /// One ffmpeg process receiving RGB frames of a fixed size on its standard input.
 class VideoRecorder {
 public:
-    /// Starts ffmpeg writing `path` (.mp4 or .gif) at `fps` frames per second. Throws InputError if the
-    /// extension is unsupported or ffmpeg is missing.
-    VideoRecorder(const std::string& path, int width, int height, int fps);
+    /// Starts ffmpeg writing `path` (.mp4 or .gif) at `fps` frames per second. A GIF gets a palette of its
+    /// own per frame, without dithering: the flock's few colours on the dark background stay sharp and the
+    /// file small. Throws InputError if the extension is unsupported or ffmpeg is missing.
+    VideoRecorder(const std::string& path, int width, int height, FrameRate fps);
     ~VideoRecorder();
     VideoRecorder(const VideoRecorder&) = delete;
     VideoRecorder& operator=(const VideoRecorder&) = delete;

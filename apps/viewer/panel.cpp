@@ -23,10 +23,11 @@ namespace {
 std::string carrot_text(const Params& p) {
     char text[96];
     if (p.dimensions == 3) {
-        std::snprintf(text, sizeof text, "(%.4g, %.4g, %.4g)", p.weighted.carrot_x, p.weighted.carrot_y,
-                      p.weighted.carrot_z);
+        std::snprintf(text, sizeof text, "(%.4g, %.4g, %.4g)", get_number(p, "carrot_x"),
+                      get_number(p, "carrot_y"), get_number(p, "carrot_z"));
     } else {
-        std::snprintf(text, sizeof text, "(%.4g, %.4g)", p.weighted.carrot_x, p.weighted.carrot_y);
+        std::snprintf(text, sizeof text, "(%.4g, %.4g)", get_number(p, "carrot_x"),
+                      get_number(p, "carrot_y"));
     }
     return text;
 }
@@ -36,6 +37,29 @@ constexpr const char* count_keys[4] = {"boids", "scouts1", "scouts2", "predators
 void error_line(ViewerState& state, const std::optional<std::string>& error) {
     if (error) {
         state.last_error = *error;
+    }
+}
+
+/// The scene file: a path, Save (the scene shown, camera included) and Open (restart from a file).
+void scene_file_row(ViewerState& state, PanelUi& ui) {
+    if (ui.scene_path[0] == '\0' && !state.scene_file.empty()) {
+        state.scene_file.copy(ui.scene_path.data(), ui.scene_path.size() - 1);
+    }
+    if (ImGui::InputText("scene file", ui.scene_path.data(), ui.scene_path.size())) {
+        state.scene_file = ui.scene_path.data();
+    }
+    if (ImGui::Button("Save scene")) {
+        state.save_scene = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Open scene")) {
+        state.open_scene = true;
+        ui.preset_index = -1;
+        ui.seed_synced = false;
+    }
+    if (!state.scene_message.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", state.scene_message.c_str());
     }
 }
 
@@ -70,7 +94,7 @@ void simulation_section(ViewerState& state, PanelUi& ui) {
     if (!flat_out) {
         ui.last_rate = state.rate.per_second;
     }
-    ImGui::Checkbox("Grow until the rate drops", &state.grow);
+    ImGui::Checkbox("Grow while it animates at this rate", &state.grow);
 
     const std::vector<std::string> names = preset_names();
     const char* current = ui.preset_index >= 0 ? names[static_cast<std::size_t>(ui.preset_index)].c_str()
@@ -98,10 +122,11 @@ void simulation_section(ViewerState& state, PanelUi& ui) {
     }
     ImGui::InputScalar("seed", ImGuiDataType_U64, &ui.seed_edit);
     ImGui::SameLine();
-    if (ImGui::Button("Reset with seed")) {
+    if (ImGui::Button("Restart")) { // from this seed
         state.seed = ui.seed_edit;
         state.reset = true;
     }
+    scene_file_row(state, ui);
 }
 
 void agents_section(ViewerState& state, PanelUi& ui) {
@@ -177,65 +202,91 @@ void precision_combo(ViewerState& state) {
     }
 }
 
+/// The switches (keys with named values) that belong to a group of sliders, above them.
+void group_switches(ViewerState& state, std::string_view group) {
+    if (group == "Edges") {
+        // A new number of dimensions respawns the flock: agents lifted from a plane would stay flat.
+        const int dimensions = state.params.dimensions;
+        choice_combo(state, "dimensions", "dimensions");
+        if (state.params.dimensions != dimensions) {
+            state.reset = true;
+        }
+        int wrap = state.params.boundary == Boundary::Wrap ? 1 : 0;
+        ImGui::TextUnformatted("boundary:");
+        ImGui::SameLine();
+        bool changed = ImGui::RadioButton("margin", &wrap, 0);
+        ImGui::SameLine();
+        changed |= ImGui::RadioButton("wrap", &wrap, 1);
+        if (changed) {
+            error_line(state, apply_param_edit(state.params, "boundary",
+                                               std::string_view(wrap ? "wrap" : "margin")));
+        }
+    }
+    if (group == "Predators" && model_abilities(state.params.model).hunting) {
+        choice_combo(state, "predator_behavior", "predator behaviour");
+    }
+    if (group == "Scouts") {
+        bool dynamic = state.params.dynamic_bias;
+        if (ImGui::Checkbox("dynamic bias", &dynamic)) {
+            error_line(state, apply_param_edit(state.params, "dynamic_bias",
+                                               std::string_view(dynamic ? "true" : "false")));
+        }
+    }
+    if (group == "Extensions") {
+        choice_combo(state, "speed_estimate", "speed estimate");
+    }
+    // Every other switch of the group (the sources' orders and conventions: predator_order, a model's own
+    // choices) as a combo, in the group of the model that reads it.
+    constexpr std::array<std::string_view, 6> drawn_elsewhere{
+        "dimensions", "boundary", "predator_behavior", "speed_estimate", "model", "update"};
+    for (const ParamInfo& info : param_table()) {
+        if (info.kind == "choice" && info.group == group && key_used_by(info, state.params.model) &&
+            std::find(drawn_elsewhere.begin(), drawn_elsewhere.end(), info.key) == drawn_elsewhere.end()) {
+            choice_combo(state, info.key, std::string(info.label).c_str());
+        }
+    }
+}
+
 void parameters_section(ViewerState& state) {
     if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) {
         precision_combo(state);
         choice_combo(state, "model", "model");
         choice_combo(state, "update", "update");
     }
-    // Only the keys the chosen model reads: the others would be refused (require_key_used).
-    std::string_view group;
-    bool open = false;
+    // Only the keys the chosen model reads (the others would be refused: require_key_used), grouped: the
+    // model's own groups first, then the classic groups, the edges and the world; the extensions last and
+    // folded, so the sliders a scene is about are at the top.
+    std::vector<const SliderSpec*> used;
+    std::vector<std::string_view> groups;
     for (const SliderSpec& s : parameter_sliders()) {
         const ParamInfo* info = find_param(s.key);
         if (info == nullptr || !key_used_by(*info, state.params.model)) {
             continue;
         }
-        if (s.group != group) {
-            group = s.group;
-            open = ImGui::CollapsingHeader(std::string(group).c_str(), ImGuiTreeNodeFlags_DefaultOpen);
-            if (open && group == "Edges") {
-                // A new number of dimensions respawns the flock: agents lifted from a plane would stay flat.
-                const int dimensions = state.params.dimensions;
-                choice_combo(state, "dimensions", "dimensions");
-                if (state.params.dimensions != dimensions) {
-                    state.reset = true;
-                }
-                int wrap = state.params.boundary == Boundary::Wrap ? 1 : 0;
-                ImGui::TextUnformatted("boundary:");
-                ImGui::SameLine();
-                bool changed = ImGui::RadioButton("margin", &wrap, 0);
-                ImGui::SameLine();
-                changed |= ImGui::RadioButton("wrap", &wrap, 1);
-                if (changed) {
-                    error_line(state, apply_param_edit(state.params, "boundary",
-                                                       std::string_view(wrap ? "wrap" : "margin")));
-                }
-            }
-            if (open && group == "Predators" && model_abilities(state.params.model).hunting) {
-                choice_combo(state, "predator_behavior", "predator behaviour");
-            }
-            if (open && group == "Scouts") {
-                bool dynamic = state.params.dynamic_bias;
-                if (ImGui::Checkbox("dynamic bias", &dynamic)) {
-                    error_line(state, apply_param_edit(state.params, "dynamic_bias",
-                                                       std::string_view(dynamic ? "true" : "false")));
-                }
-            }
-            if (open && group == "Extensions") {
-                choice_combo(state, "speed_estimate", "speed estimate");
-            }
-            // The sources' own orders and conventions, in the group of the model that reads them.
-            for (const std::string_view key : {"predator_order", "wrap_style", "heading_range"}) {
-                const ParamInfo* choice = find_param(key);
-                if (open && choice != nullptr && choice->group == group &&
-                    key_used_by(*choice, state.params.model)) {
-                    choice_combo(state, key, std::string(choice->label).c_str());
-                }
-            }
+        used.push_back(&s);
+        if (std::find(groups.begin(), groups.end(), s.group) == groups.end()) {
+            groups.push_back(s.group);
         }
-        if (open) {
-            parameter_slider(state, s);
+    }
+    constexpr std::array<std::string_view, 6> base_order{"Flocking", "Predators", "Scouts",
+                                                         "Edges",    "World",     "Extensions"};
+    const auto rank = [&](std::string_view g) {
+        const auto at = std::find(base_order.begin(), base_order.end(), g);
+        return at == base_order.end() ? -1 : static_cast<int>(at - base_order.begin()); // own groups: -1
+    };
+    std::stable_sort(groups.begin(), groups.end(),
+                     [&](std::string_view a, std::string_view b) { return rank(a) < rank(b); });
+    for (const std::string_view group : groups) {
+        const ImGuiTreeNodeFlags flags = group == "Extensions" ? 0 : ImGuiTreeNodeFlags_DefaultOpen;
+        const bool open = ImGui::CollapsingHeader(std::string(group).c_str(), flags);
+        if (!open) {
+            continue;
+        }
+        group_switches(state, group);
+        for (const SliderSpec* s : used) {
+            if (s->group == group) {
+                parameter_slider(state, *s);
+            }
         }
     }
 }
@@ -324,6 +375,8 @@ const char* help_text() {
            "  h       hide / show this panel\n"
            "  o       obstacle tool on / off\n"
            "  s       screenshot (boids-screenshot-N.png)\n"
+           "  ctrl+s  save the scene to the scene file\n"
+           "  ctrl+o  open the scene file\n"
            "  q, Esc  quit\n"
            "Mouse\n"
            "  left click    add a predator at the cursor;\n"
@@ -345,11 +398,12 @@ const char* help_text() {
 }
 
 void draw_panel(ViewerState& state, PanelUi& ui, float width, float height) {
-    ImGui::SetNextWindowPos(ImVec2(width - panel_width, 0));
-    ImGui::SetNextWindowSize(ImVec2(panel_width, height));
+    const float panel = panel_width(width);
+    ImGui::SetNextWindowPos(ImVec2(width - panel, 0));
+    ImGui::SetNextWindowSize(ImVec2(panel, height));
     ImGui::Begin("Boids", nullptr,
                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
-    ImGui::PushItemWidth(-170.0f);
+    ImGui::PushItemWidth(-0.42f * panel); // the rest for the labels, so that none is cut off
     ImGui::Text("%s", state.scene_name.c_str());
     simulation_section(state, ui);
     if (!state.last_error.empty()) {
@@ -363,9 +417,9 @@ void draw_panel(ViewerState& state, PanelUi& ui, float width, float height) {
     if (ImGui::CollapsingHeader("Agents", ImGuiTreeNodeFlags_DefaultOpen)) {
         agents_section(state, ui);
     }
+    parameters_section(state);
     mouse_tools_section(state);
     metrics_section(state);
-    parameters_section(state);
     if (ImGui::CollapsingHeader("Help: keys and mouse")) {
         ImGui::TextUnformatted(help_text());
     }
@@ -398,8 +452,15 @@ void draw_hud(const ViewerState& state, const char* precision) {
         ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "paused (space resumes, . steps)");
     }
     if (s.falling_behind) {
-        ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "falling behind: the step cannot keep %s steps/s",
-                           std::string(sim_rate_name(state.rate)).c_str());
+        if (s.behind_because == Bottleneck::Drawing) {
+            ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f),
+                               "falling behind %s steps/s: drawing takes %.1f ms a frame (a step %.2f ms)",
+                               std::string(sim_rate_name(state.rate)).c_str(), s.render_ms, p.total_ms);
+        } else {
+            ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f),
+                               "falling behind %s steps/s: a step takes %.2f ms (drawing %.1f ms a frame)",
+                               std::string(sim_rate_name(state.rate)).c_str(), p.total_ms, s.render_ms);
+        }
     }
     if (model_abilities(state.params.model).carrot) {
         if (state.carrot_tracking) {
@@ -413,8 +474,12 @@ void draw_hud(const ViewerState& state, const char* precision) {
                            "obstacle tool: drag = circle, shift+drag = rectangle, right click removes");
     }
     if (state.growth.active) {
-        ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.6f, 1.0f), "grow: largest flock holding the rate %lld%s",
-                           state.growth.largest_held, state.growth.finished ? " (done)" : " (searching)");
+        const std::string limit =
+            state.growth.missed ? std::string("; ") + bottleneck_name(state.growth.limit) + " limits it" : "";
+        ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.6f, 1.0f),
+                           "grow: largest flock animated at %s fps: %lld (%s%s)",
+                           std::string(sim_rate_name(state.rate)).c_str(), state.growth.largest_held,
+                           state.growth.finished ? "done" : "searching", limit.c_str());
     }
     ImGui::End();
 }

@@ -158,8 +158,9 @@ void PointerTools::follow(ViewerState& state, const std::optional<PointerPos>& m
     if (!state.carrot_tracking || !model_abilities(state.params.model).carrot || !mouse) {
         return;
     }
-    if (state.params.weighted.carrot_x == mouse->wx && state.params.weighted.carrot_y == mouse->wy &&
-        (state.params.dimensions != 3 || state.params.weighted.carrot_z == mouse->wz)) {
+    if (get_number(state.params, "carrot_x") == mouse->wx &&
+        get_number(state.params, "carrot_y") == mouse->wy &&
+        (state.params.dimensions != 3 || get_number(state.params, "carrot_z") == mouse->wz)) {
         return;
     }
     if (const auto error = move_carrot(state.params, *mouse)) {

@@ -8,6 +8,7 @@
 #include "panel.hpp"
 #include "panel_mapping.hpp"
 #include "pointer_tools.hpp"
+#include "scene_file.hpp"
 #include "step_clock.hpp"
 
 #include "camera.hpp"
@@ -126,6 +127,7 @@ class Flyer {
 public:
     Flyer(const ViewerOptions& o, Window& w) : options_(o), window_(w), session_(session_setup(o)) {
         state_.scene_name = o.scenario.name;
+        state_.scene_file = o.scene_file;
         state_.rate = o.rate;
         state_.grow = o.grow;
         state_.carrot_tracking = o.carrot_tracking;
@@ -133,6 +135,7 @@ public:
         ui_.hidden = o.hide_panel;
         session_.set_paused(o.paused);
         sync_from_session(state_, session_, seen_);
+        show(o.scenario.view);
     }
 
     void run() {
@@ -150,6 +153,7 @@ public:
         while (!state_.quit) {
             handle_events();
             tools_.follow(state_, mouse_over_view());
+            handle_scene_requests(state_, session_, camera_view(), [this](const SceneView& v) { show(v); });
             apply_requests(state_, session_, seen_);
             sync_from_session(state_, session_, seen_);
             if (options_.hook) { // the control port's commands, between two steps
@@ -185,12 +189,16 @@ public:
                     const StepBudget budget = clock_.advance(dt, steps_per_second(state_.rate));
                     if (budget.dropped) {
                         behind_until = seconds_since(started) + 1.0;
+                        state_.stats.behind_because = frame_bottleneck(
+                            session_.last_profile().total_ms,
+                            std::max(1.0, static_cast<double>(budget.steps)), state_.stats.render_ms);
                     }
                     session_.step(budget.steps);
                     taken = budget.steps;
                 }
             }
             stats_steps += taken;
+            grow_frames_ += taken > 0 ? 1 : 0; // a frame that shows a new state of the flock
             grow_steps_ += taken;
             observe_grow();
 
@@ -200,7 +208,10 @@ public:
             SDL_GL_GetDrawableSize(window_.window, &fb_w, &fb_h);
             SDL_GetWindowSize(window_.window, &win_w, &win_h);
             pixel_ratio_ = win_w > 0 ? static_cast<double>(fb_w) / win_w : 1.0;
-            view_w_ = std::max(1, fb_w - (ui_.hidden ? 0 : static_cast<int>(panel_width * pixel_ratio_)));
+            view_w_ = std::max(
+                1, fb_w - (ui_.hidden
+                               ? 0
+                               : static_cast<int>(panel_width(static_cast<float>(win_w)) * pixel_ratio_)));
             view_h_ = std::max(1, fb_h);
             glViewport(0, 0, fb_w, fb_h);
             glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
@@ -242,16 +253,14 @@ public:
                     state_.screenshot_path.clear();
                 }
                 if (!options_.record_path.empty()) {
-                    if (!video) {
-                        video = std::make_unique<render::VideoRecorder>(
-                            options_.record_path, fb_w, fb_h, state_.rate == SimRate::Steps60 ? 60 : 30);
-                    }
-                    video->add_frame(frame);
+                    record_frame(video, frame, taken);
                 }
             }
             SDL_GL_SwapWindow(window_.window);
             const double render_s = seconds_since(render_start);
             stats_render_s += render_s;
+            grow_render_s_ += render_s;
+            ++grow_drawn_;
             ++stats_frames;
             render_ms_sum_ += render_s * 1000.0;
             ++render_frames_sum_;
@@ -306,6 +315,60 @@ private:
 
     /// A 3D world (dimensions = 3): the orbit camera instead of the 2D zoom and pan.
     [[nodiscard]] bool solid() const { return session_.params().dimensions == 3; }
+
+    /// Adds what this frame shows to the video so that the video plays at the rate the flock flew: at that
+    /// rate (60 frames per second at most), one video frame per step, repeating a drawn frame for every
+    /// step it shows; a paused flock adds nothing. Flat out, each drawn frame is one frame at 60 per second.
+    void record_frame(std::unique_ptr<render::VideoRecorder>& video, const RgbImage& frame, long long steps) {
+        if (!video) {
+            video_fps_ = state_.rate.per_second > 0 ? std::min(state_.rate.per_second, 60) : 60;
+            video = std::make_unique<render::VideoRecorder>(options_.record_path, frame.width, frame.height,
+                                                            render::FrameRate{video_fps_, 1});
+        }
+        if (state_.rate.per_second <= 0) {
+            video->add_frame(frame);
+            return;
+        }
+        video_owed_ += static_cast<double>(steps) * video_fps_ / state_.rate.per_second;
+        if (video->frames() == 0 && video_owed_ < 1.0) { // the first frame at once (a paused start too),
+            video->add_frame(frame);                     // counted against the next step
+            video_owed_ -= 1.0;
+        }
+        for (; video_owed_ >= 1.0; video_owed_ -= 1.0) {
+            video->add_frame(frame);
+        }
+    }
+
+    /// The camera as a scene saves it: 3D the orbit's angles and zoom, 2D the zoom and the view's centre.
+    [[nodiscard]] SceneView camera_view() const {
+        SceneView v;
+        const Params& p = session_.params();
+        if (solid()) {
+            v.zoom = orbit_.zoom_factor();
+            v.yaw = orbit_.yaw();
+            v.pitch = orbit_.pitch();
+        } else {
+            v.zoom = camera_.zoom();
+            v.center_x = p.width / 2 + camera_.centre_dx();
+            v.center_y = p.height / 2 + camera_.centre_dy();
+        }
+        return v;
+    }
+
+    /// Points the camera as an opened scene says (what it leaves out starts as usual).
+    void show(const SceneView& v) {
+        camera_.reset();
+        orbit_.reset();
+        const Params& p = session_.params();
+        if (v.yaw || v.pitch) {
+            orbit_.set(v.yaw.value_or(orbit_.yaw()), v.pitch.value_or(orbit_.pitch()), v.zoom.value_or(1.0));
+        } else if (!solid()) {
+            camera_.set(v.zoom.value_or(1.0), v.center_x.value_or(p.width / 2) - p.width / 2,
+                        v.center_y.value_or(p.height / 2) - p.height / 2);
+        } else if (v.zoom) {
+            orbit_.set(orbit_.yaw(), orbit_.pitch(), *v.zoom);
+        }
+    }
 
     [[nodiscard]] render::OrbitFrame frame() const {
         const Params& p = session_.params();
@@ -391,10 +454,10 @@ private:
         // model: it moves in that plane) or through the box's centre.
         const Params& p = session_.params();
         const render::OrbitFrame f = frame();
-        const render::Vec3 focus =
-            model_abilities(p.model).carrot
-                ? render::Vec3{p.weighted.carrot_x, p.weighted.carrot_y, p.weighted.carrot_z}
-                : f.target;
+        const render::Vec3 focus = model_abilities(p.model).carrot
+                                       ? render::Vec3{get_number(p, "carrot_x"), get_number(p, "carrot_y"),
+                                                      get_number(p, "carrot_z")}
+                                       : f.target;
         const render::Vec3 w = f.unproject(window_x * pixel_ratio_, window_y * pixel_ratio_, focus);
         return {static_cast<double>(window_x),
                 static_cast<double>(window_y),
@@ -441,9 +504,17 @@ private:
             orbit_.reset();
             break;
         case SDLK_o:
+            if ((SDL_GetModState() & KMOD_CTRL) != 0) { // Ctrl+O: open the scene file
+                state_.open_scene = true;
+                break;
+            }
             state_.obstacle_tool = !state_.obstacle_tool;
             break;
         case SDLK_s: {
+            if ((SDL_GetModState() & KMOD_CTRL) != 0) { // Ctrl+S: save the scene
+                state_.save_scene = true;
+                break;
+            }
             char name[64];
             std::snprintf(name, sizeof name, "boids-screenshot-%d.png", ++screenshots_);
             state_.screenshot_path = name;
@@ -475,7 +546,8 @@ private:
     void start_grow_window() {
         grow_window_start_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                 std::chrono::duration<double>(grow_settle_s));
-        grow_steps_ = 0;
+        grow_steps_ = grow_frames_ = grow_drawn_ = 0;
+        grow_render_s_ = grow_step_ms_ = 0.0;
     }
 
     /// Feeds the grow search one measurement per window and flies the size it asks for next.
@@ -488,20 +560,33 @@ private:
             return;
         }
         if (Clock::now() < grow_window_start_) {
-            grow_steps_ = 0;
+            grow_steps_ = grow_frames_ = grow_drawn_ = 0;
+            grow_render_s_ = grow_step_ms_ = 0.0;
             return;
         }
+        grow_step_ms_ += session_.last_profile().total_ms;
         const double window = seconds_since(grow_window_start_);
         if (window < grow_window_s) {
             return;
         }
-        const double achieved = static_cast<double>(grow_steps_) / window;
-        const long long next = grow_->observe(static_cast<long long>(session_.size()), achieved);
+        // The lab's measure: frames per second that each show a new step (drawing included), not steps
+        // per second. A window that steps 30 times a second but draws 12 frames animates at 12.
+        const double animated = static_cast<double>(grow_frames_) / window;
+        const long long flock = static_cast<long long>(session_.size());
+        if (!grow_->holds(animated)) {
+            const double frames = static_cast<double>(std::max(1LL, grow_drawn_));
+            state_.growth.limit =
+                frame_bottleneck(grow_step_ms_ / frames, static_cast<double>(grow_steps_) / frames,
+                                 1000.0 * grow_render_s_ / frames);
+            state_.growth.missed = true;
+        }
+        const long long next = grow_->observe(flock, animated);
         state_.growth.largest_held = grow_->largest_held();
         if (grow_->finished()) {
             state_.growth.finished = true;
-            std::printf("boids view: grow: the largest flock holding %.0f steps/s is %lld agents\n",
-                        grow_->target(), grow_->largest_held());
+            std::printf("boids view: grow: the largest flock animated at %.0f frames/s is %lld agents "
+                        "(one step per frame, drawing included; %s limits the next size)\n",
+                        grow_->target(), grow_->largest_held(), bottleneck_name(state_.growth.limit));
             std::fflush(stdout);
         }
         set_flock(next);
@@ -531,10 +616,16 @@ private:
     std::optional<GrowController> grow_;
     Clock::time_point grow_window_start_;
     long long grow_steps_ = 0;
+    long long grow_frames_ = 0;  ///< frames of the window that showed a new step
+    long long grow_drawn_ = 0;   ///< frames drawn in the window
+    double grow_render_s_ = 0.0; ///< drawing time in the window
+    double grow_step_ms_ = 0.0;  ///< step time in the window (the last step's, summed per frame)
     double pixel_ratio_ = 1.0;
     int view_w_ = 1;
     int view_h_ = 1;
     int screenshots_ = 0;
+    int video_fps_ = 30;      ///< the recording's frames per second, fixed when it starts
+    double video_owed_ = 0.0; ///< video frames the steps so far have earned and not yet written
     double render_ms_sum_ = 0.0;
     long long render_frames_sum_ = 0;
     long long metrics_frames_ = 0;

@@ -14,7 +14,8 @@ namespace boids::viewer {
 /// Everything `boids view` was asked for on the command line, validated.
 struct ViewerOptions {
     Scenario scenario;
-    std::optional<std::string> init_file; ///< start from this state CSV instead of spawning
+    std::string scene_file = "scene.toml"; ///< where Save scene writes (the file opened, if any)
+    std::optional<std::string> init_file;  ///< start from this state CSV instead of spawning
     Precision precision = Precision::F32;
     int threads = 0;
     SimRate rate = SimRate::Steps30;

@@ -13,6 +13,14 @@ std::string sim_rate_name(SimRate rate) {
     return rate == SimRate::Unlimited ? std::string("max") : std::to_string(rate.per_second);
 }
 
+Bottleneck frame_bottleneck(double step_ms, double steps_per_frame, double render_ms) {
+    return step_ms * steps_per_frame >= render_ms ? Bottleneck::Step : Bottleneck::Drawing;
+}
+
+const char* bottleneck_name(Bottleneck b) {
+    return b == Bottleneck::Step ? "the step" : "drawing";
+}
+
 std::optional<SimRate> parse_sim_rate(std::string_view text) {
     if (text == "max") {
         return SimRate::Unlimited;

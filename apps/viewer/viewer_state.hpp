@@ -50,6 +50,15 @@ struct Placement {
     long long count = 1;
 };
 
+/// Which part of a frame keeps the window from its target: computing the steps or drawing the frame.
+enum class Bottleneck { Step, Drawing };
+
+/// The part that costs more per frame: `steps_per_frame` steps of `step_ms` each, or `render_ms` of drawing.
+[[nodiscard]] Bottleneck frame_bottleneck(double step_ms, double steps_per_frame, double render_ms);
+
+/// "the step" or "drawing", for the HUD and the grow report.
+[[nodiscard]] const char* bottleneck_name(Bottleneck b);
+
 /// Measurements the viewer writes once per frame, for the HUD and for outside controllers.
 struct ViewerStats {
     long long steps_taken = 0;
@@ -59,7 +68,8 @@ struct ViewerStats {
     double render_ms = 0.0; ///< mean time to draw one frame (upload, draw, panel, swap) over the last second
     double elapsed_s = 0.0; ///< simulated time since the last reset, at the target rate's clock
     StepProfile last_profile;    ///< per-phase time of the last step
-    bool falling_behind = false; ///< the step could not keep the target rate; backlog was dropped
+    bool falling_behind = false; ///< the window could not keep the target rate; backlog was dropped
+    Bottleneck behind_because = Bottleneck::Step; ///< what took the time when it fell behind
     long long frames = 0;
 };
 
@@ -91,7 +101,9 @@ struct MetricsHistory {
 struct GrowStatus {
     bool active = false;
     bool finished = false;
-    long long largest_held = 0; ///< largest flock that kept the target rate so far
+    long long largest_held = 0;          ///< largest flock the window animated at the target rate so far
+    Bottleneck limit = Bottleneck::Step; ///< what stopped the next size up (valid once a size missed)
+    bool missed = false;                 ///< some size missed the rate
 };
 
 /// Requests and observations of one viewer. Requests are applied to the viewer's session between two steps
@@ -116,11 +128,15 @@ struct ViewerState {
     std::optional<Precision> precision_request; ///< switch to this scalar (the flock carries over)
     bool carrot_tracking = false; ///< weighted model: the carrot follows the mouse (a left click toggles)
     bool obstacle_tool = false;   ///< left drags draw obstacles instead of panning (the `o` key)
+    std::string scene_file = "scene.toml"; ///< where the panel's Save and Open (Ctrl+S, Ctrl+O) go
+    bool save_scene = false;               ///< write the scene shown, camera included, to scene_file
+    bool open_scene = false;               ///< restart from the scene in scene_file
     // --- observations, written by the viewer ---
     ViewerStats stats;
     MetricsHistory history;
     GrowStatus growth;
-    std::string last_error; ///< the last rejected request, shown in the panel
+    std::string last_error;    ///< the last rejected request, shown in the panel
+    std::string scene_message; ///< what the last save or open did, shown in the panel
 };
 
 /// Called once per frame, after the viewer's own input has been applied and before the simulation steps.

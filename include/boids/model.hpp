@@ -1,6 +1,6 @@
 #pragma once
 /// The flocking models and what each can do. Each model is one file in src/models/ and one line of the
-/// registry (src/models/registry.hpp); this header is their public face.
+/// registry (BOIDS_MODELS below); this header is their public face.
 
 #include <span>
 #include <string_view>
@@ -9,13 +9,22 @@ namespace boids {
 
 struct Params;
 
-/// Which flocking model moves the boids (docs/MODEL.md has each model's rules and sources).
+/// The registry: every model, one line each, in a stable order. The Model enum below, the registry's
+/// type list (src/models/registry.hpp) and the list of model files the engine compiles are generated from
+/// it; model `T`'s file is src/models/<t>.hpp, its name in lower case (docs/ARCHITECTURE.md, "Adding a
+/// model"). docs/MODEL.md has each model's rules and sources.
+#define BOIDS_MODELS(X)                                                                                      \
+    X(Classic)     /* Adams and Land's rules (the ECE 4760 lab), with the extensions */                      \
+    X(Topological) /* PyNBoids (Stromberg): heading steering from the k nearest neighbours */                \
+    X(Weighted)    /* Downey: weighted arbitration of center / avoid / align / love (the carrot) */          \
+    X(Vicsek)      /* Vicsek et al. 1995: constant speed, align within a radius, angular noise */            \
+    X(Couzin)      /* Couzin et al. 2005: zones, turning limit, informed agents */
+
+/// Which flocking model moves the boids: one value per line of BOIDS_MODELS, in its order.
 enum class Model {
-    Classic,     ///< Adams and Land's rules (the ECE 4760 lab), with the extensions
-    Topological, ///< PyNBoids (Stromberg): heading steering from the k nearest neighbours
-    Weighted,    ///< Downey: weighted arbitration of center / avoid / align / love (the carrot)
-    Vicsek,      ///< Vicsek et al. 1995: constant speed, align with neighbours in a radius, angular noise
-    Couzin, ///< Couzin et al. 2005: repulsion, then alignment + attraction, turning limit, informed agents
+#define BOIDS_MODEL_ENUM_VALUE(T) T,
+    BOIDS_MODELS(BOIDS_MODEL_ENUM_VALUE)
+#undef BOIDS_MODEL_ENUM_VALUE
 };
 
 /// What a model can do; every decision that depends on the model reads these.

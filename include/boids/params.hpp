@@ -6,6 +6,7 @@
 #include "boids/obstacle.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,58 +39,10 @@ enum class PredatorOrder {
     BeforeFlocking, ///< the ECE 4760 lab page: first, so cohesion and alignment read the kicked velocity
 };
 
-/// How a topological world wraps (boundary = wrap; docs/MODEL.md §4).
-enum class WrapStyle {
-    Torus,  ///< positions wrap exactly and distances use the minimum image
-    Sprite, ///< PyNBoids: a boid reappears on the other side once its sprite is wholly off screen; nobody
-            ///< sees across the seam
-};
-
-/// The range a topological boid's heading is kept in, which decides its dead band (docs/MODEL.md §4).
-enum class HeadingRange {
-    Signed,   ///< (-180, 180] degrees
-    Positive, ///< [0, 360) degrees, as PyNBoids keeps its angle
-};
-
 /// How the speed limit measures speed (docs/MODEL.md §2.8).
 enum class SpeedEstimate {
     Exact,           ///< sqrt(vx^2 + vy^2)
     AlphaMaxBetaMin, ///< 0.960433870103 max(|vx|,|vy|) + 0.397824734759 min(|vx|,|vy|), the lab's shortcut
-};
-
-/// The topological model's own parameters (PyNBoids; keys in src/models/topological.hpp).
-struct TopologicalParams {
-    double k_neighbours = 7;   ///< how many nearest neighbours a boid follows (integer)
-    double coherence = 0.0;    ///< widens the distance within which it aligns
-    double avoidance = 0.0;    ///< widens the distance at which it turns away
-    double adherence = 0.0;    ///< widens the heading error it tolerates
-    double speed = 150.0;      ///< base speed in pixels per second (60 steps/s); key topological_speed
-    double body_length = 17.0; ///< a boid's size in pixels
-    double search_cell = 0.0;  ///< 0: the k nearest anywhere; > 0: only within the 3 x 3 block of cells
-                               ///< of this size around the boid's own (PyNBoids: 100 pixels)
-    WrapStyle wrap_style = WrapStyle::Torus;           ///< how boundary = wrap wraps
-    HeadingRange heading_range = HeadingRange::Signed; ///< where headings are kept
-    bool operator==(const TopologicalParams&) const = default;
-};
-
-/// The weighted model's own parameters (Downey; keys in src/models/weighted.hpp).
-struct WeightedParams {
-    double center_radius = 1.0;             ///< radius of the center request's neighbourhood
-    double center_angle = 1.0;              ///< its half-angle around the velocity, radians
-    double avoid_radius = 0.3;              ///< radius of the avoid request (boids and the carrot)
-    double avoid_angle = 3.141592653589793; ///< its half-angle, radians (pi = all around)
-    double align_radius = 0.5;              ///< radius of the align request
-    double align_angle = 1.0;               ///< its half-angle, radians
-    double w_center = 3.0;                  ///< weight of the center request
-    double w_avoid = 10.0;                  ///< weight of the avoid request
-    double w_align = 1.0;                   ///< weight of the align request
-    double w_love = 10.0;                   ///< weight of the love request (toward the carrot)
-    double maneuverability = 0.1;           ///< mu in vel = (1 - mu) vel + mu goal
-    double time_step = 0.1;                 ///< dt in pos += dt vel (boids fly at unit speed)
-    double carrot_x = 1.0;                  ///< the carrot (attractor) position
-    double carrot_y = 0.0;
-    double carrot_z = 0.0; ///< 3D: the carrot's z
-    bool operator==(const WeightedParams&) const = default;
 };
 
 /// What the constant-speed heading models (Vicsek, Couzin) share (keys in src/models/heading.hpp).
@@ -100,26 +53,31 @@ struct HeadingParams {
     bool operator==(const HeadingParams&) const = default;
 };
 
-/// Vicsek's own parameter (keys in src/models/vicsek.hpp).
-struct VicsekParams {
-    double interaction_radius = 1.0; ///< neighbours closer than this (self included) are averaged
-    bool operator==(const VicsekParams&) const = default;
-};
+/// The parameters each model other than the classic one keeps for itself, declared in the model's file
+/// (src/models/<model>.hpp). Read and write them by key: set_param(), get_param(), param_table(). A
+/// value: copies are deep and == compares every model's parameters.
+class ModelParameters {
+public:
+    ModelParameters();
+    ~ModelParameters();
+    ModelParameters(const ModelParameters& other);
+    ModelParameters& operator=(const ModelParameters& other);
+    bool operator==(const ModelParameters& other) const;
 
-/// Couzin's own parameters (keys in src/models/couzin.hpp).
-struct CouzinParams {
-    double repulsion_radius = 1.0;  ///< zone of repulsion, alpha
-    double attraction_radius = 6.0; ///< zone of orientation and attraction, rho
-    double turn_rate = 0.2;         ///< largest heading change per step (rad)
-    double informed_weight = 0.5;   ///< omega, weight of an informed agent's preferred direction
-    bool operator==(const CouzinParams&) const = default;
+    /// Internal, for the models' files: the parameter struct `model` keeps, or nullptr when it has none.
+    [[nodiscard]] void* of(Model model);
+    [[nodiscard]] const void* of(Model model) const;
+
+private:
+    struct Store;
+    std::unique_ptr<Store> store_;
 };
 
 /// Every tunable. The world, the agents' kinematics and the classic model's rules and extensions are at the
 /// top level (the classic model is the engine's base: its speeds bound every model's spawn and its margins
-/// and ranges every predator); each other model keeps its own parameters in a sub-struct. Units: pixels and
-/// pixels per step (time step 1). Defaults are the `vga-predator` preset (Adams' VGA predator page) with the
-/// scout values of Adams' VGA scouts page.
+/// and ranges every predator); each other model keeps its own parameters in `models`, reached by key. Units:
+/// pixels and pixels per step (time step 1). Defaults are the `vga-predator` preset (Adams' VGA predator
+/// page) with the scout values of Adams' VGA scouts page.
 struct Params {
     double width = 640.0;              ///< world width in pixels
     double height = 480.0;             ///< world height in pixels (y grows downward)
@@ -170,11 +128,8 @@ struct Params {
     UpdateOrder update = UpdateOrder::Synchronous;       ///< synchronous or the lab's sequential loop
     SpeedEstimate speed_estimate = SpeedEstimate::Exact; ///< exact or alpha-max-beta-min
 
-    TopologicalParams topological; ///< model = topological
-    WeightedParams weighted;       ///< model = weighted
-    HeadingParams heading;         ///< model = vicsek or couzin
-    VicsekParams vicsek;           ///< model = vicsek
-    CouzinParams couzin;           ///< model = couzin
+    HeadingParams heading;   ///< model = vicsek or couzin
+    ModelParameters models;  ///< every other model's own parameters (keys in src/models/<model>.hpp)
     double noise_seed = 0.0; ///< vicsek, couzin: seed of the noise (integer); the CLI sets it from --seed
 
     bool operator==(const Params&) const = default;
@@ -190,6 +145,14 @@ void set_param(Params& params, std::string_view key, std::string_view value);
 
 /// The text form of one parameter, in shortest round-trip notation. Throws InputError for an unknown key.
 [[nodiscard]] std::string get_param(const Params& params, std::string_view key);
+
+/// The value of a numeric key (every key param_table() lists as "number"), e.g. a model's own parameter
+/// such as "carrot_x". Throws InputError for an unknown key or one that is not a number.
+[[nodiscard]] double get_number(const Params& params, std::string_view key);
+
+/// Sets a numeric key to `value`, which must lie in the key's allowed range. Throws InputError otherwise;
+/// on error `params` is unchanged. Cross-field checks are left to validate().
+void set_number(Params& params, std::string_view key, double value);
 
 /// How the viewer's panel shows a numeric key.
 enum class SliderScale : std::uint8_t {

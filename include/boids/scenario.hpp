@@ -9,6 +9,8 @@
 ///     boids = 500                   # boids, scouts1, scouts2, predators; absent = 0
 ///     [params]
 ///     visual_range = 40             # any key of param_table(); absent = default
+///     [view]                        # optional: the viewer's camera (zoom, center_x, center_y, yaw, pitch)
+///     [[obstacles]] / [[food]]      # optional: see docs/USER_GUIDE.md
 
 #include "boids/params.hpp"
 #include "boids/spawn.hpp"
@@ -16,6 +18,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +31,14 @@ inline constexpr int default_rate = 30;
 inline constexpr int min_rate = 1;
 inline constexpr int max_rate = 1000;
 
+/// Where the viewer's camera looks, saved with a scene (every field optional: absent = the start view).
+struct SceneView {
+    std::optional<double> zoom;               ///< 2D and 3D: 1 = the whole world fits the window
+    std::optional<double> center_x, center_y; ///< 2D: the world point at the view's centre
+    std::optional<double> yaw, pitch;         ///< 3D: the orbit camera's angles, radians
+    bool operator==(const SceneView&) const = default;
+};
+
 struct Scenario {
     std::string name; ///< preset name or file path
     std::string description;
@@ -35,7 +46,15 @@ struct Scenario {
     AgentCounts agents;
     std::uint64_t seed = default_seed;
     int rate = default_rate; ///< steps per second the viewer starts at: its source's rate
+    SceneView view;          ///< the viewer's camera, when the scene was saved from the viewer
 };
+
+/// The scenario as TOML text that parse_scenario reads back to the same scenario (every parameter the
+/// model reads, the agents, seed, rate, camera, obstacles and food; numbers in shortest round-trip form).
+[[nodiscard]] std::string scenario_toml(const Scenario& scenario);
+
+/// Writes scenario_toml(scenario) to `path` (atomically). Throws IoError when it cannot be written.
+void save_scenario_file(const Scenario& scenario, const std::filesystem::path& path);
 
 /// The preset the CLI runs when none is named.
 inline constexpr std::string_view default_preset = "vga-predator";

@@ -1,9 +1,17 @@
 #pragma once
-// What the constant-speed heading models (Vicsek, Couzin) share: their speed, their noise and its seed.
+// What the constant-speed heading models (Vicsek et al. 1995, Couzin et al. 2005) share (internal): their
+// speed, their noise and its seed, and the policy base that flies at that speed. Both steer by heading
+// angle, take their noise from counter-based draws (counter_noise.hpp), and leave predators, which are not
+// part of these models, on their course. Their trigonometry is done in double whatever the storage type.
+// Both are planar (validate() refuses them in 3D).
 
+#include "../counter_noise.hpp"
+#include "../neighbour_pass_types.hpp"
 #include "key_table.hpp"
 
 #include <array>
+#include <cmath>
+#include <cstdint>
 
 namespace boids::models {
 
@@ -20,3 +28,41 @@ inline constexpr NumberKey noise_seed_key{"noise_seed", 0, seed_max, "vicsek, co
 // clang-format on
 
 } // namespace boids::models
+
+namespace boids::heading {
+
+/// Neighbour minus agent in double (on a torus the neighbour's position is already its image nearest to
+/// the agent: see Neighbour).
+struct Offset {
+    double dx, dy;
+};
+
+template <class Real>
+Offset offset(const Agent<Real>& a, const Neighbour<Real>& n) {
+    using T = ScalarTraits<Real>;
+    return {T::to_double(n.x) - T::to_double(a.x), T::to_double(n.y) - T::to_double(a.y)};
+}
+
+/// What both models share: the constants of a step and flying on at `speed` along an angle.
+template <class Real>
+struct ConstantSpeed {
+    using T = ScalarTraits<Real>;
+    static constexpr NeighbourQuery query = NeighbourQuery::InRange;
+    static constexpr bool predators_keep_course = true; ///< predators are not part of these models
+
+    ConstantSpeed(const Params& p, long long step_index)
+        : params(p), seed(static_cast<std::uint64_t>(p.noise_seed)),
+          step(static_cast<std::uint64_t>(step_index)) {}
+
+    void accumulate_predator(auto&, const Agent<Real>&, const Neighbour<Real>&) const {}
+
+    void fly(Agent<Real>& a, double angle) const {
+        a.vx = T::from_double(params.heading.speed * std::cos(angle));
+        a.vy = T::from_double(params.heading.speed * std::sin(angle));
+    }
+
+    const Params& params;
+    std::uint64_t seed, step;
+};
+
+} // namespace boids::heading

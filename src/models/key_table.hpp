@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string_view>
 
 namespace boids::models {
@@ -36,6 +37,29 @@ double& field(Params& p) {
     return (p.*Sub).*Member;
 }
 
+/// The parameters a model keeps for itself (`Own`, declared in its file with `static constexpr Model model`),
+/// inside `p`.
+template <class Own>
+Own& own(Params& p) {
+    return *static_cast<Own*>(p.models.of(Own::model));
+}
+template <class Own>
+const Own& own(const Params& p) {
+    return *static_cast<const Own*>(p.models.of(Own::model));
+}
+
+/// The accessor of a field of a model's own parameters: `own_field<&WeightedParams::w_love>`.
+template <class MemberPointer>
+struct MemberOwner;
+template <class Own, class Value>
+struct MemberOwner<Value Own::*> {
+    using type = Own;
+};
+template <auto Member>
+double& own_field(Params& p) {
+    return own<typename MemberOwner<decltype(Member)>::type>(p).*Member;
+}
+
 /// The bit of a model in ParamInfo::models.
 constexpr std::uint32_t bit(Model m) {
     return std::uint32_t{1} << static_cast<unsigned>(m);
@@ -55,6 +79,14 @@ struct NumberKey {
     double slider_min = allowed, slider_max = allowed; ///< the panel's range (NaN: the allowed bound)
     SliderScale scale = SliderScale::Linear;
     bool whole = false; ///< integers only (counts, steps, seeds)
+};
+
+/// A key with a few named values, stored as an enum (or an int).
+struct ChoiceKey {
+    ParamInfo info;
+    std::span<const std::string_view> names; ///< indexed by the stored value
+    int (*get)(const Params&);
+    void (*set)(Params&, int);
 };
 
 /// One numeric key of a model, used by that model (and possibly others: `also`).

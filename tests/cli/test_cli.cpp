@@ -297,3 +297,9 @@ TEST(Cli, BenchBadInput) {
 }
 
 } // namespace
+
+TEST(Cli, ViewTakesTheSceneAsAFileOrAsScenarioNotBoth) {
+    const auto scene = write_file("scene.toml", "seed = 3\n[agents]\nboids = 10\n");
+    expect_rejected("view " + scene.string() + " --scenario " + scene.string(), {"scene file", "--scenario"});
+    expect_rejected("view " + (tmp_dir() / "missing.toml").string(), {"missing.toml"});
+}

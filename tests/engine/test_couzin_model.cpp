@@ -20,11 +20,11 @@ Params couzin(double side) {
     p.width = p.height = side;
     set_param(p, "margin", "0");
     p.heading.speed = 0.1;
-    p.couzin.repulsion_radius = 1;
-    p.couzin.attraction_radius = 6;
-    p.couzin.turn_rate = 0.2;
+    set_number(p, "repulsion_radius", 1);
+    set_number(p, "attraction_radius", 6);
+    set_number(p, "turn_rate", 0.2);
     p.heading.noise = 0;
-    p.couzin.informed_weight = 0.5;
+    set_number(p, "informed_weight", 0.5);
     p.min_speed = p.max_speed = 0.1;
     return p;
 }
@@ -50,7 +50,7 @@ TEST(CouzinModel, AttractionAndOrientationWithinRho) {
     w.add(Kind::Boid, 10, 13, 0, 0.1, 0);
     w.add(Kind::Boid, 30, 30, 0.1, 0, 0); // beyond rho from both: keeps going
     Params p = couzin(40);
-    p.couzin.turn_rate = pi; // no limit: the desired direction itself
+    set_number(p, "turn_rate", pi); // no limit: the desired direction itself
     Simulation<double> sim(p, w);
     sim.step(1);
     // Agent 0: attraction (0, 1) + own heading (1, 0) + neighbour's heading (0, 1) = (1, 2).
@@ -65,7 +65,7 @@ TEST(CouzinModel, InformedAgentsAddTheirPreferredDirection) {
     w.add(Kind::Scout1, 10, 10, 0, 0.1, 0); // heading +y, prefers +x: (0, 1) + 0.5 (1, 0)
     w.add(Kind::Scout2, 30, 30, 0, 0.1, 0); // prefers -x
     Params p = couzin(40);
-    p.couzin.turn_rate = pi;
+    set_number(p, "turn_rate", pi);
     Simulation<double> sim(p, w);
     sim.step(1);
     EXPECT_NEAR(heading(sim.world(), 0), std::atan2(1.0, 0.5), 1e-12);

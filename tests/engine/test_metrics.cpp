@@ -80,7 +80,7 @@ TEST(Metrics, CountsGroupsAsConnectedComponentsAtVisualRange) {
     p.visual_range = 7.9; // the chain's links break: 10 singletons, the cluster, the loner
     EXPECT_EQ(compute_metrics(w, p, 1).groups, 12);
     p.model = Model::Vicsek; // link range follows the model: interaction_radius
-    p.vicsek.interaction_radius = 2000;
+    set_number(p, "interaction_radius", 2000);
     EXPECT_EQ(compute_metrics(w, p, 1).groups, 1);
 }
 

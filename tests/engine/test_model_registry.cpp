@@ -189,13 +189,44 @@ TEST(ModelRegistry, GridAndLinkRangesComeFromTheModel) {
     EXPECT_EQ(grid_range(p), p.visual_range);
     p.model = Model::Topological;
     EXPECT_EQ(grid_range(p), 0.0);
-    EXPECT_EQ(link_range(p), p.topological.body_length * 5 + p.topological.coherence * 2);
+    EXPECT_EQ(link_range(p), get_number(p, "body_length") * 5 + get_number(p, "coherence") * 2);
     p.model = Model::Weighted;
-    p.weighted.avoid_radius = 3;
+    set_number(p, "avoid_radius", 3);
     EXPECT_EQ(grid_range(p), 3.0);
-    EXPECT_EQ(link_range(p), p.weighted.center_radius);
+    EXPECT_EQ(link_range(p), get_number(p, "center_radius"));
     p.model = Model::Couzin;
-    EXPECT_EQ(grid_range(p), p.couzin.attraction_radius);
+    EXPECT_EQ(grid_range(p), get_number(p, "attraction_radius"));
+}
+
+
+// The recipe for a new model (docs/ARCHITECTURE.md) asks for a preset: every model of the registry has one,
+// so each is pinned by GoldenHashes and reachable with `boids run --preset`.
+TEST(ModelRegistry, EveryModelHasAPreset) {
+    for (const Model m : all_models()) {
+        bool found = false;
+        for (const std::string& name : preset_names()) {
+            found = found || load_preset(name).params.model == m;
+        }
+        EXPECT_TRUE(found) << "no preset flies the " << model_name(m) << " model";
+    }
+}
+
+// A model's own parameters travel with Params: copies are deep and == sees every model's.
+TEST(ModelRegistry, EachModelsOwnParametersAreAValueOfParams) {
+    Params a;
+    Params b = a;
+    EXPECT_EQ(a, b);
+    set_number(b, "interaction_radius", 2.5);
+    EXPECT_NE(a, b);
+    EXPECT_EQ(get_number(a, "interaction_radius"), 1.0);
+    a = b;
+    EXPECT_EQ(a, b);
+    set_number(b, "w_love", 3);
+    EXPECT_EQ(get_number(a, "w_love"), 10.0);
+    EXPECT_THROW(set_number(b, "w_love", -1), InputError);
+    EXPECT_EQ(get_number(b, "w_love"), 3.0);
+    EXPECT_THROW((void)get_number(b, "wrap_style"), InputError);
+    EXPECT_THROW(set_number(b, "no_such_key", 1), InputError);
 }
 
 } // namespace

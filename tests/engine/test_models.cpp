@@ -112,7 +112,7 @@ TEST(Topological, AlignsWithTheMeanHeadingWhenCloseAndTurnsAwayFromTheNearest) {
 
 TEST(Topological, OnlyTheKNearestMatter) {
     Params p = topological();
-    p.topological.k_neighbours = 2;
+    set_number(p, "k_neighbours", 2);
     World<double> a;
     a.add(Kind::Boid, 500, 500, 2.5, 0, 0);
     a.add(Kind::Boid, 530, 500, 0, 2.5, 0);
@@ -150,7 +150,7 @@ TEST(Topological, PyNBoidsSearchesOnlyTheBlockOfCellsAroundItsOwn) {
     }
     // Anywhere: six neighbours, (150 + 1 * 5) px/s. In the block: three, (150 + 4 * 5) px/s.
     EXPECT_NEAR(one_step(p, w).vx[0] * 60, 155.0, 1e-9);
-    p.topological.search_cell = 100;
+    set_number(p, "search_cell", 100);
     EXPECT_NEAR(one_step(p, w).vx[0] * 60, 170.0, 1e-9);
     p.update = UpdateOrder::Sequential; // the in-place pass searches the same block
     EXPECT_NEAR(one_step(p, w).vx[0] * 60, 170.0, 1e-9);
@@ -167,7 +167,7 @@ TEST(Topological, PyNBoidsHeadingsInZeroTo360MoveTheDeadBand) {
     w.add(Kind::Boid, 470, 500, 2.5 * std::cos(-0.1 * rad), 2.5 * std::sin(-0.1 * rad), 0);
     const auto heading = [&](const World<double>& o) { return std::atan2(o.vy[0], o.vx[0]) / rad; };
     EXPECT_NEAR(heading(one_step(p, w)), -0.3, 1e-9) << "signed: within the dead band, no turn";
-    p.topological.heading_range = HeadingRange::Positive;
+    set_param(p, "heading_range", "positive");
     EXPECT_NEAR(heading(one_step(p, w)), 1.7, 1e-9) << "positive: turns toward it by the full 2 degrees";
 }
 
@@ -175,7 +175,7 @@ TEST(Topological, PyNBoidsWrapsOnceTheSpriteIsOffScreenAndSeesNoSeam) {
     Params p = topological();
     p.width = 1200;
     p.height = 800;
-    p.topological.wrap_style = WrapStyle::Sprite;
+    set_param(p, "wrap_style", "sprite");
     World<double> w;
     w.add(Kind::Boid, -5, 400, -2.5, 0, 0); // flying left; its 15 px sprite still shows at x = -5
     Simulation<double> sim(p, w);
@@ -185,7 +185,7 @@ TEST(Topological, PyNBoidsWrapsOnceTheSpriteIsOffScreenAndSeesNoSeam) {
     sim.step();
     EXPECT_EQ(sim.world().x[0], 1200.0) << "wholly off screen before this move: put on the right edge";
     // On the exact torus the same boid wraps at once.
-    p.topological.wrap_style = WrapStyle::Torus;
+    set_param(p, "wrap_style", "torus");
     EXPECT_NEAR(one_step(p, w).x[0], 1200 - 5 - step, 1e-9);
 
     // Across the seam: on the torus the boid at x = 1195 is 10 px from the one at x = 5, too close, and it
@@ -194,9 +194,9 @@ TEST(Topological, PyNBoidsWrapsOnceTheSpriteIsOffScreenAndSeesNoSeam) {
     seam.add(Kind::Boid, 5, 400, 2.5, 0, 0);
     seam.add(Kind::Boid, 1195, 400, 0, 2.5, 0);
     seam.add(Kind::Boid, 100, 400, 0, 2.5, 0);
-    p.topological.k_neighbours = 2;
+    set_number(p, "k_neighbours", 2);
     EXPECT_LT(one_step(p, seam).vy[0], 0.0) << "torus: away from the mean heading (+y)";
-    p.topological.wrap_style = WrapStyle::Sprite;
+    set_param(p, "wrap_style", "sprite");
     EXPECT_EQ(one_step(p, seam).vy[0], 0.0) << "sprite wrap: the centroid is straight ahead";
 }
 
@@ -224,11 +224,11 @@ namespace {
 TEST(Weighted, OneStepComputedByHand) {
     Params p;
     p.model = Model::Weighted; // Downey's defaults: radii 1 / 0.3 / 0.5, angles 1 / pi / 1, weights 3 10 1 10
-    p.weighted.time_step = 0.25; // not Downey's 0.1: align must not depend on it
+    set_number(p, "time_step", 0.25); // not Downey's 0.1: align must not depend on it
     p.width = p.height = 10;
     p.margin_left = p.margin_right = p.margin_top = p.margin_bottom = 0;
-    p.weighted.carrot_x = 4;
-    p.weighted.carrot_y = 3;
+    set_number(p, "carrot_x", 4);
+    set_number(p, "carrot_y", 3);
     World<double> w;
     w.add(Kind::Boid, 3, 3, 0.25, 0, 0);     // A flies +x at unit speed (0.25 per step)
     w.add(Kind::Boid, 3.2, 3.1, 0, 0.25, 0); // B: 0.2236 from A, 0.46 rad off A's heading
@@ -276,16 +276,16 @@ TEST(Classic, ThePredatorOrderOfEachSourcePage) {
 
 TEST(Weighted, TheFlockGathersAroundTheCarrot) {
     Scenario s = load_preset("downey-2d");
-    s.params.weighted.carrot_x = 8; // far from where the flock starts, in [1, 3] x [1, 3]
-    s.params.weighted.carrot_y = 8;
+    set_number(s.params, "carrot_x", 8); // far from where the flock starts, in [1, 3] x [1, 3]
+    set_number(s.params, "carrot_y", 8);
     s.params.width = s.params.height = 10;
     s.params.margin_right = s.params.margin_bottom = 7;
     Simulation<double> sim(s.params, spawn_world<double>(s.params, s.agents, 3));
     const auto mean_distance = [&] {
         double sum = 0;
         for (std::size_t i = 0; i < sim.world().size(); ++i) {
-            sum += std::hypot(sim.world().x[i] - s.params.weighted.carrot_x,
-                              sim.world().y[i] - s.params.weighted.carrot_y);
+            sum += std::hypot(sim.world().x[i] - get_number(s.params, "carrot_x"),
+                              sim.world().y[i] - get_number(s.params, "carrot_y"));
         }
         return sum / static_cast<double>(sim.world().size());
     };

@@ -206,9 +206,9 @@ TEST(SolidFlock, NobodySpawnsInsideASphereOrABox) {
 TEST(SolidWeighted, MatchesAStepComputedByHand) {
     Params p = solid_params();
     p.model = Model::Weighted;
-    p.weighted.carrot_x = 100; // far along +x: love pulls that way, too far to be avoided
-    p.weighted.carrot_y = 0;
-    p.weighted.carrot_z = 0;
+    set_number(p, "carrot_x", 100); // far along +x: love pulls that way, too far to be avoided
+    set_number(p, "carrot_y", 0);
+    set_number(p, "carrot_z", 0);
     World<double> w;
     w.add_3d(Kind::Boid, 0, 0, 0, 0, 0, 0.1, 0);   // A: heading +z at unit speed (dt = 0.1)
     w.add_3d(Kind::Boid, 0, 0, 0.2, 0.1, 0, 0, 0); // B: 0.2 ahead of A, heading +x
@@ -245,8 +245,9 @@ TEST(SolidWeighted, TheDowney3dFlockFollowsTheCarrotInDepth) {
     ASSERT_EQ(s.params.dimensions, 3);
     ASSERT_EQ(s.params.model, Model::Weighted);
     s.params.width = s.params.height = s.params.depth = 10;
-    s.params.weighted.carrot_x = s.params.weighted.carrot_y = 2;
-    s.params.weighted.carrot_z = 8; // far behind where the flock starts, in [1, 9]^3
+    set_number(s.params, "carrot_x", 2);
+    set_number(s.params, "carrot_y", 2);
+    set_number(s.params, "carrot_z", 8); // far behind where the flock starts, in [1, 9]^3
     Simulation<double> sim(s.params, spawn_world<double>(s.params, s.agents, 3));
     const auto mean_distance = [&] {
         const World<double>& w = sim.world();

@@ -22,7 +22,7 @@ Params vicsek(double side, double eta) {
     p.width = p.height = side;
     set_param(p, "margin", "0");
     p.heading.speed = 0.03;
-    p.vicsek.interaction_radius = 1;
+    set_number(p, "interaction_radius", 1);
     p.heading.noise = eta;
     p.min_speed = p.max_speed = 0.03;
     return p;
@@ -166,13 +166,13 @@ TEST(VicsekModel, PresetsCarryThePapersSettings) {
     EXPECT_EQ(v.params.model, Model::Vicsek);
     EXPECT_EQ(v.params.boundary, Boundary::Wrap);
     EXPECT_EQ(v.params.heading.speed, 0.03);
-    EXPECT_EQ(v.params.vicsek.interaction_radius, 1);
+    EXPECT_EQ(get_number(v.params, "interaction_radius"), 1);
     EXPECT_EQ(static_cast<double>(v.agents.boids) / (v.params.width * v.params.height), 4.0) << "density 4";
     const Scenario c = load_preset("couzin");
     EXPECT_EQ(c.params.model, Model::Couzin);
-    EXPECT_EQ(c.params.couzin.repulsion_radius, 1);
-    EXPECT_EQ(c.params.couzin.attraction_radius, 6);
-    EXPECT_EQ(c.params.couzin.informed_weight, 0.5);
+    EXPECT_EQ(get_number(c.params, "repulsion_radius"), 1);
+    EXPECT_EQ(get_number(c.params, "attraction_radius"), 6);
+    EXPECT_EQ(get_number(c.params, "informed_weight"), 0.5);
     EXPECT_GT(c.agents.scouts1, 0);
 }
 

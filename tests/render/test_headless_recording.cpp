@@ -60,6 +60,48 @@ TEST(HeadlessRecording, GifAndFrameStride) {
     EXPECT_EQ(probe.out, "gif,4\n");
 }
 
+/// The video's duration in seconds, as ffprobe reads it.
+double duration_of(const fs::path& dir, const std::string& file) {
+    const auto probe = run_in(dir, "ffprobe -v error -show_entries format=duration -of csv=p=0 " + file);
+    EXPECT_EQ(probe.code, 0) << probe.err;
+    return std::stod(probe.out.empty() ? "0" : probe.out);
+}
+
+// A video plays at the rate the flock flies in the viewer (the scene's: Downey's 10 steps per second),
+// divided by the steps per frame, unless --fps says otherwise.
+TEST(HeadlessRecording, AVideoPlaysAtTheScenesRateOrTheStatedFps) {
+    const fs::path dir = tmp_dir();
+    auto r = run_in(
+        dir, headless_boids("run --headless --preset downey-2d --steps 40 --size 160x120 --record a.mp4"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NEAR(duration_of(dir, "a.mp4"), 4.0, 0.05);
+    r = run_in(dir,
+               headless_boids("run --headless --preset downey-2d --steps 40 --record-every 4 --size 160x120 "
+                              "--record b.mp4"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NEAR(duration_of(dir, "b.mp4"), 4.0, 0.05);
+    r = run_in(dir,
+               headless_boids(
+                   "run --headless --preset downey-2d --steps 40 --fps 20 --size 160x120 --record c.mp4"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NEAR(duration_of(dir, "c.mp4"), 2.0, 0.05);
+    r = run_in(dir, headless_boids("run --headless --steps 3 --fps 0 --record d.mp4"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--fps"), std::string::npos) << r.err;
+}
+
+// A GIF gets its own palette per frame: five seconds of the lab's predator scene at 640 x 480 stay small
+// (an ffmpeg default, dithered to one fixed palette, made 3.3 s of it 40 MB).
+TEST(HeadlessRecording, AFiveSecondGifOfThePredatorSceneIsSmall) {
+    const fs::path dir = tmp_dir();
+    const auto r =
+        run_in(dir, headless_boids("run --headless --preset vga-predator --steps 150 --size 640x480 "
+                                   "--record x.gif"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NEAR(duration_of(dir, "x.gif"), 5.0, 0.05);
+    EXPECT_LT(fs::file_size(dir / "x.gif"), 8u << 20);
+}
+
 TEST(HeadlessRecording, PngShowsTheFinalFlock) {
     const fs::path dir = tmp_dir();
     const auto r =

@@ -6,6 +6,7 @@
 #include "boids/control_protocol.hpp"
 #include "boids/scenario.hpp"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 
 using namespace boids;
@@ -54,4 +55,37 @@ TEST(FrameHook, RunsOncePerFrameBeforeTheStepsAndItsRequestsApply) {
     EXPECT_EQ(seen_at_4.params.avoid_factor, 0.1) << "the panel shows the port's change";
     EXPECT_NE(seen_at_4.last_error.find("min_speed"), std::string::npos) << seen_at_4.last_error;
     EXPECT_GE(seen_at_4.stats.frames, 3);
+}
+
+// Save scene in a real window writes the scene on screen with its camera; a scene opened with a camera shows
+// it, so saving again writes the same view.
+TEST(FrameHook, SaveSceneWritesTheSceneAndTheCameraOfTheWindow) {
+    const auto dir = std::filesystem::temp_directory_path() / "boids_frame_hook_scene";
+    std::filesystem::create_directories(dir);
+    Scenario scene = load_preset("vga-scouts");
+    scene.agents = {150, 10, 10, 1};
+    scene.view.zoom = 2.5;
+    scene.view.center_x = 250;
+    scene.view.center_y = 200;
+    ViewerOptions o;
+    o.scenario = scene;
+    o.frames = 4;
+    o.window_width = 640;
+    o.window_height = 480;
+    const std::string saved = (dir / "saved.toml").string();
+    int calls = 0;
+    o.hook = [&](ViewerState& s, SimulationController&) {
+        if (++calls == 1) {
+            s.params.visual_range = 33;
+            s.scene_file = saved;
+            s.save_scene = true; // what the panel's button and Ctrl+S do
+        }
+    };
+    std::string why;
+    ASSERT_TRUE(run_viewer(o, why)) << why;
+    const Scenario back = load_scenario_file(saved);
+    EXPECT_EQ(back.view, scene.view);
+    EXPECT_EQ(back.params.visual_range, 33.0);
+    EXPECT_EQ(back.agents, scene.agents);
+    EXPECT_EQ(back.seed, scene.seed);
 }

@@ -85,23 +85,23 @@ TEST(PointerTools, ClickTogglesCarrotTrackingInTheWeightedModelAndTheCarrotFollo
     PointerTools tools;
     click(tools, s, MouseButton::Left, at_world(100, 50));
     EXPECT_TRUE(s.carrot_tracking);
-    EXPECT_NEAR(s.params.weighted.carrot_x, 100, 1e-9); // the carrot jumps to the click
-    EXPECT_NEAR(s.params.weighted.carrot_y, 50, 1e-9);
+    EXPECT_NEAR(get_number(s.params, "carrot_x"), 100, 1e-9); // the carrot jumps to the click
+    EXPECT_NEAR(get_number(s.params, "carrot_y"), 50, 1e-9);
     EXPECT_TRUE(s.placements.empty()); // no predator in this model
 
     // Every frame it goes to the mouse; off the view (nullopt) it stays.
     tools.follow(s, at_world(300, 200));
-    EXPECT_NEAR(s.params.weighted.carrot_x, 300, 1e-9);
-    EXPECT_NEAR(s.params.weighted.carrot_y, 200, 1e-9);
+    EXPECT_NEAR(get_number(s.params, "carrot_x"), 300, 1e-9);
+    EXPECT_NEAR(get_number(s.params, "carrot_y"), 200, 1e-9);
     tools.follow(s, std::nullopt);
-    EXPECT_NEAR(s.params.weighted.carrot_x, 300, 1e-9);
+    EXPECT_NEAR(get_number(s.params, "carrot_x"), 300, 1e-9);
 
     click(tools, s, MouseButton::Left, at_world(10, 10));
     EXPECT_FALSE(s.carrot_tracking);
-    EXPECT_NEAR(s.params.weighted.carrot_x, 300, 1e-9); // stopping leaves it where it was
+    EXPECT_NEAR(get_number(s.params, "carrot_x"), 300, 1e-9); // stopping leaves it where it was
     tools.follow(s, at_world(500, 400));
-    EXPECT_NEAR(s.params.weighted.carrot_x, 300, 1e-9);
-    EXPECT_NEAR(s.params.weighted.carrot_y, 200, 1e-9);
+    EXPECT_NEAR(get_number(s.params, "carrot_x"), 300, 1e-9);
+    EXPECT_NEAR(get_number(s.params, "carrot_y"), 200, 1e-9);
     EXPECT_TRUE(s.last_error.empty()) << s.last_error;
 }
 
@@ -112,14 +112,14 @@ TEST(PointerTools, TheCarrotReachesTheSimulationThroughTheRequests) {
     click(tools, s, MouseButton::Left, at_world(200, 100));
     tools.follow(s, at_world(250, 120));
     const Params flown = applied(before, s);
-    EXPECT_NEAR(flown.weighted.carrot_x, 250, 1e-9);
-    EXPECT_NEAR(flown.weighted.carrot_y, 120, 1e-9);
+    EXPECT_NEAR(get_number(flown, "carrot_x"), 250, 1e-9);
+    EXPECT_NEAR(get_number(flown, "carrot_y"), 120, 1e-9);
 }
 
 TEST(PointerTools, OtherModelsKeepClickToPlaceAPredatorAndIgnoreTracking) {
     ViewerState s = classic_scene();
     PointerTools tools;
-    const double carrot_x = s.params.weighted.carrot_x;
+    const double carrot_x = get_number(s.params, "carrot_x");
     click(tools, s, MouseButton::Left, at_world(123, 45));
     EXPECT_FALSE(s.carrot_tracking);
     ASSERT_EQ(s.placements.size(), 1u);
@@ -128,7 +128,7 @@ TEST(PointerTools, OtherModelsKeepClickToPlaceAPredatorAndIgnoreTracking) {
     EXPECT_NEAR(s.placements[0].y, 45, 1e-9);
     s.carrot_tracking = true; // e.g. left on from a weighted scene: the carrot is not the mouse's here
     tools.follow(s, at_world(300, 300));
-    EXPECT_EQ(s.params.weighted.carrot_x, carrot_x);
+    EXPECT_EQ(get_number(s.params, "carrot_x"), carrot_x);
 }
 
 TEST(PointerTools, ADragPansUnlessTheObstacleToolIsOn) {
@@ -242,10 +242,10 @@ TEST(PointerTools3D, TheCarrotFollowsInDepthAndDragsDrawSpheres) {
     PointerPos at{100, 100, 200, 150, 1.0, 333};
     click(tools, s, MouseButton::Left, at);
     ASSERT_TRUE(s.carrot_tracking);
-    EXPECT_DOUBLE_EQ(s.params.weighted.carrot_z, 333);
+    EXPECT_DOUBLE_EQ(get_number(s.params, "carrot_z"), 333);
     at.wz = 120;
     tools.follow(s, at);
-    EXPECT_DOUBLE_EQ(s.params.weighted.carrot_z, 120);
+    EXPECT_DOUBLE_EQ(get_number(s.params, "carrot_z"), 120);
 
     ViewerState c = classic_scene();
     c.params.dimensions = 3;

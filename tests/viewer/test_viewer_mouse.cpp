@@ -151,16 +151,17 @@ TEST(ViewerMouse, ClickTogglesTheCarrotInTheWeightedModelAndItFollowsTheMouse) {
         case 2:
             if (s.carrot_tracking) {
                 tracking_after_click = true;
-                carrot_x_after_click = s.params.weighted.carrot_x;
-                carrot_y_after_click = s.params.weighted.carrot_y;
+                carrot_x_after_click = get_number(s.params, "carrot_x");
+                carrot_y_after_click = get_number(s.params, "carrot_y");
                 SDL_WarpMouseInWindow(window, target_x, 150);
                 next();
             }
             break;
         case 3:
-            if (std::abs(s.params.weighted.carrot_x - world_x(target_x)) < 1e-9) { // it followed the pointer
-                followed_x = s.params.weighted.carrot_x;
-                followed_y = s.params.weighted.carrot_y;
+            if (std::abs(get_number(s.params, "carrot_x") - world_x(target_x)) <
+                1e-9) { // it followed the pointer
+                followed_x = get_number(s.params, "carrot_x");
+                followed_y = get_number(s.params, "carrot_y");
                 push_click(SDL_BUTTON_LEFT, target_x, 150);
                 next();
             } else if ((calls - phase_start) % 200 == 199) {
@@ -178,8 +179,8 @@ TEST(ViewerMouse, ClickTogglesTheCarrotInTheWeightedModelAndItFollowsTheMouse) {
             break;
         case 5:
             if (calls - phase_start >= 8) { // time enough for the warp to arrive and be ignored
-                stopped_x = s.params.weighted.carrot_x;
-                stopped_y = s.params.weighted.carrot_y;
+                stopped_x = get_number(s.params, "carrot_x");
+                stopped_y = get_number(s.params, "carrot_y");
                 s.quit = true;
                 next();
             }
