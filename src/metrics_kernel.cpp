@@ -135,13 +135,14 @@ constexpr std::array<std::array<std::uint8_t, 8>, 256> make_lane_offsets() {
 constexpr std::array<std::array<std::uint8_t, 8>, 256> lane_offsets = make_lane_offsets();
 
 /// Unites `a` with the `count` listed slots. Sets only ever merge, so a slot whose set once had a's root
-/// is in a's set: most links of a dense flock end at the first comparison, without a write.
+/// is in a's set: most links of a dense flock end at the first or second comparison, without a write.
 inline void unite_links(std::uint32_t a, const Links& links, std::size_t count,
                         detail::ConcurrentUnionFind& sets) {
     std::uint32_t root = sets.find(a);
     for (std::size_t k = 0; k < count; ++k) {
         const std::uint32_t b = links.slot[k];
-        if (sets.parent(b) != root && sets.find(b) != root) {
+        const std::uint32_t up = sets.parent(b); // b's parent or grandparent is the root, mostly
+        if (up != root && sets.parent(up) != root && sets.find(b) != root) {
             sets.unite(a, b);
             root = sets.find(a);
         }
