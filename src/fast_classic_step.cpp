@@ -27,6 +27,7 @@
 
 #include "boids/detail/cell_bounds.hpp"
 #include "boids/fast_path.hpp"
+#include "cell_cursors.hpp"
 #include "classic_rules.hpp"
 #include "fast_classic_kernel.hpp"
 
@@ -312,44 +313,20 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
     }
 #pragma omp barrier
     // Exclusive prefix sum in the order (cell; the stayers of every thread, then the newcomers of every
-    // thread), in two passes over each thread's share of the cells: its total, then its cursors.
+    // thread): counter k < nt of a cell is thread k's stayers', counter nt + u thread u's newcomers'.
     std::uint32_t* const first = cell_start_.data();
     std::uint32_t* const newcomers_at = newcomers_at_.data();
     std::uint32_t* const hist = histograms_.data();
-    {
-        std::uint32_t total = 0;
-        for (std::size_t u = 0; u < 2 * nt; ++u) {
-            for (std::size_t cell = my_cells.begin; cell < my_cells.end; ++cell) {
-                total += hist[u * cells + cell];
+    detail::prefix_cursors(
+        cells, 2 * nt, first, chunk_total_.data(),
+        [&](std::size_t cell, std::size_t k) -> std::uint32_t& {
+            return hist[(k < nt ? 2 * k : 2 * (k - nt) + 1) * cells + cell];
+        },
+        [&](std::size_t cell, std::size_t k, std::uint32_t base) {
+            if (k == nt) {
+                newcomers_at[cell] = base;
             }
-        }
-        chunk_total_[t] = total;
-    }
-#pragma omp barrier
-    {
-        std::uint32_t base = 0;
-        for (std::size_t u = 0; u < t; ++u) {
-            base += chunk_total_[u];
-        }
-        for (std::size_t cell = my_cells.begin; cell < my_cells.end; ++cell) {
-            first[cell] = base;
-            for (std::size_t kind = 0; kind < 2; ++kind) {
-                if (kind == 1) {
-                    newcomers_at[cell] = base;
-                }
-                for (std::size_t u = 0; u < nt; ++u) {
-                    std::uint32_t& counter = hist[(2 * u + kind) * cells + cell];
-                    const std::uint32_t count = counter;
-                    counter = base;
-                    base += count;
-                }
-            }
-        }
-        if (t + 1 == nt) {
-            first[cells] = base;
-        }
-    }
-#pragma omp barrier
+        });
     // Scatter, an agent at a time (branch-free, as the histogram): stayers keep their order, so each cell
     // starts with its stayers in world order; newcomers follow. Without the kernel's flags (first step,
     // margin mode) each slot also records its cell, for the general fix-up below.

@@ -4,6 +4,7 @@
 #include "boids/detail/grid_geometry.hpp"
 
 #include "boids/fix15.hpp"
+#include "cell_cursors.hpp"
 
 #include <algorithm>
 #include <array>
@@ -95,7 +96,6 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
         const auto t = static_cast<std::size_t>(omp_get_thread_num());
         const auto nt = static_cast<std::size_t>(omp_get_num_threads());
         const std::size_t begin = n * t / nt, end = n * (t + 1) / nt;
-        const std::size_t cell_begin = cells * t / nt, cell_end = cells * (t + 1) / nt;
         std::uint32_t* const counter = counters_.data() + t * cells;
         std::fill(counter, counter + cells, 0u);
         for (std::size_t i = begin; i < end; ++i) {
@@ -110,31 +110,10 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
             ++counter[c];
         }
 #pragma omp barrier
-        std::uint32_t total = 0; // members in this thread's share of the cells
-        for (std::size_t u = 0; u < nt; ++u) {
-            for (std::size_t c = cell_begin; c < cell_end; ++c) {
-                total += counters_[u * cells + c];
-            }
-        }
-        chunk_total_[t] = total;
-#pragma omp barrier
-        std::uint32_t base = 0;
-        for (std::size_t u = 0; u < t; ++u) {
-            base += chunk_total_[u];
-        }
-        for (std::size_t c = cell_begin; c < cell_end; ++c) {
-            cell_start_[c] = base;
-            for (std::size_t u = 0; u < nt; ++u) {
-                std::uint32_t& cursor = counters_[u * cells + c];
-                const std::uint32_t count = cursor;
-                cursor = base;
-                base += count;
-            }
-        }
-        if (t + 1 == nt) {
-            cell_start_[cells] = base;
-        }
-#pragma omp barrier
+        detail::prefix_cursors(
+            cells, nt, cell_start_.data(), chunk_total_.data(),
+            [&](std::size_t c, std::size_t u) -> std::uint32_t& { return counters_[u * cells + c]; },
+            [](std::size_t, std::size_t, std::uint32_t) {});
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint32_t c = slot_cell_[i];
             if (c == outside) {
