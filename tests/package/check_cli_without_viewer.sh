@@ -7,8 +7,8 @@
 set -euo pipefail
 source=$1 work=$2
 rm -rf "$work"
-cmake -S "$source" -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBOIDS_BUILD_VIEWER=OFF -DBOIDS_BUILD_CLI=ON \
-    -DBOIDS_BUILD_PYTHON=OFF -DBOIDS_BUILD_TESTS=OFF -DBOIDS_BUILD_BENCH=OFF >"$work.log" 2>&1 || {
+cmake -S "$source" -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBOIDS_BUILD_VIEWER=OFF \
+    -DBOIDS_BUILD_CLI=ON -DBOIDS_BUILD_PYTHON=OFF -DBOIDS_BUILD_TESTS=OFF -DBOIDS_BUILD_BENCH=OFF >"$work.log" 2>&1 || {
     echo "check_cli_without_viewer: configuring failed:"
     cat "$work.log"
     exit 1
