@@ -216,17 +216,22 @@ HWY_INLINE void scan_run(D d, const MetricsFlock<Real>& f, std::size_t begin, st
                          hn::Vec<D> ay, hn::Vec<D> az, hn::Vec<D>& best, std::uint32_t a, Links& links,
                          std::size_t& listed, detail::ConcurrentUnionFind& sets) {
     const std::size_t lanes = hn::Lanes(d);
-    std::size_t j = begin;
-    for (; j + lanes <= end; j += lanes) {
-        scan_vector<kWrap, k3D, kLink, false>(d, f, j, j, end, ax, ay, az, best, links, listed);
+    // A vector lists at most `lanes` slots, so flushing a full list after every vector keeps it in bounds.
+    const auto flush_full = [&] {
         if (kLink && listed >= Links::capacity) {
             unite_links(a, links, listed, sets);
             listed = 0;
         }
+    };
+    std::size_t j = begin;
+    for (; j + lanes <= end; j += lanes) {
+        scan_vector<kWrap, k3D, kLink, false>(d, f, j, j, end, ax, ay, az, best, links, listed);
+        flush_full();
     }
     if (j < end) {
         const std::size_t p = end >= lanes ? end - lanes : 0; // the grid has at least `lanes` slots
         scan_vector<kWrap, k3D, kLink, true>(d, f, p, j, end, ax, ay, az, best, links, listed);
+        flush_full();
     }
 }
 

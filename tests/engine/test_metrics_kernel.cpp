@@ -80,6 +80,15 @@ TEST(MetricsKernel, SameBitsInMarginModeWithPredatorsAndLoners) {
                                  "margin 3D f64");
 }
 
+TEST(MetricsKernel, SameBitsInADenseFlock) {
+    // 20,000 boids on a 400 x 400 torus: each agent has about 600 others within the link range, so the
+    // kernel's list of links (256) fills and is united and emptied several times in one agent's scan.
+    Params p = w20_scenario(20'000).params;
+    p.width = p.height = 400;
+    const World<float> w = spawn_world<float>(p, AgentCounts{20'000, 0, 0, 0}, 3);
+    expect_simd_equals_reference(w, p, "dense f32");
+}
+
 TEST(MetricsKernel, SameBitsOnSmallToriAndOtherLinkRanges) {
     // A torus two cells wide (every line visited once, not three times), and a link range far beyond the
     // grid's visual range (Vicsek's interaction radius: one group).
