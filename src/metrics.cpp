@@ -292,7 +292,7 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
     const double range = std::max({link, 2.0 * spacing, 1e-9});
     SpatialGrid<Real> grid;
     grid.build(world, GridMembers::Flocking, range, wrap, params.width, params.height,
-               solid ? params.depth : 0.0, nthreads, false);
+               solid ? params.depth : 0.0, nthreads, /*positions_only=*/true);
     const std::size_t slots = grid.size();
     const double link2 = link * link, range2 = range * range;
     const Geometry geometry{params.width, params.height, params.depth};
@@ -321,18 +321,19 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
             flock.height = params.height;
             flock.depth = params.depth;
             if (wrap) {
-                const auto within = [&](const std::vector<Real>& v, double length) {
-                    bool all = true;
-#pragma omp parallel for num_threads(nthreads) schedule(static) reduction(&& : all)
-                    for (std::size_t s = 0; s < v.size(); ++s) {
-                        all = all && static_cast<double>(v[s]) >= 0.0 && static_cast<double>(v[s]) < length;
-                    }
-                    return all;
-                };
                 constexpr int wide = 6;
-                flock.inside = flock.nx >= wide && flock.ny >= wide && within(grid.xs(), params.width) &&
-                               within(grid.ys(), params.height) &&
-                               (!solid || (flock.nz >= wide && within(grid.zs(), params.depth)));
+                const Real *const xs = grid.xs().data(), *const ys = grid.ys().data();
+                const Real* const zs = solid ? grid.zs().data() : nullptr;
+                const auto inside = [](Real v, double length) {
+                    return static_cast<double>(v) >= 0.0 && static_cast<double>(v) < length;
+                };
+                bool all = flock.nx >= wide && flock.ny >= wide && (!solid || flock.nz >= wide);
+#pragma omp parallel for num_threads(nthreads) schedule(static) reduction(&& : all)
+                for (std::size_t s = 0; s < slots; ++s) {
+                    all = all && inside(xs[s], params.width) && inside(ys[s], params.height) &&
+                          (zs == nullptr || inside(zs[s], params.depth));
+                }
+                flock.inside = all;
             }
             flock.link2 = link2;
             flock.range2 = range2;

@@ -28,7 +28,7 @@ std::size_t SpatialGrid<Real>::cell_of(double px, double py, double pz) const {
 
 template <class Real>
 void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, double range, bool wrap,
-                              double width, double height, double depth, int threads, bool velocities) {
+                              double width, double height, double depth, int threads, bool positions_only) {
     const std::size_t n = world.size();
     const bool want_predators = members == GridMembers::Predators;
     const auto member = [&](std::size_t i) { return (world.kind[i] == Kind::Predator) == want_predators; };
@@ -84,13 +84,14 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
     counters_.resize(static_cast<std::size_t>(threads) * cells);
     chunk_total_.resize(static_cast<std::size_t>(threads));
     cell_start_.resize(cells + 1);
-    agent_.resize(m);
+    const bool everything = !positions_only;
+    agent_.resize(everything ? m : 0);
     x_.resize(m);
     y_.resize(m);
     z_.resize(three_d_ ? m : 0);
-    vx_.resize(velocities ? m : 0);
-    vy_.resize(velocities ? m : 0);
-    vz_.resize(velocities && three_d_ ? m : 0);
+    vx_.resize(everything ? m : 0);
+    vy_.resize(everything ? m : 0);
+    vz_.resize(everything && three_d_ ? m : 0);
 #pragma omp parallel num_threads(threads)
     {
         const auto t = static_cast<std::size_t>(omp_get_thread_num());
@@ -120,13 +121,13 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
                 continue;
             }
             const std::uint32_t s = counter[c]++;
-            agent_[s] = static_cast<std::uint32_t>(i);
             x_[s] = world.x[i];
             y_[s] = world.y[i];
             if (three_d_) {
                 z_[s] = world.z[i];
             }
-            if (velocities) {
+            if (everything) {
+                agent_[s] = static_cast<std::uint32_t>(i);
                 vx_[s] = world.vx[i];
                 vy_[s] = world.vy[i];
                 if (three_d_) {
@@ -136,6 +137,7 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
         }
     }
     assert(cell_start_.back() == m);
+    members_ = m;
 }
 
 template class SpatialGrid<float>;
