@@ -2,7 +2,8 @@
 // The fast classic step (internal). The flocking agents live in cell order between steps ("slots");
 // each step re-sorts them by a parallel counting sort (cheap: agents move less than a cell per step, so
 // the permutation is nearly the identity) and runs the SIMD neighbour pass of fast_classic_kernel.cpp.
-// The world's flocking rows are written back only when someone looks at the world (sync()).
+// The world's flocking rows are written back only when someone looks at the world (sync()), or, once
+// someone has, at the end of the next step.
 // Simulation::step uses it whenever try_step() accepts; the plain grid step in simulation.cpp stays the
 // readable reference.
 
@@ -47,11 +48,14 @@ public:
     /// or (3D) deep (where the plain path's 3 x 3 (x 3) block would visit a cell twice).
     bool try_step(World<Real>& world, const Params& params, int threads, StepProfile& profile);
 
-    /// Writes the flock's state back into the world's rows if the world is stale; with `release`, the
-    /// world becomes the only copy again (the caller may change it) and the next step reloads it.
+    /// Writes the flock's state back into the world's rows unless they are current (written back already,
+    /// by an earlier sync() or by a step that followed one); with `release`, the world becomes the only copy
+    /// again (the caller may change it) and the next step reloads it.
     void sync(World<Real>& world, bool release, int threads);
 
 private:
+    /// Scatters the slots' state into the world's rows, a column at a time; the rows are then current.
+    void write_back(World<Real>& world, int threads);
     /// Copies the flocking agents out of the world in world order (which is the cell order's tie-break),
     /// wrapping positions into the torus in wrap mode.
     void load(const World<Real>& world, const Params& params, int threads);
@@ -65,7 +69,12 @@ private:
                static_cast<std::size_t>(grid_.nz);
     }
 
-    bool loaded_ = false;  ///< cur_ holds the flock; the world's flocking rows are stale
+    bool loaded_ = false; ///< cur_ holds the flock; the world's flocking rows may be stale
+    /// The world's flocking rows hold cur_'s state (written back by sync() or at the end of the last step).
+    bool world_current_ = false;
+    /// sync() ran since the last step: someone looks at the world between steps, so the next step writes it
+    /// back as it ends.
+    bool looked_at_ = false;
     bool three_d_ = false; ///< the loaded flock has z and vz
     /// slot_cell_ holds the cell of every slot of cur_ in the grid cells_grid_ (wrap mode: the kernel
     /// computes them with the new positions, and the grid stays the same from step to step).

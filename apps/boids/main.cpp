@@ -10,11 +10,13 @@
 #include "boids/version.hpp"
 #include "run_command.hpp"
 #include "sweep_command.hpp"
-#include "viewer.hpp"
 
 #include <CLI/CLI.hpp>
 
+#if BOIDS_HAVE_VIEWER
 #include "video_recorder.hpp"
+#include "viewer.hpp"
+#endif
 
 #include <cstdio>
 #include <iostream>
@@ -124,6 +126,7 @@ void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& 
                    "Address the control port listens on (default 127.0.0.1)");
 }
 
+#if BOIDS_HAVE_VIEWER
 /// Resolves `boids view`'s options. Throws InputError.
 boids::viewer::ViewerOptions make_viewer_options(boids::cli::RunOptions o, const ViewCliOptions& v) {
     using boids::InputError;
@@ -170,6 +173,7 @@ boids::viewer::ViewerOptions make_viewer_options(boids::cli::RunOptions o, const
     vo.record_path = v.record;
     return vo;
 }
+#endif
 
 void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
     cmd.add_option("--sizes", o.sizes, "W20 flock sizes, comma-separated (default 10000,100000,1000000)");
@@ -356,6 +360,7 @@ int main(int argc, char** argv) {
         if (bench->parsed()) {
             return boids::cli::run_bench(bench_options);
         }
+#if BOIDS_HAVE_VIEWER
         if (view->parsed()) {
             std::string why;
             boids::viewer::ViewerOptions options = make_viewer_options(view_scene, view_options);
@@ -396,6 +401,17 @@ int main(int argc, char** argv) {
                         run_options.record_file.c_str());
             std::fflush(stdout);
         }
+#else
+        if (view->parsed()) {
+            std::cerr << "boids view: this build has no viewer (configured with BOIDS_BUILD_VIEWER=OFF); "
+                         "boids run --headless runs a scene without it\n";
+            return exit_bad_input;
+        }
+        if (!run->parsed()) { // the main job without a viewer: the default scene, headless
+            std::printf("boids: this build has no viewer, so the default scene runs headless\n");
+            std::fflush(stdout);
+        }
+#endif
         boids::cli::run_headless(boids::cli::make_run_plan(run_options));
         return 0;
     } catch (const boids::InputError& e) {
