@@ -98,7 +98,7 @@ TEST(MetricsKernel, SameBitsOnSmallToriAndOtherLinkRanges) {
     expect_simd_equals_reference(stepped<float>(p, AgentCounts{300, 0, 0, 0}, 8, 3), p, "narrow torus");
     Params vicsek = w20_scenario(3000).params;
     vicsek.model = Model::Vicsek;
-    vicsek.vicsek.interaction_radius = 120;
+    set_number(vicsek, "interaction_radius", 120);
     const World<float> w = stepped<float>(w20_scenario(3000).params, AgentCounts{3000, 0, 0, 0}, 9, 3);
     expect_simd_equals_reference(w, vicsek, "vicsek link range");
 }
