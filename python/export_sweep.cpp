@@ -12,10 +12,16 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace py = pybind11;
@@ -132,6 +138,53 @@ private:
     char* data_ = nullptr;
 };
 
+/// Runs the sweep on a thread of its own while this one, without the GIL, looks for Ctrl-C every 50 ms: an
+/// interrupt lets the runs in progress finish, starts no more and raises KeyboardInterrupt.
+void run_interruptibly(const SweepPlan& plan, std::span<const SweepRun> runs, int workers,
+                       const std::function<void(std::size_t, SweepResult&&)>& deliver) {
+    struct Interrupted {};
+    std::atomic<bool> interrupted{false};
+    std::mutex mutex;
+    std::condition_variable finished;
+    bool done = false;
+    std::exception_ptr failure;
+    {
+        py::gil_scoped_release release;
+        std::thread engine([&] {
+            try {
+                run_sweep_runs(plan, runs, workers, [&](std::size_t i, SweepResult&& result) {
+                    if (interrupted) {
+                        throw Interrupted{};
+                    }
+                    deliver(i, std::move(result));
+                });
+            } catch (...) {
+                failure = std::current_exception();
+            }
+            const std::lock_guard lock(mutex);
+            done = true;
+            finished.notify_all();
+        });
+        std::unique_lock lock(mutex);
+        while (!finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) {
+            if (!interrupted) {
+                lock.unlock();
+                const py::gil_scoped_acquire gil;
+                interrupted = PyErr_CheckSignals() != 0; // the Python error stays set until raised below
+                lock.lock();
+            }
+        }
+        lock.unlock();
+        engine.join();
+    }
+    if (interrupted) {
+        throw py::error_already_set();
+    }
+    if (failure) {
+        std::rethrow_exception(failure);
+    }
+}
+
 py::object sweep(const py::dict& axes, const std::optional<std::string>& preset,
                  const std::optional<std::filesystem::path>& scenario, const py::object& seeds,
                  const py::object& seed, const py::object& steps, const py::object& burn_in,
@@ -173,28 +226,25 @@ py::object sweep(const py::dict& axes, const std::optional<std::string>& preset,
     }
     const std::size_t per_run = series ? series_steps.size() : 1;
     table.allocate(runs.size() * per_run);
-    {
-        py::gil_scoped_release release;
-        run_sweep_runs(plan, runs, workers, [&](std::size_t i, SweepResult&& result) {
-            const SweepRun& run = runs[i];
-            for (std::size_t k = 0; k < per_run; ++k) {
-                const std::size_t r = i * per_run + k;
-                std::size_t c = 0;
-                table.set(r, c++, static_cast<double>(i));
-                for (std::size_t a = 0; a < plan.axes.size(); ++a) {
-                    table.set(r, c++, plan.axes[a].values[run.point[a]].value);
-                }
-                table.set(r, c++, static_cast<double>(run.seed));
-                if (series) {
-                    table.set(r, c++, static_cast<double>(series_steps[k]));
-                }
-                const std::size_t m = plan.metrics.size();
-                for (std::size_t j = 0; j < m; ++j) {
-                    table.set(r, c++, series ? result.series[k * m + j] : result.averages[j]);
-                }
+    run_interruptibly(plan, runs, workers, [&](std::size_t i, SweepResult&& result) {
+        const SweepRun& run = runs[i];
+        for (std::size_t k = 0; k < per_run; ++k) {
+            const std::size_t r = i * per_run + k;
+            std::size_t c = 0;
+            table.set(r, c++, static_cast<double>(i));
+            for (std::size_t a = 0; a < plan.axes.size(); ++a) {
+                table.set(r, c++, plan.axes[a].values[run.point[a]].value);
             }
-        });
-    }
+            table.set(r, c++, static_cast<double>(run.seed));
+            if (series) {
+                table.set(r, c++, static_cast<double>(series_steps[k]));
+            }
+            const std::size_t m = plan.metrics.size();
+            for (std::size_t j = 0; j < m; ++j) {
+                table.set(r, c++, series ? result.series[k * m + j] : result.averages[j]);
+            }
+        }
+    });
     return table.finish(dataframe);
 }
 
@@ -210,7 +260,8 @@ void export_sweep(py::module_& m) {
           py::arg("dataframe") = false,
           R"(A parameter sweep like NetLogo's BehaviorSpace, run by the engine: every combination of the
 axes' values (full factorial) times `seeds` seeds, each run single-threaded, `threads` runs at once
-(0 = one per core). The numbers are those of `boids sweep` with the same settings, whatever `threads`.
+(0 = one per core), without the GIL; Ctrl-C stops it after the runs in progress. The numbers are those of
+`boids sweep` with the same settings, whatever `threads`.
 
     t = boids.sweep({"noise": [0.5, 2, 4], "boids": [100, 400]}, preset="vicsek", seeds=3, steps=500,
                     burn_in=250, every=10, metrics="polarization,groups")

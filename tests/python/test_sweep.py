@@ -2,6 +2,8 @@
 released while it runs, and bad input refused with ValueError naming the field."""
 
 import csv
+import os
+import signal
 import subprocess
 import threading
 import time
@@ -95,6 +97,17 @@ def test_the_sweep_runs_without_holding_the_gil():
     elapsed = time.monotonic() - start
     assert elapsed > 0.2, "the sweep is too short to tell"
     assert longest_gap < elapsed / 2, (longest_gap, elapsed)
+
+
+def test_ctrl_c_stops_a_sweep_after_the_runs_in_progress():
+    # 2,000 runs of 300 steps would take minutes; the interrupt comes after 0.3 s.
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        boids.sweep({"noise": np.linspace(0, 5, 1000)}, preset="vicsek", seeds=2, steps=300, threads=2)
+    timer.join()
+    assert time.monotonic() - start < 10
 
 
 @pytest.mark.parametrize("axes, kwargs, fragments", [
