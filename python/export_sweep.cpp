@@ -30,10 +30,6 @@ namespace boids::python {
 
 namespace {
 
-bool is_count_axis(const std::string& key) {
-    return key == "boids" || key == "scouts1" || key == "scouts2" || key == "predators";
-}
-
 /// One axis from a dict entry: a sequence of numbers, or the CLI's "START:STOP:COUNT[:log]" as a str.
 SweepAxis axis_arg(const py::handle& key_object, const py::handle& values) {
     if (!py::isinstance<py::str>(key_object)) {
@@ -215,7 +211,7 @@ py::object sweep(const py::dict& axes, const std::optional<std::string>& preset,
     Table table;
     table.add("run", true);
     for (const SweepAxis& axis : plan.axes) {
-        table.add(axis.key, is_count_axis(axis.key));
+        table.add(axis.key, is_count_sweep_key(axis.key));
     }
     table.add("seed", true);
     if (series) {

@@ -23,10 +23,6 @@ namespace {
 
 constexpr std::string_view axis_syntax = "expected KEY=START:STOP:COUNT[:log] or KEY=V1,V2,...";
 
-bool is_count_key(std::string_view key) {
-    return key == "boids" || key == "scouts1" || key == "scouts2" || key == "predators";
-}
-
 std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> parts;
     std::size_t start = 0;
@@ -50,7 +46,7 @@ double parse_double(const std::string& field, const std::string& text) {
 
 /// The text of an axis value: a whole number for agent counts, the shortest round-trip form otherwise.
 std::string value_text(std::string_view key, double value) {
-    return is_count_key(key) ? std::to_string(std::llround(value)) : text::shortest(value);
+    return is_count_sweep_key(key) ? std::to_string(std::llround(value)) : text::shortest(value);
 }
 
 /// Applies one axis value to a scenario (validated by set_param / set_agent_count).
@@ -60,7 +56,7 @@ void apply_value(Scenario& sc, const std::string& key, const SweepValue& v) {
         const auto informed = static_cast<long long>(std::llround(v.value * static_cast<double>(total)));
         set_agent_count(sc.agents, "scouts1", informed);
         set_agent_count(sc.agents, "boids", total - informed);
-    } else if (is_count_key(key)) {
+    } else if (is_count_sweep_key(key)) {
         set_agent_count(sc.agents, key, std::llround(v.value));
     } else {
         set_param(sc.params, key, v.text);
@@ -153,8 +149,12 @@ void require_distinct_metrics(std::string_view field, const std::vector<std::str
 
 } // namespace
 
+bool is_count_sweep_key(std::string_view key) {
+    return key == "boids" || key == "scouts1" || key == "scouts2" || key == "predators";
+}
+
 bool is_sweep_key(std::string_view key) {
-    if (is_count_key(key) || key == "scouts1_fraction") {
+    if (is_count_sweep_key(key) || key == "scouts1_fraction") {
         return true;
     }
     const ParamInfo* info = find_param(key);
@@ -212,7 +212,7 @@ SweepAxis parse_sweep_axis(std::string_view field, const std::string& spec) {
         if (i == count - 1) {
             v = stop; // exactly the endpoint, whatever the rounding
         }
-        if (is_count_key(key)) {
+        if (is_count_sweep_key(key)) {
             v = static_cast<double>(std::llround(v));
         }
         std::string t = value_text(key, v);
@@ -238,7 +238,7 @@ SweepAxis make_sweep_axis(std::string_view field, const std::string& key, std::s
         if (!std::isfinite(v)) {
             throw InputError(invalid_value_message(f, text::shortest(v), "expected a finite number"));
         }
-        if (is_count_key(key) && v != std::round(v)) {
+        if (is_count_sweep_key(key) && v != std::round(v)) {
             throw InputError(
                 invalid_value_message(f, text::shortest(v), "an agent count must be a whole number"));
         }

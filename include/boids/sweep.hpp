@@ -42,6 +42,9 @@ inline constexpr long long max_sweep_runs = 10'000'000;
 /// total held).
 [[nodiscard]] bool is_sweep_key(std::string_view key);
 
+/// True for the agent counts (boids, scouts1, scouts2, predators): keys whose values are whole numbers.
+[[nodiscard]] bool is_count_sweep_key(std::string_view key);
+
 /// Parses one axis, KEY=START:STOP:COUNT[:log] (COUNT values evenly or, with log, geometrically spaced,
 /// both ends included; values equal after rounding kept once) or KEY=V1,V2,... (the values as given).
 /// Agent counts are rounded to whole numbers. `field` names the source in messages (e.g. "--vary").

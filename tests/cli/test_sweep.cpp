@@ -17,15 +17,6 @@ namespace fs = std::filesystem;
 
 using namespace boids_test;
 
-std::vector<std::string> lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream s(text);
-    for (std::string line; std::getline(s, line);) {
-        out.push_back(line);
-    }
-    return out;
-}
-
 /// Two axes (3 x 2 values), 2 seeds: 12 runs of 30 steps.
 std::string two_axis_sweep(const fs::path& out, const std::string& threads, const std::string& extra = "") {
     return "sweep --preset vicsek --boids 40 --set width=5 --set height=5 --vary noise=0:4:3 "

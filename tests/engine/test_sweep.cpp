@@ -76,24 +76,21 @@ TEST(Sweep, BadAxesAreRefusedNamingTheFieldAndTheValue) {
     EXPECT_NE(rejection([&] { (void)make_sweep_axis("axes['noise']", "noise", none); }).find("no values"),
               std::string::npos);
 
-    SweepPlan plan = small_vicsek_plan();
-    plan.axes.push_back(parse_sweep_axis("--vary", "noise=1,2"));
-    EXPECT_NE(rejection([&] {
-                  validate_sweep(plan, "--vary");
-              }).find("'noise' is invalid: each key may be varied once"),
+    // Axes checked against the scene and each other.
+    const auto with_axis = [](const std::string& spec) {
+        SweepPlan plan = small_vicsek_plan();
+        plan.axes.push_back(parse_sweep_axis("--vary", spec));
+        return rejection([&] { validate_sweep(plan, "--vary"); });
+    };
+    EXPECT_NE(with_axis("noise=1,2").find("'noise' is invalid: each key may be varied once"),
               std::string::npos);
-    plan = small_vicsek_plan();
-    plan.axes.push_back(parse_sweep_axis("--vary", "colour=1,2"));
-    EXPECT_NE(rejection([&] {
-                  validate_sweep(plan, "--vary");
-              }).find("'colour' is invalid: KEY must be a numeric parameter of the vicsek model"),
+    EXPECT_NE(with_axis("colour=1,2")
+                  .find("'colour' is invalid: KEY must be a numeric parameter of the vicsek model"),
               std::string::npos);
-    plan = small_vicsek_plan();
-    plan.axes.push_back(parse_sweep_axis("--vary", "visual_range=10"));
-    const std::string unused = rejection([&] { validate_sweep(plan, "--vary"); });
+    const std::string unused = with_axis("visual_range=10");
     EXPECT_NE(unused.find("visual_range"), std::string::npos) << unused;
     EXPECT_NE(unused.find("the vicsek model does not use this key"), std::string::npos) << unused;
-    plan = small_vicsek_plan();
+    SweepPlan plan = small_vicsek_plan();
     plan.axes.push_back(parse_sweep_axis("--vary", "noise_seed=0:9000:100000"));
     plan.axes.push_back(parse_sweep_axis("--vary", "interaction_radius=1:2:100"));
     EXPECT_NE(rejection([&] { validate_sweep(plan, "--vary"); }).find("at most 10000000"), std::string::npos);
