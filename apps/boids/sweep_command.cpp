@@ -205,7 +205,10 @@ SweepPlan make_sweep_plan(const SweepOptions& o, const RunPlan& plan) {
     sweep.every = parse_integer("--every", o.every, 1, plan.steps - sweep.burn_in);
     sweep.metrics = parse_sweep_metrics("--metric", o.metrics);
     if (!o.series.empty()) {
-        sweep.series_every = parse_integer("--series-every", o.series_every, 1, plan.steps);
+        sweep.series_every =
+            parse_integer("--series-every", o.series_every.empty() ? "1" : o.series_every, 1, plan.steps);
+    } else if (!o.series_every.empty()) {
+        throw InputError("--series-every: it sets the rows of --series FILE; give --series too");
     }
     sweep.precision = plan.precision;
     validate_sweep(sweep, "--vary");

@@ -18,8 +18,8 @@ struct SweepOptions {
     std::string every = "1";       ///< steps between samples after the burn-in
     std::string metrics = "polarization";
     std::string out;
-    std::string series;             ///< --series FILE: every run's metrics at step 0 and every K steps
-    std::string series_every = "1"; ///< K
+    std::string series;       ///< --series FILE: every run's metrics at step 0 and every K steps
+    std::string series_every; ///< K (empty = 1)
 };
 
 /// Runs the sweep, appending to (resuming) the output files. Throws InputError for bad input.

@@ -139,6 +139,7 @@ TEST(SweepCli, BadAxesAreRefusedOnOneLineNamingTheKeyAndWhatIsAllowed) {
     expect_rejected(base + " --vary noise=1,2 --series " + (tmp_dir() / "s.csv").string() +
                         " --series-every 11",
                     {"--series-every", "'11'", "[1, 10]"});
+    expect_rejected(base + " --vary noise=1,2 --series-every 5", {"--series-every", "give --series too"});
 }
 
 } // namespace
