@@ -308,7 +308,10 @@ void run_sweep(const SweepOptions& o) {
                            {},
                            {}};
         check_output_path("--series", series->path);
-        if (std::filesystem::weakly_canonical(series->path) == std::filesystem::weakly_canonical(out.path)) {
+        std::error_code ec_series, ec_out; // a path that cannot be resolved is checked when opened
+        if (std::filesystem::weakly_canonical(series->path, ec_series) ==
+                std::filesystem::weakly_canonical(out.path, ec_out) &&
+            !ec_series && !ec_out) {
             throw InputError(invalid_value_message("--series", "'" + o.series + "'",
                                                    "it is the --out file; give the series its own file"));
         }
