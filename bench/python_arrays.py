@@ -62,7 +62,8 @@ def main():
         sample = getattr(w, name)
         reference = best_ms(lambda: np.copy(sample), args.repeat)
         row(f"read {name}", best_ms(lambda: getattr(w, name), args.repeat), reference)
-    # The first read after a step also writes the fast step's cell-ordered flock back into agent order.
+    # The first read after a step: the fast step keeps the flock in cell order, and a step that follows a
+    # read writes it back into agent order as it ends (see "step, then read positions" below).
     sample = w.positions
     row("read positions (1st)", best_ms(lambda: w.positions, args.repeat, before=lambda: w.step(1)),
         best_ms(lambda: np.copy(sample), args.repeat))
@@ -83,6 +84,13 @@ def main():
     row("metrics() CPU / threads", cpu_ms(w.metrics, w.threads))
     w.step(1)
     row("step (for scale)", best_ms(lambda: w.step(1), 2))
+
+    def step_and_read():
+        w.step(1)
+        return w.positions
+
+    step_and_read()  # a read before the timed steps: each of them writes the flock back as it ends
+    row("step, then read positions", best_ms(step_and_read, 2))
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ def read_sweep(path):
     with open(path, newline="") as f:
         rows = list(csv.reader(line for line in f if not line.startswith("#")))
     if not rows or len(rows[0]) < 3 or rows[0][1] != "seed":
-        sys.exit(f"plot_sweep: {path} is not a boids sweep CSV (expected KEY,seed,METRIC... header)")
+        sys.exit(f"plot_sweep: {path} is not a boids sweep CSV of one varied key (expected KEY,seed,METRIC... "
+                 "header; for two keys see examples/phase_diagram.py)")
     header, data = rows[0], rows[1:]
     by_value = collections.defaultdict(list)
     for row in data:

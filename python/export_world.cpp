@@ -1,5 +1,6 @@
 // boids.World: a simulation session on numpy arrays, built on boids::SimulationController.
 
+#include "arguments.hpp"
 #include "exports.hpp"
 
 #include "boids/control_protocol.hpp"
@@ -71,24 +72,6 @@ const World<Real>& synced_world(PyWorld& w, const Simulation<Real>& sim) {
 
 using WorldPtr = std::shared_ptr<PyWorld>;
 
-/// The text form of a Python parameter value, as `--set key=value` would take it.
-std::string param_text(const std::string& key, const py::handle& value) {
-    if (py::isinstance<py::bool_>(value)) {
-        return value.cast<bool>() ? "true" : "false";
-    }
-    if (py::isinstance<py::str>(value)) {
-        return value.cast<std::string>();
-    }
-    if (py::isinstance<py::int_>(value)) {
-        return py::str(value).cast<std::string>();
-    }
-    if (py::hasattr(value, "__float__")) { // float, numpy scalars: repr is the shortest round-trip text
-        return py::repr(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
-    }
-    throw InputError(invalid_value_message(key, py::repr(value).cast<std::string>(),
-                                           "expected a number, a bool or a str"));
-}
-
 /// A parameter's value as a Python object: float for numbers, bool for dynamic_bias, str for boundary.
 py::object param_value(const Params& params, std::string_view key) {
     const std::string text = get_param(params, key);
@@ -131,71 +114,18 @@ py::dict params_dict(PyWorld& w) {
     return out;
 }
 
-/// A Python int (or any integer-like object such as numpy.int64; not bool, not float) in [lo, hi].
-long long int_arg(std::string_view field, const py::handle& value, long long lo, long long hi) {
-    const std::string allowed = "expected an int in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-    if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr())) {
-        throw InputError(
-            invalid_value_message(std::string(field), py::repr(value).cast<std::string>(), allowed));
-    }
-    const auto integer = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
-    if (!integer) {
-        throw py::error_already_set();
-    }
-    if (integer < py::int_(lo) || integer > py::int_(hi)) {
-        throw InputError(invalid_value_message(std::string(field),
-                                               py::str(py::handle(integer)).cast<std::string>(), allowed));
-    }
-    return integer.cast<long long>();
-}
-
-long long count_arg(std::string_view field, const py::handle& value) {
-    return int_arg(field, value, 0, 100'000'000);
-}
-
 WorldPtr make_world(const std::optional<std::string>& preset,
                     const std::optional<std::filesystem::path>& scenario,
                     const std::optional<std::filesystem::path>& state, const py::object& boids_count,
                     const py::object& scouts1, const py::object& scouts2, const py::object& predators,
                     const py::object& seed, const std::string& precision, int threads,
                     const py::kwargs& params) {
-    if (preset && scenario) {
-        throw InputError("preset and scenario are exclusive: give one scene");
-    }
     SimulationSetup setup;
-    setup.scenario =
-        scenario ? load_scenario_file(*scenario) : load_preset(preset ? *preset : default_preset);
-    for (const auto& [key, value] : params) {
-        const std::string k = py::str(key).cast<std::string>();
-        set_param(setup.scenario.params, k, param_text(k, value));
-    }
-    for (const auto& [key, value] : params) {
-        require_key_used(setup.scenario.params, py::str(key).cast<std::string>());
-    }
-    validate(setup.scenario.params);
-    const std::pair<const char*, const py::object*> counts[] = {
-        {"boids", &boids_count}, {"scouts1", &scouts1}, {"scouts2", &scouts2}, {"predators", &predators}};
-    for (const auto& [key, value] : counts) {
-        if (value->is_none()) {
-            continue;
-        }
-        if (state) {
-            throw InputError(std::string(key) +
-                             " cannot be combined with state (the state file gives the agents)");
-        }
-        set_agent_count(setup.scenario.agents, key, count_arg(key, *value));
-    }
-    if (!seed.is_none()) {
-        setup.scenario.seed =
-            static_cast<std::uint64_t>(int_arg("seed", seed, 0, std::numeric_limits<long long>::max()));
-    }
+    setup.scenario = scene_arg(preset, scenario, params, {boids_count, scouts1, scouts2, predators}, seed,
+                               state ? "state" : nullptr);
     setup.init_file = state;
     setup.precision = require_precision("precision", precision);
-    if (threads < 0 || threads > 1024) {
-        throw InputError(
-            invalid_value_message("threads", std::to_string(threads), "allowed range is [0, 1024]"));
-    }
-    setup.threads = threads;
+    setup.threads = threads_arg(threads);
     return std::make_shared<PyWorld>(std::move(setup));
 }
 

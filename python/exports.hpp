@@ -11,6 +11,9 @@ void export_errors(pybind11::module_& m);
 /// Module-level catalogue: presets(), param_table(), KINDS, PRECISIONS, __version__.
 void export_catalog(pybind11::module_& m);
 
+/// boids.sweep(): full-factorial parameter sweeps returned as numpy record arrays.
+void export_sweep(pybind11::module_& m);
+
 /// boids.World and its parameter view boids.ParamsView.
 void export_world(pybind11::module_& m);
 

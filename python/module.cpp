@@ -10,8 +10,9 @@ PYBIND11_MODULE(boids, m) {
         "    w.step(100)\n"
         "    w.positions      # numpy (N, 2) copy\n"
         "    w.params[\"visual_range\"] = 30\n\n"
-        "See help(boids.World), boids.presets() and boids.param_table().";
+        "See help(boids.World), help(boids.sweep), boids.presets() and boids.param_table().";
     boids::python::export_errors(m);
     boids::python::export_catalog(m);
     boids::python::export_world(m);
+    boids::python::export_sweep(m);
 }

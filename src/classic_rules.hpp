@@ -42,7 +42,8 @@ struct Constants {
           predators_first(p.predator_order == PredatorOrder::BeforeFlocking) {}
 
     /// PyNBoids' wrap (wrap_style = sprite): no torus (no minimum image, no seeing across the seam), and a
-    /// boid reappears on the other side only once its sprite is wholly off screen (src/models/topological.hpp).
+    /// boid reappears on the other side only once its sprite is wholly off screen
+    /// (src/models/topological.hpp).
     bool sprite_wrap;
     bool wrap; ///< a torus: positions wrap and distances use the minimum image
     bool dynamic_bias;

@@ -12,7 +12,9 @@
 // 3. Predators: edges, speed limits, move (they ignore the flock), directly in the world.
 //
 // The world's flocking rows are written back only by sync(), which Simulation calls when the world is
-// looked at; repeated steps never permute the flock back to world order.
+// looked at; repeated steps never permute the flock back to world order. A step that follows a look writes
+// the rows back as it ends (the next look will likely come after it), and sync() skips rows already current,
+// so a program that reads the world after every step pays the scatter inside the step, once.
 //
 // Bits: the geometry is SpatialGrid::build's and the kernel sums in the plain path's order, so the
 // result is the plain path's to the bit, except that a boid sums the predators in range in world order
@@ -25,16 +27,19 @@
 
 #include "boids/detail/cell_bounds.hpp"
 #include "boids/fast_path.hpp"
+#include "cell_cursors.hpp"
 #include "classic_rules.hpp"
 #include "fast_classic_kernel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <omp.h>
+#include <utility>
 
 namespace boids {
 
@@ -142,29 +147,49 @@ void SlotColumns<Real>::resize(std::size_t count, std::size_t padding, bool scou
 
 template <class Real>
 void FastClassicStep<Real>::sync(World<Real>& world, bool release, int threads) {
-    if (loaded_) {
-        const std::size_t m = cur_.agent.size();
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (std::size_t s = 0; s < m; ++s) {
-            const std::uint32_t i = cur_.agent[s];
-            world.x[i] = cur_.x[s];
-            world.y[i] = cur_.y[s];
-            world.vx[i] = cur_.vx[s];
-            world.vy[i] = cur_.vy[s];
-            if (has_scouts_) {
-                world.bias[i] = cur_.bias[s];
-            }
-            if (three_d_) {
-                world.z[i] = cur_.z[s];
-                world.vz[i] = cur_.vz[s];
-            }
-        }
+    looked_at_ = true;
+    if (loaded_ && !world_current_) {
+        write_back(world, threads);
     }
     // Without `release` the slots stay the current state and the world a faithful copy of it; the next
     // step continues from the slots.
     if (release) {
         loaded_ = false;
     }
+}
+
+template <class Real>
+void FastClassicStep<Real>::write_back(World<Real>& world, int threads) {
+    std::array<std::pair<const Real*, Real*>, 7> columns{};
+    std::size_t count = 0;
+    const auto add = [&](const std::vector<Real>& from, std::vector<Real>& to) {
+        columns[count++] = {from.data(), to.data()};
+    };
+    add(cur_.x, world.x);
+    add(cur_.y, world.y);
+    add(cur_.vx, world.vx);
+    add(cur_.vy, world.vy);
+    if (has_scouts_) {
+        add(cur_.bias, world.bias);
+    }
+    if (three_d_) {
+        add(cur_.z, world.z);
+        add(cur_.vz, world.vz);
+    }
+    const std::uint32_t* const agent = cur_.agent.data();
+    const std::size_t m = cur_.agent.size();
+    // A column at a time: the scattered stores of one pass land in one world column (4 MB at 1M float
+    // agents), which the caches hold better than four or six columns written at once.
+#pragma omp parallel num_threads(threads)
+    for (std::size_t c = 0; c < count; ++c) {
+        const Real* const from = columns[c].first;
+        Real* const to = columns[c].second;
+#pragma omp for schedule(static)
+        for (std::size_t s = 0; s < m; ++s) {
+            to[agent[s]] = from[s];
+        }
+    }
+    world_current_ = true;
 }
 
 template <class Real>
@@ -211,16 +236,18 @@ void FastClassicStep<Real>::load(const World<Real>& world, const Params& params,
     }
     (void)threads;
     loaded_ = true;
+    world_current_ = true;
     cells_valid_ = false;
 }
 
 template <class Real>
-bool FastClassicStep<Real>::compute_geometry(const Params& params, int threads) {
+bool FastClassicStep<Real>::compute_geometry(const Params& params, int threads, const GridExtent* whole) {
     const bool wrap = params.boundary == Boundary::Wrap;
     const std::size_t m = cur_.agent.size();
-    // Margin mode covers the flock's bounding box (min and max are exact, so the reduction order is free).
+    // Margin mode covers the flock's bounding box (min and max are exact, so the reduction order is free),
+    // or the larger flock's this world is part of.
     double min_x = 0.0, max_x = 0.0, min_y = 0.0, max_y = 0.0, min_z = 0.0, max_z = 0.0;
-    if (!wrap && m > 0) {
+    if (!wrap && m > 0 && whole == nullptr) {
         min_x = max_x = static_cast<double>(cur_.x[0]);
         min_y = max_y = static_cast<double>(cur_.y[0]);
         if (three_d_) {
@@ -246,9 +273,10 @@ bool FastClassicStep<Real>::compute_geometry(const Params& params, int threads) 
             }
         }
     }
-    const detail::MemberBox box{{min_x, min_y, min_z}, {max_x, max_y, max_z}};
-    grid_ = detail::grid_geometry(params.visual_range, m, wrap, params.width, params.height,
-                                  three_d_ ? params.depth : 0.0, box);
+    const detail::MemberBox box =
+        whole != nullptr ? whole->box : detail::MemberBox{{min_x, min_y, min_z}, {max_x, max_y, max_z}};
+    grid_ = detail::grid_geometry(params.visual_range, whole != nullptr ? whole->members : m, wrap,
+                                  params.width, params.height, three_d_ ? params.depth : 0.0, box);
     // The kernel's 3 x 3 (x 3) block of lines must not meet itself across the torus.
     return !wrap || (grid_.nx >= 3 && grid_.ny >= 3 && (!three_d_ || grid_.nz >= 3));
 }
@@ -287,44 +315,20 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
     }
 #pragma omp barrier
     // Exclusive prefix sum in the order (cell; the stayers of every thread, then the newcomers of every
-    // thread), in two passes over each thread's share of the cells: its total, then its cursors.
+    // thread): counter k < nt of a cell is thread k's stayers', counter nt + u thread u's newcomers'.
     std::uint32_t* const first = cell_start_.data();
     std::uint32_t* const newcomers_at = newcomers_at_.data();
     std::uint32_t* const hist = histograms_.data();
-    {
-        std::uint32_t total = 0;
-        for (std::size_t u = 0; u < 2 * nt; ++u) {
-            for (std::size_t cell = my_cells.begin; cell < my_cells.end; ++cell) {
-                total += hist[u * cells + cell];
+    detail::prefix_cursors(
+        cells, 2 * nt, first, chunk_total_.data(),
+        [&](std::size_t cell, std::size_t k) -> std::uint32_t& {
+            return hist[(k < nt ? 2 * k : 2 * (k - nt) + 1) * cells + cell];
+        },
+        [&](std::size_t cell, std::size_t k, std::uint32_t base) {
+            if (k == nt) {
+                newcomers_at[cell] = base;
             }
-        }
-        chunk_total_[t] = total;
-    }
-#pragma omp barrier
-    {
-        std::uint32_t base = 0;
-        for (std::size_t u = 0; u < t; ++u) {
-            base += chunk_total_[u];
-        }
-        for (std::size_t cell = my_cells.begin; cell < my_cells.end; ++cell) {
-            first[cell] = base;
-            for (std::size_t kind = 0; kind < 2; ++kind) {
-                if (kind == 1) {
-                    newcomers_at[cell] = base;
-                }
-                for (std::size_t u = 0; u < nt; ++u) {
-                    std::uint32_t& counter = hist[(2 * u + kind) * cells + cell];
-                    const std::uint32_t count = counter;
-                    counter = base;
-                    base += count;
-                }
-            }
-        }
-        if (t + 1 == nt) {
-            first[cells] = base;
-        }
-    }
-#pragma omp barrier
+        });
     // Scatter, an agent at a time (branch-free, as the histogram): stayers keep their order, so each cell
     // starts with its stayers in world order; newcomers follow. Without the kernel's flags (first step,
     // margin mode) each slot also records its cell, for the general fix-up below.
@@ -448,7 +452,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
 
 template <class Real>
 bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, int threads,
-                                     StepProfile& profile) {
+                                     StepProfile& profile, const GridExtent* whole) {
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
     threads = step_threads(world.size(), threads);
@@ -471,7 +475,7 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     } else if (predators_.size() > fast_path_max_predators) {
         return false;
     }
-    if (!compute_geometry(params, threads)) {
+    if (!compute_geometry(params, threads, whole)) {
         sync(world, true, threads); // give the world back to the plain path
         return false;
     }
@@ -597,6 +601,13 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
             world.z[i] = c.wrap ? classic::wrap_position(z + vz, c.depth) : z + vz;
             world.vz[i] = vz;
         }
+    }
+    // A world looked at since the last step will likely be looked at after this one: its rows are brought
+    // up to date now, so that the first look costs a copy, not a scatter of the flock.
+    world_current_ = false;
+    if (looked_at_) {
+        write_back(world, threads);
+        looked_at_ = false;
     }
     profile.integrate_ms = ms_since(t_integrate);
     profile.total_ms = ms_since(t_start);

@@ -2,11 +2,13 @@
 // The fast classic step (internal). The flocking agents live in cell order between steps ("slots");
 // each step re-sorts them by a parallel counting sort (cheap: agents move less than a cell per step, so
 // the permutation is nearly the identity) and runs the SIMD neighbour pass of fast_classic_kernel.cpp.
-// The world's flocking rows are written back only when someone looks at the world (sync()).
+// The world's flocking rows are written back only when someone looks at the world (sync()), or, once
+// someone has, at the end of the next step.
 // Simulation::step uses it whenever try_step() accepts; the plain grid step in simulation.cpp stays the
 // readable reference.
 
 #include "boids/detail/fast_step_scratch.hpp"
+#include "boids/detail/grid_geometry.hpp"
 #include "boids/params.hpp"
 #include "boids/profile.hpp"
 #include "boids/world.hpp"
@@ -45,13 +47,19 @@ public:
     /// Returns false, having changed nothing, when the fast path does not apply: a visual range of 0,
     /// more than fast_path_max_predators predators, or in wrap mode a torus less than 3 cells wide, high
     /// or (3D) deep (where the plain path's 3 x 3 (x 3) block would visit a cell twice).
-    bool try_step(World<Real>& world, const Params& params, int threads, StepProfile& profile);
+    /// `whole`, when given, lays the grid out as that of a larger flock this world is part of (its member
+    /// count and bounding box; see GridExtent), as SpatialGrid::build does.
+    bool try_step(World<Real>& world, const Params& params, int threads, StepProfile& profile,
+                  const GridExtent* whole = nullptr);
 
-    /// Writes the flock's state back into the world's rows if the world is stale; with `release`, the
-    /// world becomes the only copy again (the caller may change it) and the next step reloads it.
+    /// Writes the flock's state back into the world's rows unless they are current (written back already,
+    /// by an earlier sync() or by a step that followed one); with `release`, the world becomes the only copy
+    /// again (the caller may change it) and the next step reloads it.
     void sync(World<Real>& world, bool release, int threads);
 
 private:
+    /// Scatters the slots' state into the world's rows, a column at a time; the rows are then current.
+    void write_back(World<Real>& world, int threads);
     /// Copies the flocking agents out of the world in world order (which is the cell order's tie-break),
     /// wrapping positions into the torus in wrap mode.
     void load(const World<Real>& world, const Params& params, int threads);
@@ -59,13 +67,18 @@ private:
     /// thread of the step's team; `cells_known` when slot_cell_ already holds the cells (computed by the
     /// previous step's kernel in the same geometry).
     void sort_by_cell(bool cells_known);
-    bool compute_geometry(const Params& params, int threads);
+    bool compute_geometry(const Params& params, int threads, const GridExtent* whole);
     [[nodiscard]] std::size_t cell_count() const {
         return static_cast<std::size_t>(grid_.nx) * static_cast<std::size_t>(grid_.ny) *
                static_cast<std::size_t>(grid_.nz);
     }
 
-    bool loaded_ = false;  ///< cur_ holds the flock; the world's flocking rows are stale
+    bool loaded_ = false; ///< cur_ holds the flock; the world's flocking rows may be stale
+    /// The world's flocking rows hold cur_'s state (written back by sync() or at the end of the last step).
+    bool world_current_ = false;
+    /// sync() ran since the last step: someone looks at the world between steps, so the next step writes it
+    /// back as it ends.
+    bool looked_at_ = false;
     bool three_d_ = false; ///< the loaded flock has z and vz
     /// slot_cell_ holds the cell of every slot of cur_ in the grid cells_grid_ (wrap mode: the kernel
     /// computes them with the new positions, and the grid stays the same from step to step).

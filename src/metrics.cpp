@@ -4,16 +4,18 @@
 
 #include "boids/detail/spatial_grid.hpp"
 #include "boids/error.hpp"
+#include "concurrent_union_find.hpp"
+#include "metrics_kernel.hpp"
 #include "text.hpp"
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <omp.h>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -22,67 +24,6 @@ namespace boids {
 namespace {
 
 constexpr double pi = 3.14159265358979323846;
-
-/// Disjoint sets over agent slots, for counting groups, that threads link concurrently: one 32-bit parent
-/// per slot (O(N) memory, whatever the number of linked pairs). A root is only ever linked under a smaller
-/// index (compare-and-swap, so only while it is still a root) and path halving only moves a parent to an
-/// ancestor, so parent[i] <= i always holds and no cycle can form. The number of sets is the number of
-/// connected components of the links, whatever order the threads add them in: the count is deterministic.
-class ConcurrentUnionFind {
-public:
-    ConcurrentUnionFind(std::size_t n, int threads)
-        : parent_(std::make_unique<std::atomic<std::uint32_t>[]>(n)), size_(n) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (std::size_t i = 0; i < n; ++i) {
-            parent_[i].store(static_cast<std::uint32_t>(i), std::memory_order_relaxed);
-        }
-    }
-
-    std::uint32_t find(std::uint32_t a) {
-        for (;;) {
-            std::uint32_t p = parent_[a].load(std::memory_order_relaxed);
-            if (p == a) {
-                return a;
-            }
-            const std::uint32_t grand = parent_[p].load(std::memory_order_relaxed);
-            if (grand != p) { // path halving; losing the race to another thread is harmless
-                parent_[a].compare_exchange_weak(p, grand, std::memory_order_relaxed);
-            }
-            a = grand;
-        }
-    }
-
-    void unite(std::uint32_t a, std::uint32_t b) {
-        for (;;) {
-            a = find(a);
-            b = find(b);
-            if (a == b) {
-                return;
-            }
-            if (a < b) {
-                std::swap(a, b);
-            }
-            std::uint32_t expected = a; // link the larger root under the smaller one if it is still a root
-            if (parent_[a].compare_exchange_strong(expected, b, std::memory_order_relaxed)) {
-                return;
-            }
-        }
-    }
-
-    /// The number of sets. Call after every unite has finished (outside the parallel region).
-    [[nodiscard]] long long roots(int threads) const {
-        long long count = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : count)
-        for (std::size_t i = 0; i < size_; ++i) {
-            count += parent_[i].load(std::memory_order_relaxed) == i ? 1 : 0;
-        }
-        return count;
-    }
-
-private:
-    std::unique_ptr<std::atomic<std::uint32_t>[]> parent_;
-    std::size_t size_;
-};
 
 /// Agents per block of the parallel sums. The blocks depend on the agent count only, and their partial
 /// sums are added in block order, so every sum is the same bits for any thread count.
@@ -126,9 +67,17 @@ const std::array<std::string_view, 10> names{"polarization", "milling",   "nnd_m
 
 namespace {
 
-/// A vector's length: the planar hypot in 2D (the bits the planar metrics always had), else the 3D norm.
+/// A vector's length in the run summary: the planar hypot in 2D (the bits the summary always had), else
+/// the 3D norm.
 double norm(double x, double y, double z, bool solid) {
     return solid ? std::sqrt(x * x + y * y + z * z) : std::hypot(x, y);
+}
+
+/// A vector's length in the metrics, sqrt(x^2 + y^2 + z^2) (z is 0 in a plane). Not std::hypot: the
+/// coordinates are far from overflowing a double's squares, and at 1M agents hypot's care cost more than
+/// the rest of the O(N) sums.
+double length(double x, double y, double z) {
+    return std::sqrt(x * x + y * y + z * z);
 }
 
 } // namespace
@@ -208,10 +157,12 @@ double nearest_candidate(const SpatialGrid<Real>& grid, const Geometry& g, std::
     return best;
 }
 
-} // namespace
+/// How the neighbour part of the metrics is computed: the SIMD kernel (metrics_kernel.cpp) or the plain
+/// scan below, the readable reference it is tested against.
+enum class NeighbourScan { Simd, Plain };
 
 template <class Real>
-Metrics compute_metrics(const World<Real>& world, const Params& params, int threads) {
+Metrics metrics_of(const World<Real>& world, const Params& params, int threads, NeighbourScan how) {
     Metrics m;
     const int nthreads = threads > 0 ? threads : omp_get_max_threads();
     const bool wrap = params.boundary == Boundary::Wrap;
@@ -236,7 +187,7 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
             }
             const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
             const double vz = vz_of(i);
-            const double speed = norm(vx, vy, vz, solid);
+            const double speed = length(vx, vy, vz);
             s.cx += static_cast<double>(world.x[i]);
             s.cy += static_cast<double>(world.y[i]);
             s.cz += z_of(i);
@@ -271,7 +222,7 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
     const double n = static_cast<double>(sums.count);
     const double cx = sums.cx / n, cy = sums.cy / n, cz = sums.cz / n;
     const double ux = sums.ux, uy = sums.uy, uz = sums.uz;
-    m.polarization = norm(ux, uy, uz, solid) / n;
+    m.polarization = length(ux, uy, uz) / n;
     m.speed_mean = sums.speed_sum / n;
     m.speed_std = std::sqrt(std::max(0.0, sums.speed_sq / n - m.speed_mean * m.speed_mean));
     // The scouts' decision (Adams' VGA scouts page, after Couzin et al.): where the uninformed majority
@@ -298,7 +249,7 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
             const double rz = z_of(i) - cz;
             const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
             const double vz = vz_of(i);
-            const double r = norm(rx, ry, rz, solid), v = norm(vx, vy, vz, solid);
+            const double r = length(rx, ry, rz), v = length(vx, vy, vz);
             if (r > 0.0 && v > 0.0) {
                 s[0] += (rx * vy - ry * vx) / (r * v);
                 s[1] += (ry * vz - rz * vy) / (r * v);
@@ -341,7 +292,7 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
     const double range = std::max({link, 2.0 * spacing, 1e-9});
     SpatialGrid<Real> grid;
     grid.build(world, GridMembers::Flocking, range, wrap, params.width, params.height,
-               solid ? params.depth : 0.0, nthreads);
+               solid ? params.depth : 0.0, nthreads, /*positions_only=*/true);
     const std::size_t slots = grid.size();
     const double link2 = link * link, range2 = range * range;
     const Geometry geometry{params.width, params.height, params.depth};
@@ -351,7 +302,49 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
     // neighbours (gigabytes for a dense flock). Slots are in cell order, so the sets a thread touches are
     // mostly close in memory.
     std::vector<double> nearest(slots, 0.0);
-    ConcurrentUnionFind sets(slots, nthreads);
+    detail::ConcurrentUnionFind sets(slots, nthreads);
+    constexpr std::size_t simd_from = 64; // slots: below, the kernel's vectors would be mostly masked off
+    bool scanned = false;
+    if constexpr (std::is_floating_point_v<Real>) { // fix15 worlds take the plain scan
+        if (how == NeighbourScan::Simd && slots >= simd_from) {
+            fast::MetricsFlock<Real> flock;
+            flock.x = grid.xs().data();
+            flock.y = grid.ys().data();
+            flock.z = solid ? grid.zs().data() : nullptr;
+            flock.cell_start = grid.cell_starts().data();
+            flock.slots = slots;
+            flock.nx = grid.columns();
+            flock.ny = grid.rows();
+            flock.nz = grid.layers();
+            flock.wrap = wrap;
+            flock.width = params.width;
+            flock.height = params.height;
+            flock.depth = params.depth;
+            if (wrap) {
+                constexpr int wide = 6;
+                const Real *const xs = grid.xs().data(), *const ys = grid.ys().data();
+                const Real* const zs = solid ? grid.zs().data() : nullptr;
+                const auto inside = [](Real v, double length) {
+                    return static_cast<double>(v) >= 0.0 && static_cast<double>(v) < length;
+                };
+                bool all = flock.nx >= wide && flock.ny >= wide && (!solid || flock.nz >= wide);
+#pragma omp parallel for num_threads(nthreads) schedule(static) reduction(&& : all)
+                for (std::size_t s = 0; s < slots; ++s) {
+                    all = all && inside(xs[s], params.width) && inside(ys[s], params.height) &&
+                          (zs == nullptr || inside(zs[s], params.depth));
+                }
+                flock.inside = all;
+            }
+            flock.link2 = link2;
+            flock.range2 = range2;
+            const int lines = flock.ny * flock.nz;
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 4)
+            for (int line = 0; line < lines; ++line) {
+                fast::metrics_lines(flock, line, line + 1, sets, nearest.data());
+            }
+            scanned = true;
+        }
+    }
     const auto scan = [&]<bool Wrap, bool Solid>() {
 #pragma omp parallel for num_threads(nthreads) schedule(dynamic, 256)
         for (std::size_t a = 0; a < slots; ++a) {
@@ -367,10 +360,12 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
             nearest[a] = std::isfinite(best) ? std::sqrt(best) : 0.0;
         }
     };
-    if (wrap) {
-        solid ? scan.template operator()<true, true>() : scan.template operator()<true, false>();
-    } else {
-        solid ? scan.template operator()<false, true>() : scan.template operator()<false, false>();
+    if (!scanned) {
+        if (wrap) {
+            solid ? scan.template operator()<true, true>() : scan.template operator()<true, false>();
+        } else {
+            solid ? scan.template operator()<false, true>() : scan.template operator()<false, false>();
+        }
     }
     const double nnd_sum = block_sum<double>(
         slots, nthreads, [&](std::size_t a, double& s) { s += nearest[a]; },
@@ -378,6 +373,18 @@ Metrics compute_metrics(const World<Real>& world, const Params& params, int thre
     m.nnd_mean = slots > 1 ? nnd_sum / static_cast<double>(slots) : 0.0;
     m.groups = sets.roots(nthreads);
     return m;
+}
+
+} // namespace
+
+template <class Real>
+Metrics compute_metrics(const World<Real>& world, const Params& params, int threads) {
+    return metrics_of(world, params, threads, NeighbourScan::Simd);
+}
+
+template <class Real>
+Metrics reference_metrics(const World<Real>& world, const Params& params, int threads) {
+    return metrics_of(world, params, threads, NeighbourScan::Plain);
 }
 
 std::span<const std::string_view> metric_names() {
@@ -434,5 +441,8 @@ template FlockSummary summarize(const World<Fix15>&);
 template Metrics compute_metrics(const World<float>&, const Params&, int);
 template Metrics compute_metrics(const World<double>&, const Params&, int);
 template Metrics compute_metrics(const World<Fix15>&, const Params&, int);
+template Metrics reference_metrics(const World<float>&, const Params&, int);
+template Metrics reference_metrics(const World<double>&, const Params&, int);
+template Metrics reference_metrics(const World<Fix15>&, const Params&, int);
 
 } // namespace boids

@@ -13,10 +13,10 @@
 #include "boids/detail/neighbour_search.hpp"
 #include "boids/world.hpp"
 #include "classic_rules.hpp"
+#include "models/topological.hpp"
 #include "neighbour_pass.hpp"
 #include "neighbour_pass_types.hpp"
 #include "predator_behavior.hpp"
-#include "models/topological.hpp"
 
 #include <cstddef>
 #include <cstdint>

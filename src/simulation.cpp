@@ -171,8 +171,9 @@ void Simulation<Real>::step_once() {
         }
     };
     if constexpr (std::is_floating_point_v<Real>) {
-        if (fast_path_ && !whole_flock_grids_ && fast_path_applies(params_) &&
-            fast_.get().try_step(world_, params_, nthreads, last_profile_)) {
+        if (fast_path_ && fast_path_applies(params_) &&
+            fast_.get().try_step(world_, params_, nthreads, last_profile_,
+                                 whole_flock_grids_ ? whole_flock_grids_->data() : nullptr)) {
             last_step_fast_ = true;
             total_profile_ += last_profile_;
             ++steps_taken_;
@@ -244,9 +245,9 @@ void Simulation<Real>::build_grids(const classic::Constants<Real>& c, int nthrea
     const double depth = c.three_d ? params_.depth : 0.0; // 0: planar grids
     const detail::GridExtent* whole = whole_flock_grids_ ? whole_flock_grids_->data() : nullptr;
     flock_grid_.build(w, GridMembers::Flocking, grid_range(params_), c.wrap, params_.width, params_.height,
-                      depth, nthreads, whole);
+                      depth, nthreads, false, whole);
     predator_grid_.build(w, GridMembers::Predators, params_.predator_range, c.wrap, params_.width,
-                         params_.height, depth, nthreads, whole != nullptr ? whole + 1 : nullptr);
+                         params_.height, depth, nthreads, false, whole != nullptr ? whole + 1 : nullptr);
 }
 
 template <class Real>

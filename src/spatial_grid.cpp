@@ -4,11 +4,13 @@
 #include "boids/detail/grid_geometry.hpp"
 
 #include "boids/fix15.hpp"
+#include "cell_cursors.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cassert>
 #include <limits>
+#include <omp.h>
 
 namespace boids {
 
@@ -26,37 +28,42 @@ std::size_t SpatialGrid<Real>::cell_of(double px, double py, double pz) const {
 
 template <class Real>
 void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, double range, bool wrap,
-                              double width, double height, double depth, int threads,
+                              double width, double height, double depth, int threads, bool positions_only,
                               const detail::GridExtent* whole) {
-    members_.clear();
+    const std::size_t n = world.size();
     const bool want_predators = members == GridMembers::Predators;
-    for (std::size_t i = 0; i < world.size(); ++i) {
-        if ((world.kind[i] == Kind::Predator) == want_predators) {
-            members_.push_back(static_cast<std::uint32_t>(i));
-        }
-    }
-    const std::size_t m = members_.size();
+    const auto member = [&](std::size_t i) { return (world.kind[i] == Kind::Predator) == want_predators; };
     wrap_ = wrap;
     three_d_ = depth > 0;
     assert(!three_d_ || world.z.size() == world.size());
     nz_ = 1;
     origin_z_ = 0.0;
     cell_d_ = 1.0;
+    threads = std::max(threads, 1);
 
     // Geometry (detail::grid_geometry, shared with the fast path): margin mode covers the members'
-    // bounding box.
-    detail::MemberBox box;
-    if (!wrap && whole == nullptr) {
-        bool first = true;
-        for (std::uint32_t i : members_) {
-            const std::array<double, 3> p{static_cast<double>(world.x[i]), static_cast<double>(world.y[i]),
-                                          three_d_ ? static_cast<double>(world.z[i]) : 0.0};
-            for (std::size_t a = 0; a < 3; ++a) {
-                box.lo[a] = first ? p[a] : std::min(box.lo[a], p[a]);
-                box.hi[a] = first ? p[a] : std::max(box.hi[a], p[a]);
-            }
-            first = false;
+    // bounding box (min and max are exact in any order).
+    std::size_t m = 0;
+    constexpr double big = std::numeric_limits<double>::max();
+    double lo_x = big, lo_y = big, lo_z = big, hi_x = -big, hi_y = -big, hi_z = -big;
+    const bool three_d = three_d_;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : m) reduction(min : lo_x, lo_y, lo_z) \
+    reduction(max : hi_x, hi_y, hi_z)
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!member(i)) {
+            continue;
         }
+        ++m;
+        const double x = static_cast<double>(world.x[i]), y = static_cast<double>(world.y[i]);
+        const double z = three_d ? static_cast<double>(world.z[i]) : 0.0;
+        lo_x = std::min(lo_x, x), hi_x = std::max(hi_x, x);
+        lo_y = std::min(lo_y, y), hi_y = std::max(hi_y, y);
+        lo_z = std::min(lo_z, z), hi_z = std::max(hi_z, z);
+    }
+    detail::MemberBox box;
+    if (!wrap && m > 0) {
+        box.lo = {lo_x, lo_y, lo_z};
+        box.hi = {hi_x, hi_y, hi_z};
     }
     const detail::GridGeometry g =
         whole != nullptr
@@ -71,56 +78,70 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
     nx_ = g.nx;
     ny_ = g.ny;
     nz_ = g.nz;
+    const std::size_t cells = g.cell_count();
 
-    const std::size_t cells =
-        static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_) * static_cast<std::size_t>(nz_);
-    slot_cell_.resize(m);
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::size_t k = 0; k < m; ++k) {
-        const std::uint32_t i = members_[k];
-        slot_cell_[k] = static_cast<std::uint32_t>(cell_of(static_cast<double>(world.x[i]),
-                                                           static_cast<double>(world.y[i]),
-                                                           three_d_ ? static_cast<double>(world.z[i]) : 0.0));
-    }
-
-    // Counting sort: histogram, exclusive prefix sum, stable scatter (members stay in world order
-    // within a cell, which fixes the order of every neighbour sum).
-    cell_start_.assign(cells + 1, 0);
-    for (std::size_t k = 0; k < m; ++k) {
-        ++cell_start_[slot_cell_[k] + 1];
-    }
-    for (std::size_t c = 0; c < cells; ++c) {
-        cell_start_[c + 1] += cell_start_[c];
-    }
-    agent_.resize(m);
+    // Stable counting sort, in parallel: thread t bins the t-th share of the world (in world order) into its
+    // own counters; a prefix sum in (cell, thread) order turns them into scatter cursors, so members keep
+    // their world order within a cell (which fixes the order of every neighbour sum) whatever the threads.
+    constexpr std::uint32_t outside = std::numeric_limits<std::uint32_t>::max(); // not a member
+    slot_cell_.resize(n);
+    counters_.resize(static_cast<std::size_t>(threads) * cells);
+    chunk_total_.resize(static_cast<std::size_t>(threads));
+    cell_start_.resize(cells + 1);
+    const bool everything = !positions_only;
+    agent_.resize(everything ? m : 0);
     x_.resize(m);
     y_.resize(m);
-    vx_.resize(m);
-    vy_.resize(m);
     z_.resize(three_d_ ? m : 0);
-    vz_.resize(three_d_ ? m : 0);
-    std::vector<std::uint32_t>& cursor = slot_cell_; // reuse: cell of member k becomes its slot
+    vx_.resize(everything ? m : 0);
+    vy_.resize(everything ? m : 0);
+    vz_.resize(everything && three_d_ ? m : 0);
+#pragma omp parallel num_threads(threads)
     {
-        std::vector<std::uint32_t> next(cell_start_.begin(), cell_start_.end() - 1);
-        for (std::size_t k = 0; k < m; ++k) {
-            cursor[k] = next[slot_cell_[k]]++;
+        const auto t = static_cast<std::size_t>(omp_get_thread_num());
+        const auto nt = static_cast<std::size_t>(omp_get_num_threads());
+        const std::size_t begin = n * t / nt, end = n * (t + 1) / nt;
+        std::uint32_t* const counter = counters_.data() + t * cells;
+        std::fill(counter, counter + cells, 0u);
+        for (std::size_t i = begin; i < end; ++i) {
+            if (!member(i)) {
+                slot_cell_[i] = outside;
+                continue;
+            }
+            const auto c = static_cast<std::uint32_t>(
+                cell_of(static_cast<double>(world.x[i]), static_cast<double>(world.y[i]),
+                        three_d_ ? static_cast<double>(world.z[i]) : 0.0));
+            slot_cell_[i] = c;
+            ++counter[c];
         }
-    }
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::size_t k = 0; k < m; ++k) {
-        const std::uint32_t i = members_[k];
-        const std::uint32_t s = cursor[k];
-        agent_[s] = i;
-        x_[s] = world.x[i];
-        y_[s] = world.y[i];
-        vx_[s] = world.vx[i];
-        vy_[s] = world.vy[i];
-        if (three_d_) {
-            z_[s] = world.z[i];
-            vz_[s] = world.vz[i];
+#pragma omp barrier
+        detail::prefix_cursors(
+            cells, nt, cell_start_.data(), chunk_total_.data(),
+            [&](std::size_t c, std::size_t u) -> std::uint32_t& { return counters_[u * cells + c]; },
+            [](std::size_t, std::size_t, std::uint32_t) {});
+        for (std::size_t i = begin; i < end; ++i) {
+            const std::uint32_t c = slot_cell_[i];
+            if (c == outside) {
+                continue;
+            }
+            const std::uint32_t s = counter[c]++;
+            x_[s] = world.x[i];
+            y_[s] = world.y[i];
+            if (three_d_) {
+                z_[s] = world.z[i];
+            }
+            if (everything) {
+                agent_[s] = static_cast<std::uint32_t>(i);
+                vx_[s] = world.vx[i];
+                vy_[s] = world.vy[i];
+                if (three_d_) {
+                    vz_[s] = world.vz[i];
+                }
+            }
         }
     }
     assert(cell_start_.back() == m);
+    members_ = m;
 }
 
 template class SpatialGrid<float>;

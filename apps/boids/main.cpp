@@ -12,11 +12,13 @@
 #include "mpi/communicator.hpp"
 #include "run_command.hpp"
 #include "sweep_command.hpp"
-#include "viewer.hpp"
 
 #include <CLI/CLI.hpp>
 
+#if BOIDS_HAVE_VIEWER
 #include "video_recorder.hpp"
+#include "viewer.hpp"
+#endif
 
 #include <cstdio>
 #include <iostream>
@@ -126,6 +128,7 @@ void add_view_options(CLI::App& cmd, boids::cli::RunOptions& o, ViewCliOptions& 
                    "Address the control port listens on (default 127.0.0.1)");
 }
 
+#if BOIDS_HAVE_VIEWER
 /// Resolves `boids view`'s options. Throws InputError.
 boids::viewer::ViewerOptions make_viewer_options(boids::cli::RunOptions o, const ViewCliOptions& v) {
     using boids::InputError;
@@ -172,6 +175,7 @@ boids::viewer::ViewerOptions make_viewer_options(boids::cli::RunOptions o, const
     vo.record_path = v.record;
     return vo;
 }
+#endif
 
 void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
     cmd.add_option("--sizes", o.sizes, "W20 flock sizes, comma-separated (default 10000,100000,1000000)");
@@ -294,21 +298,30 @@ int main(int argc, char** argv) {
     CLI::App* view = app.add_subcommand("view", "Open the interactive viewer (needs a display)");
     add_view_options(*view, view_scene, view_options);
     boids::cli::SweepOptions sweep_options;
-    CLI::App* sweep =
-        app.add_subcommand("sweep", "Run every (value, seed) of one varied key; one CSV row each");
+    CLI::App* sweep = app.add_subcommand(
+        "sweep", "Run every combination of the varied keys' values, times the seeds; one CSV row per run");
     add_scene_options(*sweep, sweep_options.scene);
     sweep->add_option("--steps", sweep_options.scene.steps, "Steps per run (default 1000)");
-    sweep->add_option("--vary", sweep_options.vary,
-                      "KEY=START:STOP:COUNT[:log]: a numeric parameter, an agent count, or scouts1_fraction");
+    sweep
+        ->add_option("--vary", sweep_options.vary,
+                     "KEY=START:STOP:COUNT[:log] or KEY=V1,V2,...: a numeric parameter, an agent count, or "
+                     "scouts1_fraction; repeat for more keys (every combination is run)")
+        ->take_all();
     sweep->add_option("--seeds", sweep_options.seeds,
-                      "Runs per value, seeds --seed, --seed + 1, ... (default 1)");
+                      "Runs per combination, seeds --seed, --seed + 1, ... (default 1)");
     sweep->add_option("--burn-in", sweep_options.burn_in, "Steps before averaging starts (default 0)");
     sweep->add_option("--every", sweep_options.every,
                       "Steps between metric samples after the burn-in (default 1)");
     sweep->add_option("--metric", sweep_options.metrics,
-                      "Metrics to average, comma-separated (default polarization): polarization, milling, "
-                      "nnd_mean, groups, speed_mean, speed_std, frac_right, frac_left, accuracy, side_right");
+                      "Metrics to average, comma-separated, or all (default polarization): polarization, "
+                      "milling, nnd_mean, groups, speed_mean, speed_std, frac_right, frac_left, accuracy, "
+                      "side_right");
     sweep->add_option("--out", sweep_options.out, "CSV written row by row; re-running resumes it");
+    sweep->add_option("--series", sweep_options.series,
+                      "CSV of every run's metrics at step 0 and every --series-every steps (long format: "
+                      "run, varied keys, seed, step, metrics); resumed with --out");
+    sweep->add_option("--series-every", sweep_options.series_every,
+                      "Steps between the rows of --series (default 1)");
     CLI::App* presets = app.add_subcommand("presets", "List the built-in scenes");
     CLI::App* params = app.add_subcommand("params", "List every parameter key with its default and range");
     boids::cli::BenchOptions bench_options;
@@ -378,6 +391,7 @@ int main(int argc, char** argv) {
         if (bench->parsed()) {
             return boids::cli::run_bench(bench_options);
         }
+#if BOIDS_HAVE_VIEWER
         if (view->parsed()) {
             std::string why;
             boids::viewer::ViewerOptions options = make_viewer_options(view_scene, view_options);
@@ -418,6 +432,17 @@ int main(int argc, char** argv) {
                         run_options.record_file.c_str());
             std::fflush(stdout);
         }
+#else
+        if (view->parsed()) {
+            std::cerr << "boids view: this build has no viewer (configured with BOIDS_BUILD_VIEWER=OFF); "
+                         "boids run --headless runs a scene without it\n";
+            return exit_bad_input;
+        }
+        if (!run->parsed()) { // the main job without a viewer: the default scene, headless
+            std::printf("boids: this build has no viewer, so the default scene runs headless\n");
+            std::fflush(stdout);
+        }
+#endif
         if (ranks->distributed()) {
             boids::cli::run_distributed(boids::cli::make_run_plan(run_options), *ranks);
             return 0;

@@ -13,8 +13,10 @@
 #include "boids/state_io.hpp"
 #include "boids/trajectory.hpp"
 
+#if BOIDS_HAVE_VIEWER
 #include "headless_recording.hpp"
 #include "video_recorder.hpp"
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -176,6 +178,7 @@ void run(const RunPlan& plan) {
         trace->record(0, sim.world());
     }
     // A video gets one frame per step (after it); a PNG gets the final state only.
+#if BOIDS_HAVE_VIEWER
     std::unique_ptr<render::HeadlessRecording> recording;
     if (plan.record_file) {
         // The scene's rate (steps per second: its source's) over the steps per frame, so that the video
@@ -187,6 +190,11 @@ void run(const RunPlan& plan) {
                                                                 plan.frame_height, fps);
     }
     const bool video = recording && !render::is_png_path(*plan.record_file);
+    const auto add_frame = [&] { recording->add_frame(sim.world(), sim.params(), sim.steps_taken()); };
+#else
+    const bool video = false; // a build without the viewer has no recorder (make_run_plan refuses --record)
+    const auto add_frame = [] {};
+#endif
     // Metrics and trajectory frames are taken at step 0 and every K steps after.
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> metrics_out(
         plan.metrics_file ? open_metrics(*plan.metrics_file) : nullptr,
@@ -208,7 +216,7 @@ void run(const RunPlan& plan) {
             trajectory->write_frame(sim.world(), t);
         }
         if (video && t > 0 && t % plan.record_every == 0) {
-            recording->add_frame(sim.world(), sim.params(), sim.steps_taken());
+            add_frame();
         }
         if (trace && t > 0 && t % plan.trace_every == 0) {
             trace->record(t, sim.world());
@@ -236,22 +244,26 @@ void run(const RunPlan& plan) {
     if (trace) {
         trace->finish();
     }
+#if BOIDS_HAVE_VIEWER
     if (recording && !video) {
-        recording->add_frame(sim.world(), sim.params(), sim.steps_taken());
+        add_frame();
     }
     if (recording) {
         recording->finish();
     }
+#endif
 
     if (plan.dump_file) {
         write_state_csv(*plan.dump_file, sim.world(), sim.steps_taken());
     }
     print_summary(plan, sim, plan.steps, seconds);
+#if BOIDS_HAVE_VIEWER
     if (recording) {
         std::printf("  recorded      %lld frame%s (%dx%d) to %s\n", recording->frames(),
                     recording->frames() == 1 ? "" : "s", plan.frame_width, plan.frame_height,
                     plan.record_file->c_str());
     }
+#endif
 }
 
 volatile std::sig_atomic_t interrupted = 0;
@@ -380,9 +392,15 @@ RunPlan make_run_plan(const RunOptions& o) {
         plan.dump_file = o.dump_file;
     }
     if (!o.record_file.empty()) {
+#if BOIDS_HAVE_VIEWER
         if (!render::is_png_path(o.record_file)) {
             render::check_video_target("--record", o.record_file);
         }
+#else
+        throw InputError(invalid_value_message("--record", "'" + o.record_file + "'",
+                                               "this build of boids has no recorder (built without the "
+                                               "viewer: BOIDS_BUILD_VIEWER=OFF)"));
+#endif
         check_output_path("--record", o.record_file);
         plan.record_file = o.record_file;
     }

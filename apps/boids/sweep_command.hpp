@@ -1,5 +1,6 @@
 #pragma once
-// `boids sweep`: every (value, seed) combination of one varied key, runs in parallel, one CSV row each.
+// `boids sweep`: every combination of the values of the varied keys, times the seeds, run in parallel
+// (boids/sweep.hpp); one CSV row of time averages per run and, with --series, one row per sampled step.
 
 #include "run_command.hpp"
 
@@ -15,27 +16,18 @@ namespace boids::cli {
 /// What the user asked for, before validation. The scene options are those of `boids run`.
 struct SweepOptions {
     RunOptions scene;
-    std::string vary;          ///< KEY=START:STOP:COUNT[:log]
-    std::string seeds = "1";   ///< runs per value, with seeds seed, seed + 1, ...
-    std::string burn_in = "0"; ///< steps before averaging starts
-    std::string every = "1";   ///< steps between samples after the burn-in
+    std::vector<std::string> vary; ///< one axis each: KEY=START:STOP:COUNT[:log] or KEY=V1,V2,...
+    std::string seeds = "1";       ///< runs per combination, with seeds seed, seed + 1, ...
+    std::string burn_in = "0";     ///< steps before averaging starts
+    std::string every = "1";       ///< steps between samples after the burn-in
     std::string metrics = "polarization";
     std::string out;
+    std::string series;       ///< --series FILE: every run's metrics at step 0 and every K steps
+    std::string series_every; ///< K (empty = 1)
 };
 
-/// One point of the varied key: its value and the text written to the CSV (and matched on resume).
-struct SweepValue {
-    double value;
-    std::string text;
-};
-
-/// Parses KEY=START:STOP:COUNT[:log] into the key and its values (duplicates after rounding dropped).
-/// KEY is a numeric parameter, an agent count (boids, scouts1, scouts2, predators) or scouts1_fraction
-/// (the share of scouts1 among boids + scouts1, the total held). Throws InputError.
-[[nodiscard]] std::pair<std::string, std::vector<SweepValue>> parse_vary(const std::string& vary);
-
-/// Runs the sweep, appending to (resuming) the output file. Throws InputError for bad input. Under MPI the
-/// ranks share the runs and rank 0 writes the same file, row for row, as one process would.
+/// Runs the sweep, appending to (resuming) the output files. Throws InputError for bad input. Under MPI the
+/// ranks share the runs and rank 0 writes the same files, row for row, as one process would.
 void run_sweep(const SweepOptions& options, const mpi::Communicator& ranks);
 
 } // namespace boids::cli

@@ -14,6 +14,30 @@ namespace boids::render {
 
 namespace {
 
+/// Level of detail of a 2D flock: below this many view pixels per agent, arrows would overlap into a
+/// texture anyway, so the flock is drawn as one image the CPU writes, a dot per agent in its heading colour
+/// (no vertex work: with software GL drawing is most of a frame at large N)...
+constexpr double image_pixels_per_agent = 16.0;
+/// ... with 2 x 2 dots while there are at least this many pixels per agent, single pixels below.
+constexpr double big_dot_pixels_per_agent = 4.0;
+
+/// The flock image over the whole view: a quad from four vertices made in the shader, row 0 at the top.
+const char* image_vertex_shader = R"(#version 330 core
+out vec2 uv;
+void main() {
+    vec2 p = vec2(float(gl_VertexID & 1) * 2.0 - 1.0, float(gl_VertexID >> 1) * 2.0 - 1.0);
+    uv = vec2((p.x + 1.0) * 0.5, (1.0 - p.y) * 0.5);
+    gl_Position = vec4(p, 0.0, 1.0);
+}
+)";
+
+const char* image_fragment_shader = R"(#version 330 core
+in vec2 uv;
+uniform sampler2D image;
+out vec4 colour_out;
+void main() { colour_out = texture(image, uv); }
+)";
+
 const char* arrow_vertex_shader = R"(#version 330 core
 layout(location = 0) in vec2 corner;   // arrow outline, unit length, pointing along +x
 layout(location = 1) in vec4 agent;    // x, y, vx, vy in world units
@@ -284,6 +308,12 @@ FlockRenderer::FlockRenderer() {
     }
     arrow_program_ = link(arrow_vertex_shader, arrow_fragment_shader);
     line_program_ = link(line_vertex_shader, line_fragment_shader);
+    image_program_ = link(image_vertex_shader, image_fragment_shader);
+    glGenVertexArrays(1, &image_vao_);
+    glGenTextures(1, &image_texture_);
+    glBindTexture(GL_TEXTURE_2D, image_texture_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
 
     glGenBuffers(1, &arrow_vertices_);
     glBindBuffer(GL_ARRAY_BUFFER, arrow_vertices_);
@@ -336,6 +366,9 @@ FlockRenderer::FlockRenderer() {
 }
 
 FlockRenderer::~FlockRenderer() {
+    glDeleteTextures(1, &image_texture_);
+    glDeleteVertexArrays(1, &image_vao_);
+    glDeleteProgram(image_program_);
     glDeleteVertexArrays(kind_count, arrow_vaos_.data());
     glDeleteBuffers(kind_count, instance_buffers_.data());
     glDeleteBuffers(1, &arrow_vertices_);
@@ -375,15 +408,73 @@ void FlockRenderer::upload(const World<Real>& world) {
             }
         }
     }
-    for (int k = 0; k < kind_count; ++k) {
-        glBindBuffer(GL_ARRAY_BUFFER, uploaded_3d_ ? instance3d_buffers_[k] : instance_buffers_[k]);
-        // Orphan the old storage so the driver need not wait for the previous frame's draw.
-        const auto bytes = static_cast<GLsizeiptr>(staging_[k].size() * sizeof(float));
-        glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
-        if (bytes > 0) {
-            glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, staging_[k].data());
+    uploaded_.fill(false); // to GL when drawn as instances (upload_instances): a flock image needs none
+}
+
+void FlockRenderer::upload_instances(int kind, bool three_d) {
+    const auto k = static_cast<std::size_t>(kind);
+    if (uploaded_[k]) {
+        return;
+    }
+    uploaded_[k] = true;
+    glBindBuffer(GL_ARRAY_BUFFER, three_d ? instance3d_buffers_[k] : instance_buffers_[k]);
+    // Orphan the old storage so the driver need not wait for the previous frame's draw.
+    const auto bytes = static_cast<GLsizeiptr>(staging_[k].size() * sizeof(float));
+    glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
+    if (bytes > 0) {
+        glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, staging_[k].data());
+    }
+}
+
+void FlockRenderer::draw_flock_image(int kind, const ViewTransform& view, int view_width, int view_height,
+                                     int dot) {
+    // The heading colours of the arrow shader, in a table of 1024 hues.
+    static const std::array<std::uint32_t, 1024> hues = [] {
+        std::array<std::uint32_t, 1024> t{};
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            const double h = static_cast<double>(i) / static_cast<double>(t.size());
+            std::uint32_t rgba = 0xff000000u;
+            for (int c = 0; c < 3; ++c) {
+                const double n = std::array{0.0, 4.0, 2.0}[static_cast<std::size_t>(c)];
+                const double k = std::clamp(std::abs(std::fmod(h * 6.0 + n, 6.0) - 3.0) - 1.0, 0.0, 1.0);
+                const double v = 1.0 * (1.0 + 0.8 * (k - 1.0)); // v * mix(1, k, s) with s = 0.8, v = 1
+                rgba |= static_cast<std::uint32_t>(std::lround(v * 255.0)) << (8 * c);
+            }
+            t[i] = rgba;
+        }
+        return t;
+    }();
+    const auto w = static_cast<std::size_t>(view_width), h = static_cast<std::size_t>(view_height);
+    image_pixels_.assign(w * h, 0u);
+    const std::vector<float>& agents = staging_[static_cast<std::size_t>(kind)];
+    constexpr double turn = 1.0 / 6.28318530717958647692;
+    for (std::size_t i = 0; i + 3 < agents.size(); i += 4) {
+        const double px = view.to_pixel_x(agents[i]), py = view.to_pixel_y(agents[i + 1]);
+        if (px < 0 || py < 0 || px >= static_cast<double>(w - 1) || py >= static_cast<double>(h - 1)) {
+            continue;
+        }
+        const double hue =
+            std::atan2(static_cast<double>(agents[i + 3]), static_cast<double>(agents[i + 2])) * turn + 0.5;
+        const std::uint32_t colour = hues[static_cast<std::size_t>(hue * 1024.0) & 1023u];
+        std::uint32_t* at =
+            image_pixels_.data() + static_cast<std::size_t>(py) * w + static_cast<std::size_t>(px);
+        at[0] = colour;
+        if (dot == 2) {
+            at[1] = at[w] = at[w + 1] = colour;
         }
     }
+    glBindTexture(GL_TEXTURE_2D, image_texture_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, view_width, view_height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 image_pixels_.data());
+    glUseProgram(image_program_);
+    glUniform1i(glGetUniformLocation(image_program_, "image"), 0);
+    glActiveTexture(GL_TEXTURE0);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glBindVertexArray(image_vao_);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glDisable(GL_BLEND);
 }
 
 void FlockRenderer::draw_shape(const std::vector<float>& points, unsigned mode, Rgba c) {
@@ -509,6 +600,8 @@ void FlockRenderer::draw(const Params& params, const ViewTransform& view, int vi
     // Arrow sizes are world units for worlds of VGA size and above; a smaller world (the lab's TFT, the
     // unit worlds of Vicsek, Couzin and Downey) shrinks them in proportion to its diagonal.
     const double world_fraction = std::min(1.0, std::hypot(params.width, params.height) / 800.0);
+    const double visible = std::min(1.0, (view_width / view.scale) * (view_height / view.scale) /
+                                             (params.width * params.height));
     for (int k = 0; k < kind_count; ++k) { // predators last, on top
         if (counts_[k] == 0) {
             continue;
@@ -518,6 +611,17 @@ void FlockRenderer::draw(const Params& params, const ViewTransform& view, int vi
         glUniform1f(min_loc, s.min_pixels);
         glUniform1i(heading_loc, s.by_heading);
         glUniform3f(colour_loc, s.rgb[0], s.rgb[1], s.rgb[2]);
+        // Agents in view: the flock's count in proportion to the part of the world in view (zoomed in on a
+        // dense flock, arrows come back).
+        const double pixels = static_cast<double>(view_width) * static_cast<double>(view_height);
+        const double in_view = static_cast<double>(counts_[k]) * visible;
+        if (s.by_heading && in_view * image_pixels_per_agent > pixels) {
+            draw_flock_image(k, view, view_width, view_height,
+                             in_view * big_dot_pixels_per_agent > pixels ? 1 : 2);
+            glUseProgram(arrow_program_);
+            continue;
+        }
+        upload_instances(k, false);
         glBindVertexArray(arrow_vaos_[k]);
         glDrawArraysInstanced(GL_TRIANGLES, 0, 3, static_cast<GLsizei>(counts_[k]));
     }
@@ -666,6 +770,7 @@ void FlockRenderer::draw_3d(const Params& params, const OrbitFrame& frame, int v
                 glUniform1f(glGetUniformLocation(prog, "min_pixels"), st.min_pixels);
                 glUniform1i(glGetUniformLocation(prog, "by_heading"), st.by_heading);
                 glUniform3f(glGetUniformLocation(prog, "colour"), st.rgb[0], st.rgb[1], st.rgb[2]);
+                upload_instances(k, true);
                 glBindVertexArray(arrow3d_vaos_[k]);
                 glDrawArraysInstanced(GL_TRIANGLES, 0, 3, static_cast<GLsizei>(counts_[k]));
             }

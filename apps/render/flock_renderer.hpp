@@ -82,6 +82,16 @@ private:
     void draw_lines_3d(const std::vector<float>& points, unsigned mode, Rgba colour);
     void draw_obstacle_3d(const Obstacle& obstacle, const Params& params, Rgba colour);
 
+    /// Draws the agents of `kind` as one image, a pixel per agent in its heading colour (the densest level
+    /// of detail).
+    void draw_flock_image(int kind, const ViewTransform& view, int view_width, int view_height, int dot);
+    /// Copies the staged instances of `kind` to its GL buffer once per upload(), when first drawn.
+    void upload_instances(int kind, bool three_d);
+
+    unsigned image_program_ = 0;
+    unsigned image_vao_ = 0;
+    unsigned image_texture_ = 0;
+    std::vector<std::uint32_t> image_pixels_;
     bool uploaded_3d_ = false;
     unsigned arrow3d_program_ = 0;
     unsigned line3d_program_ = 0;
@@ -98,6 +108,7 @@ private:
     unsigned line_buffer_ = 0;
     std::array<long long, kind_count> counts_{};
     std::array<std::vector<float>, kind_count> staging_;
+    std::array<bool, kind_count> uploaded_{}; ///< staging_[k] is in its GL buffer
 };
 
 /// Reads the `width` x `height` pixels at the bottom-left of the current read framebuffer, rows top to

@@ -3,6 +3,7 @@
 
 #include "viewer_state.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace boids::viewer {
@@ -23,8 +24,7 @@ struct PanelUi {
 /// Width of the panel in pixels for a window `window_width` wide: 30% of it, from 300 to 400 pixels (at
 /// 1024 x 600 the flock keeps 70% of the window; `h` hides the panel).
 [[nodiscard]] inline float panel_width(float window_width) {
-    return window_width * 0.3f < 300.0f ? 300.0f
-                                        : (window_width * 0.3f > 400.0f ? 400.0f : window_width * 0.3f);
+    return std::clamp(window_width * 0.3f, 300.0f, 400.0f);
 }
 
 /// Draws the panel docked at the right of a `width` x `height` window; edits go into `state`.

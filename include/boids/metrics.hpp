@@ -40,9 +40,15 @@ struct Metrics {
 
 /// Computes every metric in O(N k) with the spatial grid, threaded over `threads` (0 = all); the result
 /// does not depend on the thread count. Distances follow params.boundary (minimum image on a torus; the
-/// centroid for milling is the plain mean of positions).
+/// centroid for milling is the plain mean of positions). The neighbour scan (nnd_mean, groups) runs on
+/// SIMD lanes for float and double worlds.
 template <class Real>
 [[nodiscard]] Metrics compute_metrics(const World<Real>& world, const Params& params, int threads = 0);
+
+/// The same metrics with the plain scalar neighbour scan: the readable reference compute_metrics is tested
+/// against (it gives the same doubles and the same group count).
+template <class Real>
+[[nodiscard]] Metrics reference_metrics(const World<Real>& world, const Params& params, int threads = 0);
 
 /// Names of the metrics a sweep can average and value() reads, in a stable order.
 [[nodiscard]] std::span<const std::string_view> metric_names();

@@ -80,8 +80,8 @@ public:
     [[nodiscard]] bool fast_path() const { return fast_path_; }
     /// Lays out the flocking agents' and the predators' grids as those of a larger flock this world is part
     /// of (a rank's agents plus the halo around them, in global order): every agent is binned into the
-    /// cell it has in the whole flock, so each sum is taken in one process's order. Steps take the plain
-    /// path while it is set; std::nullopt restores the world's own layout.
+    /// cell it has in the whole flock, so each sum is taken in one process's order (on the fast path as on
+    /// the plain one); std::nullopt restores the world's own layout.
     void set_whole_flock_grids(const std::optional<std::array<detail::GridExtent, 2>>& extents) {
         whole_flock_grids_ = extents;
     }

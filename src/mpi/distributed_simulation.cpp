@@ -371,6 +371,7 @@ void DistributedSimulation<Real>::step_once() {
     sim.set_whole_flock_grids(extents);
     sim.set_agent_ids(std::vector<std::uint32_t>(local_ids.begin(), local_ids.end()));
     sim.step(1);
+    stats_.fast_steps += sim.last_step_fast() ? 1 : 0;
     const World<Real>& after = sim.world();
     for (std::size_t i = 0; i < ids_.size(); ++i) {
         const std::size_t k = owned_rows[i];

@@ -4,8 +4,9 @@
 //
 // Each rank owns the agents in its sub-domain (Decomposition). A step: every rank sends each neighbour
 // the agents within interaction range of that neighbour's sub-domain (the halo); builds a World of its
-// own and its halo agents in global agent order; steps it with the engine's plain path, its grids laid
-// out as the whole flock's (Simulation::set_whole_flock_grids), so every agent's sums visit the same
+// own and its halo agents in global agent order; steps it with the engine (the SIMD fast path where it
+// applies, else the plain path), its grids laid out as the whole flock's (Simulation::set_whole_flock_grids),
+// so every agent's sums visit the same
 // neighbours in the same order as in one process; keeps its own agents' new state; and hands the agents
 // that left its sub-domain to their new owners. Agents carry their global index, which is also how a
 // pursuing predator names its prey across ranks.
@@ -33,6 +34,7 @@ struct DistributedStats {
     double halo_agents = 0; ///< halo agents received
     double handed_over = 0; ///< agents this rank handed to another (border crossings and rebalancing)
     long long rebalances = 0;
+    long long fast_steps = 0; ///< steps the engine took on its SIMD fast path
     double imbalance_sum = 0; ///< sum over steps of (largest share / mean share)
 };
 

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <vector>
 
 namespace boids_test {
 
@@ -27,6 +28,16 @@ inline std::string slurp(const fs::path& p) {
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+/// The lines of a text, without their newlines.
+inline std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream s(text);
+    for (std::string line; std::getline(s, line);) {
+        out.push_back(line);
+    }
+    return out;
 }
 
 /// A folder of the running test's own under BOIDS_TEST_TMP.

@@ -21,15 +21,6 @@ namespace fs = std::filesystem;
 
 using namespace boids_test;
 
-std::vector<std::string> lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream s(text);
-    for (std::string line; std::getline(s, line);) {
-        out.push_back(line);
-    }
-    return out;
-}
-
 TEST(ScienceCli, MetricsCsvHasTheStableColumnsAndARowEveryKSteps) {
     const fs::path csv = tmp_dir() / "m.csv";
     const Result r = boids("run --headless --preset ece4760 --steps 50 --threads 1 --metrics " +

@@ -198,7 +198,6 @@ TEST(ModelRegistry, GridAndLinkRangesComeFromTheModel) {
     EXPECT_EQ(grid_range(p), get_number(p, "attraction_radius"));
 }
 
-
 // The recipe for a new model (docs/ARCHITECTURE.md) asks for a preset: every model of the registry has one,
 // so each is pinned by GoldenHashes and reachable with `boids run --preset`.
 TEST(ModelRegistry, EveryModelHasAPreset) {

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # One flock over several ranks gives the single-process run's bits: the same state hash, and --dump,
 # --metrics and --trajectory equal byte for byte, the summary equal but for its timing lines.
-# Usage: run_across_ranks.sh BOIDS MPIEXEC WORKDIR RANKS [--expect-rebalance] RUN-ARGUMENTS...
+# Usage: run_across_ranks.sh BOIDS MPIEXEC WORKDIR RANKS [--expect-rebalance] [--expect-fast-path]
+#        RUN-ARGUMENTS...
 # (RANKS: the rank counts to try, e.g. "2 4". --expect-rebalance: the flock crowds, and the sub-domains
-# must have been cut anew on 2 or more ranks.)
+# must have been cut anew on 2 or more ranks. --expect-fast-path: rank 0 must have taken the SIMD fast
+# path on every step.)
 set -euo pipefail
 boids=$1 mpiexec=$2 dir=$3 rank_counts=$4
 shift 4
-expect_rebalance=0
-if [ "${1:-}" = --expect-rebalance ]; then
-    expect_rebalance=1
+expect_rebalance=0 expect_fast=0
+while [ "${1:-}" = --expect-rebalance ] || [ "${1:-}" = --expect-fast-path ]; do
+    [ "$1" = --expect-rebalance ] && expect_rebalance=1
+    [ "$1" = --expect-fast-path ] && expect_fast=1
     shift
-fi
+done
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
 outputs() { echo --dump "state$1.csv" --metrics "metrics$1.csv" --metrics-every 10 --trajectory "path$1.npy" \
     --trajectory-every 20; }
@@ -33,6 +36,10 @@ for ranks in $rank_counts; do
         cuts=$(sed -n 's/.*; \([0-9]*\) rebalances.*/\1/p' out$ranks.txt)
         if [ "$expect_rebalance" = 1 ] && [ "$cuts" -lt 1 ]; then
             echo "$ranks ranks: the crowded flock was never rebalanced"
+            exit 1
+        fi
+        if [ "$expect_fast" = 1 ] && ! grep -q -E 'fast path on ([0-9]+) of \1 steps' out$ranks.txt; then
+            echo "$ranks ranks: rank 0 did not take the fast path on every step: $(grep 'per step' out$ranks.txt)"
             exit 1
         fi
     fi

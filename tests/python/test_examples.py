@@ -36,3 +36,14 @@ def test_parameter_study_prints_a_table(tmp_path):
 def test_notebook_script_saves_its_figure(tmp_path):
     out = run("notebook.py", "--steps", "10", "--save", str(tmp_path / "n.png"), cwd=tmp_path)
     assert "final polarization" in out and (tmp_path / "n.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_phase_diagram_prints_its_table_and_saves_its_figure(tmp_path):
+    out = run("phase_diagram.py", "--noise", "0:4:3", "--densities", "1", "2", "--size", "4", "--seeds", "2",
+              "--steps", "30", "--burn-in", "10", "--every", "5", "--out", str(tmp_path / "p.png"), cwd=tmp_path)
+    lines = out.strip().splitlines()
+    assert lines[1].split() == ["noise", "1", "2"]
+    assert [line.split()[0] for line in lines[2:5]] == ["0", "2", "4"]
+    assert all(0 <= float(v) <= 1 for line in lines[2:5] for v in line.split()[1:])
+    assert float(lines[2].split()[1]) > float(lines[4].split()[1])  # ordered at no noise, not at eta = 4
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"

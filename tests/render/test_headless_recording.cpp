@@ -162,3 +162,25 @@ TEST(HeadlessRecording, NoArgumentsWithoutADisplaySaysSoAndRecordsTheMainJob) {
     EXPECT_NE(r.out.find("recorded      250 frames (640x480) to boids.mp4"), std::string::npos) << r.out;
     EXPECT_TRUE(fs::exists(dir / "boids.mp4"));
 }
+
+// Level of detail: a flock with fewer than 16 pixels per agent in view is one image, a dot per agent in its
+// heading colour, in the box it was spawned in (the margins) and nowhere else.
+TEST(HeadlessRecording, ADenseFlockIsDrawnAsDotsWhereItIs) {
+    const fs::path dir = tmp_dir();
+    const auto r = run_in(dir, headless_boids("run --headless --steps 0 --boids 20000 --predators 0 "
+                                              "--size 320x240 --record dense.png"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const boids::render::RgbImage image = boids::render::read_png((dir / "dense.png").string());
+    // The world (640 x 480) fills the frame at half scale; boids spawn inside the 100-pixel margins.
+    long long inside = 0, outside = 0;
+    for (int y = 0; y < image.height; ++y) {
+        for (int x = 0; x < image.width; ++x) {
+            const auto* p = image.pixel(x, y);
+            const bool coloured = std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) > 100;
+            const bool in_box = x >= 49 && x <= 271 && y >= 49 && y <= 191;
+            (in_box ? inside : outside) += coloured;
+        }
+    }
+    EXPECT_GT(inside, 220 * 140 / 3) << "20,000 dots in the box's 31,000 pixels";
+    EXPECT_EQ(outside, 0);
+}

@@ -2,6 +2,7 @@
 // control port's changes to the session are never undone by them.
 
 #include "apply_requests.hpp"
+#include "viewing.hpp"
 
 #include "boids/control_protocol.hpp"
 #include "boids/obstacle.hpp"
@@ -11,26 +12,9 @@
 
 using namespace boids;
 using namespace boids::viewer;
+using boids::viewer::testing::Viewing;
 
 namespace {
-
-/// A viewer's session and the state its panel edits, synced as the viewer does it once per frame.
-struct Viewing {
-    explicit Viewing(const Scenario& scene, Precision precision = Precision::F32)
-        : session(SimulationSetup{scene, std::nullopt, precision, 1}) {
-        state.scene_name = scene.name;
-        sync_from_session(state, session, seen);
-    }
-    /// One frame's requests applied, then the state read back.
-    void frame() {
-        apply_requests(state, session, seen);
-        sync_from_session(state, session, seen);
-    }
-
-    SimulationController session;
-    ViewerState state;
-    SessionView seen;
-};
 
 Scenario small_scene() {
     Scenario s = load_preset("vga-predator");

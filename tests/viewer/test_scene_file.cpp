@@ -3,6 +3,7 @@
 
 #include "apply_requests.hpp"
 #include "scene_file.hpp"
+#include "viewing.hpp"
 
 #include "boids/obstacle.hpp"
 #include "boids/scenario.hpp"
@@ -13,23 +14,9 @@
 
 using namespace boids;
 using namespace boids::viewer;
+using boids::viewer::testing::Viewing;
 
 namespace {
-
-struct Viewing {
-    explicit Viewing(const Scenario& scene)
-        : session(SimulationSetup{scene, std::nullopt, Precision::F32, 1}) {
-        state.scene_name = scene.name;
-        sync_from_session(state, session, seen);
-    }
-    void frame() {
-        apply_requests(state, session, seen);
-        sync_from_session(state, session, seen);
-    }
-    SimulationController session;
-    ViewerState state;
-    SessionView seen;
-};
 
 std::filesystem::path temp_file(const std::string& name) {
     const auto dir = std::filesystem::temp_directory_path() / "boids_scene_file_test";

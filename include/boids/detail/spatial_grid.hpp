@@ -36,14 +36,17 @@ public:
     }
 
     /// The same for a 3D world when `depth` > 0 (the world must have z): cells are boxes and the torus
-    /// (wrap) is [0, width) x [0, height) x [0, depth). With depth 0 the grid is planar.
-    /// `whole`, when given, replaces the members' count and bounding box in the geometry (a grid over part
-    /// of a flock laid out as the whole flock's grid; see detail::GridExtent).
+    /// (wrap) is [0, width) x [0, height) x [0, depth). With depth 0 the grid is planar. With
+    /// `positions_only` the grid copies the members' positions alone (agent(), vx(), vy() and vz() must not
+    /// be called): a third or less of the scattered stores. `whole`, when given, replaces the members'
+    /// count and bounding box in the geometry (a grid over part of a flock laid out as the whole flock's
+    /// grid; see detail::GridExtent).
     void build(const World<Real>& world, GridMembers members, double range, bool wrap, double width,
-               double height, double depth, int threads, const detail::GridExtent* whole = nullptr);
+               double height, double depth, int threads, bool positions_only = false,
+               const detail::GridExtent* whole = nullptr);
 
     /// The number of members (slots).
-    [[nodiscard]] std::size_t size() const { return agent_.size(); }
+    [[nodiscard]] std::size_t size() const { return members_; }
     /// True for a grid of boxes (built with depth > 0).
     [[nodiscard]] bool three_d() const { return three_d_; }
 
@@ -52,7 +55,7 @@ public:
     /// of the 3 x 3 (x 3) block, then cell order.
     template <class Visit>
     void for_each_candidate(Real px, Real py, Real pz, Visit&& visit) const {
-        if (agent_.empty()) {
+        if (members_ == 0) {
             return;
         }
         std::array<int, 3> cols{}, rows{}, layers{0, 0, 0};
@@ -124,7 +127,7 @@ public:
     /// for ranges larger than a cell (rings out to ceil(range / cell)); each slot once, in a fixed order.
     template <class Visit>
     void for_each_within(Real px, Real py, Real pz, double range, Visit&& visit) const {
-        if (agent_.empty()) {
+        if (members_ == 0) {
             return;
         }
         const int rings = static_cast<int>(std::ceil(range / min_cell()));
@@ -157,6 +160,15 @@ public:
     /// z and vz of a slot; 0 in a planar grid.
     [[nodiscard]] Real z(std::uint32_t slot) const { return three_d_ ? z_[slot] : Real(0); }
     [[nodiscard]] Real vz(std::uint32_t slot) const { return three_d_ ? vz_[slot] : Real(0); }
+
+    /// The slots' coordinates (z: empty in a planar grid) and the cells' first slots (cells + 1 offsets,
+    /// cells numbered (layer * rows + row) * columns + column), for a kernel that reads the grid whole.
+    [[nodiscard]] const std::vector<Real>& xs() const { return x_; }
+    [[nodiscard]] const std::vector<Real>& ys() const { return y_; }
+    [[nodiscard]] const std::vector<Real>& zs() const { return z_; }
+    [[nodiscard]] const std::vector<std::uint32_t>& cell_starts() const { return cell_start_; }
+    /// True for a torus (built with wrap).
+    [[nodiscard]] bool wraps() const { return wrap_; }
 
     /// The grid's cells along x, y and z (1 in a planar grid), and a cell's width and height.
     [[nodiscard]] int columns() const { return nx_; }
@@ -228,12 +240,14 @@ private:
     int nx_ = 1, ny_ = 1, nz_ = 1;
     double origin_x_ = 0.0, origin_y_ = 0.0, origin_z_ = 0.0;
     double cell_w_ = 1.0, cell_h_ = 1.0, cell_d_ = 1.0;
-    std::vector<std::uint32_t> cell_start_; ///< nx * ny * nz + 1 offsets into the slots (prefix sum)
-    std::vector<std::uint32_t> agent_;      ///< world index per slot
-    std::vector<Real> x_, y_, vx_, vy_;     ///< agent state per slot
-    std::vector<Real> z_, vz_;              ///< 3D only
-    std::vector<std::uint32_t> slot_cell_;  ///< scratch: cell of each member, in world order
-    std::vector<std::uint32_t> members_;    ///< scratch: world indices of the members
+    std::size_t members_ = 0;
+    std::vector<std::uint32_t> cell_start_;  ///< nx * ny * nz + 1 offsets into the slots (prefix sum)
+    std::vector<std::uint32_t> agent_;       ///< world index per slot
+    std::vector<Real> x_, y_, vx_, vy_;      ///< agent state per slot
+    std::vector<Real> z_, vz_;               ///< 3D only
+    std::vector<std::uint32_t> slot_cell_;   ///< scratch: cell of each agent, in world order
+    std::vector<std::uint32_t> counters_;    ///< scratch: per thread, a counter (then a cursor) per cell
+    std::vector<std::uint32_t> chunk_total_; ///< scratch: per thread, the members in its share of the cells
 };
 
 } // namespace boids
