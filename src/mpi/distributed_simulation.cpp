@@ -19,6 +19,21 @@ namespace boids::mpi {
 
 namespace {
 
+/// Every column of `w` (z and vz only in 3D) at `n` rows.
+template <class Real>
+void resize_columns(World<Real>& w, std::size_t n, bool three_d) {
+    w.kind.resize(n);
+    for (auto* column : {&w.x, &w.y, &w.vx, &w.vy, &w.bias}) {
+        column->resize(n);
+    }
+    if (three_d) {
+        w.z.resize(n);
+        w.vz.resize(n);
+    }
+    w.target.resize(n);
+    w.rest.resize(n);
+}
+
 /// An agent as bytes between ranks: its global index, state and extension state, every value as its bits.
 template <class Real>
 struct Codec {
@@ -45,53 +60,60 @@ struct Codec {
 
     /// Appends every record of `bytes` to (w, ids).
     void read(const std::vector<std::byte>& bytes, World<Real>& w, std::vector<std::uint64_t>& ids) const {
+        const std::size_t records = bytes.size() / record_size();
+        const std::size_t first = w.size();
+        resize_columns(w, first + records, three_d);
+        ids.resize(first + records);
         const std::byte* p = bytes.data();
         const auto take = [&p](auto& value) {
             std::memcpy(&value, p, sizeof value);
             p += sizeof value;
         };
-        for (std::size_t r = 0; r < bytes.size() / record_size(); ++r) {
-            std::uint64_t id = 0;
-            std::int32_t target = 0, rest = 0;
+        for (std::size_t i = first; i < first + records; ++i) {
             std::uint8_t kind = 0;
-            Real x{}, y{}, vx{}, vy{}, bias{}, z{}, vz{};
-            take(id);
-            take(target);
-            take(rest);
+            take(ids[i]);
+            take(w.target[i]);
+            take(w.rest[i]);
             take(kind);
-            take(x);
-            take(y);
-            take(vx);
-            take(vy);
-            take(bias);
-            ids.push_back(id);
+            w.kind[i] = static_cast<Kind>(kind);
+            for (auto* column : {&w.x, &w.y, &w.vx, &w.vy, &w.bias}) {
+                take((*column)[i]);
+            }
             if (three_d) {
-                take(z);
-                take(vz);
-                w.add_3d(static_cast<Kind>(kind), x, y, z, vx, vy, vz, bias, target, rest);
-            } else {
-                w.add(static_cast<Kind>(kind), x, y, vx, vy, bias, target, rest);
+                take(w.z[i]);
+                take(w.vz[i]);
             }
         }
     }
 };
 
-/// Rows `rows` of `w`, in that order.
+/// Rows `rows` of `w`, in that order (a column at a time).
 template <class Real>
 World<Real> pick(const World<Real>& w, const std::vector<std::size_t>& rows) {
     World<Real> out;
-    for (std::size_t i : rows) {
-        if (w.has_depth()) {
-            out.add_3d(w.kind[i], w.x[i], w.y[i], w.z[i], w.vx[i], w.vy[i], w.vz[i], w.bias[i], w.target[i],
-                       w.rest[i]);
-        } else {
-            out.add(w.kind[i], w.x[i], w.y[i], w.vx[i], w.vy[i], w.bias[i], w.target[i], w.rest[i]);
+    const auto gather = [&rows](const auto& from, auto& to) {
+        to.resize(rows.size());
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            to[k] = from[rows[k]];
         }
+    };
+    gather(w.kind, out.kind);
+    gather(w.x, out.x);
+    gather(w.y, out.y);
+    gather(w.vx, out.vx);
+    gather(w.vy, out.vy);
+    gather(w.bias, out.bias);
+    if (w.has_depth()) {
+        gather(w.z, out.z);
+        gather(w.vz, out.vz);
     }
+    gather(w.target, out.target);
+    gather(w.rest, out.rest);
     return out;
 }
 
-/// Puts (w, ids) in ascending global order.
+/// Puts (w, ids) in ascending global order. The rows arrive as a few ascending runs (the agents kept,
+/// then what each other rank sent, each in its own global order), so merging the runs sorts them.
 template <class Real>
 void sort_by_id(World<Real>& w, std::vector<std::uint64_t>& ids) {
     if (std::is_sorted(ids.begin(), ids.end())) {
@@ -99,7 +121,15 @@ void sort_by_id(World<Real>& w, std::vector<std::uint64_t>& ids) {
     }
     std::vector<std::size_t> order(ids.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ids[a] < ids[b]; });
+    const auto by_id = [&ids](std::size_t a, std::size_t b) { return ids[a] < ids[b]; };
+    for (std::size_t run_end = 1, run_begin = 0; run_end <= ids.size(); ++run_end) {
+        if (run_end == ids.size() || ids[run_end] < ids[run_end - 1]) {
+            // order[0, run_begin) is sorted; merge the run [run_begin, run_end) into it.
+            std::inplace_merge(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(run_begin),
+                               order.begin() + static_cast<std::ptrdiff_t>(run_end), by_id);
+            run_begin = run_end;
+        }
+    }
     w = pick(w, order);
     std::vector<std::uint64_t> sorted(ids.size());
     for (std::size_t k = 0; k < order.size(); ++k) {
