@@ -8,6 +8,7 @@
 //
 // ns_per_boid_step is wall time per boid per step (all threads). Reported, never asserted.
 
+#include "boids/detail/grid_geometry.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
 #include "boids/workloads.hpp"
@@ -113,6 +114,35 @@ void GridBuild(benchmark::State& state) {
                            benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(GridBuild)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// A rank's step across MPI ranks (docs/SCALING.md): 20,000 agents at W20 density stepped on the grid of
+/// a whole flock of N agents (Simulation::set_whole_flock_grids), one thread. The grid spans the whole
+/// flock's world, so the step pays for its cells whatever the rank's own share.
+void RankStepOnWholeFlockGrid(benchmark::State& state) {
+    const auto whole = static_cast<std::size_t>(state.range(0));
+    const Scenario local = w20_scenario(20'000);
+    Params p = local.params;
+    p.width = p.height = w20_scenario(static_cast<long long>(whole)).params.width; // the whole flock's torus
+    Simulation<float> sim(p, spawn_world<float>(local.params, local.agents, local.seed));
+    sim.set_threads(1);
+    std::array<detail::GridExtent, 2> extents{};
+    extents[0].members = whole;
+    sim.set_whole_flock_grids(extents);
+    sim.step(5);
+    for (auto _ : state) {
+        sim.step(1);
+    }
+    state.counters["whole_flock_cells"] = static_cast<double>(
+        detail::grid_geometry(p.visual_range, whole, true, p.width, p.height, 0.0, {}).cell_count());
+    state.counters["fast_path"] = sim.last_step_fast() ? 1 : 0;
+}
+BENCHMARK(RankStepOnWholeFlockGrid)
+    ->Arg(20'000)
+    ->Arg(1'000'000)
+    ->Arg(10'000'000)
+    ->Arg(100'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 } // namespace
 

@@ -12,6 +12,7 @@ packages=(
     libsdl2-dev libimgui-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev
     ffmpeg xvfb xauth
     libhwy-dev
+    libopenmpi-dev openmpi-bin
     clang libclang-rt-14-dev libomp-14-dev
 )
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs the whole test suite: the release tree (every test), then an ASan + UBSan tree
-# (every test but the long ones labelled "slow"), then the multithreaded engine tests under
+# (every test but the long ones labelled "slow" and those across MPI ranks), then the multithreaded engine tests under
 # ThreadSanitizer (clang, LLVM's OpenMP runtime with Archer; scripts/tsan.supp), then each parser's
 # libFuzzer harness for 20 s from its seed corpus (a clang tree of the engine only).
 set -euo pipefail

@@ -206,7 +206,7 @@ struct Policy {
                 a.vx = Real(0);
                 a.vz = Real(0);
                 a.vy = T::from_double(ledge_y) - a.y;
-                a.rest = rest_time(a.index);
+                a.rest = rest_time(a.id);
             }
         }
     }

@@ -241,12 +241,13 @@ void FastClassicStep<Real>::load(const World<Real>& world, const Params& params,
 }
 
 template <class Real>
-bool FastClassicStep<Real>::compute_geometry(const Params& params, int threads) {
+bool FastClassicStep<Real>::compute_geometry(const Params& params, int threads, const GridExtent* whole) {
     const bool wrap = params.boundary == Boundary::Wrap;
     const std::size_t m = cur_.agent.size();
-    // Margin mode covers the flock's bounding box (min and max are exact, so the reduction order is free).
+    // Margin mode covers the flock's bounding box (min and max are exact, so the reduction order is free),
+    // or the larger flock's this world is part of.
     double min_x = 0.0, max_x = 0.0, min_y = 0.0, max_y = 0.0, min_z = 0.0, max_z = 0.0;
-    if (!wrap && m > 0) {
+    if (!wrap && m > 0 && whole == nullptr) {
         min_x = max_x = static_cast<double>(cur_.x[0]);
         min_y = max_y = static_cast<double>(cur_.y[0]);
         if (three_d_) {
@@ -272,9 +273,10 @@ bool FastClassicStep<Real>::compute_geometry(const Params& params, int threads) 
             }
         }
     }
-    const detail::MemberBox box{{min_x, min_y, min_z}, {max_x, max_y, max_z}};
-    grid_ = detail::grid_geometry(params.visual_range, m, wrap, params.width, params.height,
-                                  three_d_ ? params.depth : 0.0, box);
+    const detail::MemberBox box =
+        whole != nullptr ? whole->box : detail::MemberBox{{min_x, min_y, min_z}, {max_x, max_y, max_z}};
+    grid_ = detail::grid_geometry(params.visual_range, whole != nullptr ? whole->members : m, wrap,
+                                  params.width, params.height, three_d_ ? params.depth : 0.0, box);
     // The kernel's 3 x 3 (x 3) block of lines must not meet itself across the torus.
     return !wrap || (grid_.nx >= 3 && grid_.ny >= 3 && (!three_d_ || grid_.nz >= 3));
 }
@@ -450,7 +452,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
 
 template <class Real>
 bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, int threads,
-                                     StepProfile& profile) {
+                                     StepProfile& profile, const GridExtent* whole) {
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
     threads = step_threads(world.size(), threads);
@@ -473,7 +475,7 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     } else if (predators_.size() > fast_path_max_predators) {
         return false;
     }
-    if (!compute_geometry(params, threads)) {
+    if (!compute_geometry(params, threads, whole)) {
         sync(world, true, threads); // give the world back to the plain path
         return false;
     }

@@ -8,6 +8,7 @@
 // readable reference.
 
 #include "boids/detail/fast_step_scratch.hpp"
+#include "boids/detail/grid_geometry.hpp"
 #include "boids/params.hpp"
 #include "boids/profile.hpp"
 #include "boids/world.hpp"
@@ -46,7 +47,10 @@ public:
     /// Returns false, having changed nothing, when the fast path does not apply: a visual range of 0,
     /// more than fast_path_max_predators predators, or in wrap mode a torus less than 3 cells wide, high
     /// or (3D) deep (where the plain path's 3 x 3 (x 3) block would visit a cell twice).
-    bool try_step(World<Real>& world, const Params& params, int threads, StepProfile& profile);
+    /// `whole`, when given, lays the grid out as that of a larger flock this world is part of (its member
+    /// count and bounding box; see GridExtent), as SpatialGrid::build does.
+    bool try_step(World<Real>& world, const Params& params, int threads, StepProfile& profile,
+                  const GridExtent* whole = nullptr);
 
     /// Writes the flock's state back into the world's rows unless they are current (written back already,
     /// by an earlier sync() or by a step that followed one); with `release`, the world becomes the only copy
@@ -63,7 +67,7 @@ private:
     /// thread of the step's team; `cells_known` when slot_cell_ already holds the cells (computed by the
     /// previous step's kernel in the same geometry).
     void sort_by_cell(bool cells_known);
-    bool compute_geometry(const Params& params, int threads);
+    bool compute_geometry(const Params& params, int threads, const GridExtent* whole);
     [[nodiscard]] std::size_t cell_count() const {
         return static_cast<std::size_t>(grid_.nx) * static_cast<std::size_t>(grid_.ny) *
                static_cast<std::size_t>(grid_.nz);

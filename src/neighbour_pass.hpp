@@ -38,7 +38,7 @@ constexpr bool keeps_course() {
 
 /// Agent i of the world as a policy reads it (z and vz 0 in a 2D world).
 template <class Real>
-Agent<Real> agent_at(const World<Real>& w, std::size_t i, bool three_d) {
+Agent<Real> agent_at(const World<Real>& w, std::size_t i, bool three_d, const std::uint32_t* ids = nullptr) {
     return {static_cast<std::uint32_t>(i),
             w.kind[i],
             w.x[i],
@@ -49,7 +49,8 @@ Agent<Real> agent_at(const World<Real>& w, std::size_t i, bool three_d) {
             three_d ? w.z[i] : Real(0),
             three_d ? w.vz[i] : Real(0),
             w.target[i],
-            w.rest[i]};
+            w.rest[i],
+            ids != nullptr ? ids[i] : static_cast<std::uint32_t>(i)};
 }
 
 /// Computes every agent's new velocity and state from the old state (the world and the grids' copies),
@@ -58,12 +59,12 @@ Agent<Real> agent_at(const World<Real>& w, std::size_t i, bool three_d) {
 template <class Real, class Policy, class Next>
 void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const SpatialGrid<Real>& predators,
                     const Geometry<Real>& geo, const Policy& policy, const predators::Behavior<Real>& hunter,
-                    Next& next, int threads) {
+                    Next& next, int threads, const std::uint32_t* ids = nullptr) {
     const std::size_t n = w.size();
     const bool depth = geo.three_d;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
     for (std::size_t i = 0; i < n; ++i) {
-        Agent<Real> a = agent_at(w, i, depth);
+        Agent<Real> a = agent_at(w, i, depth, ids);
         const auto neighbour = [&](const SpatialGrid<Real>& grid, std::uint32_t s) {
             Real x = grid.x(s), y = grid.y(s), z = grid.z(s);
             geo.nearest_image(a.x, a.y, a.z, x, y, z);

@@ -19,6 +19,9 @@ struct Agent {
     Real z, vz;
     std::int32_t target; ///< a pursuing predator's prey (-1: none)
     std::int32_t rest;   ///< steps left perched (0: flying)
+    /// The agent's identity for per-agent draws (noise, rest times): its index in the whole flock, which
+    /// is `index` unless this world is part of a larger one (Simulation::set_agent_ids).
+    std::uint32_t id;
 };
 
 /// One neighbour as seen from the agent: its position (on a torus, its image nearest to the agent:

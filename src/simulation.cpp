@@ -172,7 +172,8 @@ void Simulation<Real>::step_once() {
     };
     if constexpr (std::is_floating_point_v<Real>) {
         if (fast_path_ && fast_path_applies(params_) &&
-            fast_.get().try_step(world_, params_, nthreads, last_profile_)) {
+            fast_.get().try_step(world_, params_, nthreads, last_profile_,
+                                 whole_flock_grids_ ? whole_flock_grids_->data() : nullptr)) {
             last_step_fast_ = true;
             total_profile_ += last_profile_;
             ++steps_taken_;
@@ -242,10 +243,11 @@ void Simulation<Real>::build_grids(const classic::Constants<Real>& c, int nthrea
         }
     }
     const double depth = c.three_d ? params_.depth : 0.0; // 0: planar grids
+    const detail::GridExtent* whole = whole_flock_grids_ ? whole_flock_grids_->data() : nullptr;
     flock_grid_.build(w, GridMembers::Flocking, grid_range(params_), c.wrap, params_.width, params_.height,
-                      depth, nthreads);
+                      depth, nthreads, false, whole);
     predator_grid_.build(w, GridMembers::Predators, params_.predator_range, c.wrap, params_.width,
-                         params_.height, depth, nthreads);
+                         params_.height, depth, nthreads, false, whole != nullptr ? whole + 1 : nullptr);
 }
 
 template <class Real>
@@ -256,7 +258,8 @@ void Simulation<Real>::neighbour_phase(const classic::Constants<Real>& c, int nt
     const predators::Behavior<Real> hunter(params_, c);
     models::with_model(params_.model, [&]<class M>() {
         neighbour_pass(world_, flock_grid_, predator_grid_, geo,
-                       M::template policy<Real>(params_, c, steps_taken_), hunter, next_, nthreads);
+                       M::template policy<Real>(params_, c, steps_taken_), hunter, next_, nthreads,
+                       agent_ids_.size() == world_.size() ? agent_ids_.data() : nullptr);
     });
 }
 

@@ -28,7 +28,8 @@ std::size_t SpatialGrid<Real>::cell_of(double px, double py, double pz) const {
 
 template <class Real>
 void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, double range, bool wrap,
-                              double width, double height, double depth, int threads, bool positions_only) {
+                              double width, double height, double depth, int threads, bool positions_only,
+                              const detail::GridExtent* whole) {
     const std::size_t n = world.size();
     const bool want_predators = members == GridMembers::Predators;
     const auto member = [&](std::size_t i) { return (world.kind[i] == Kind::Predator) == want_predators; };
@@ -64,7 +65,10 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
         box.lo = {lo_x, lo_y, lo_z};
         box.hi = {hi_x, hi_y, hi_z};
     }
-    const detail::GridGeometry g = detail::grid_geometry(range, m, wrap, width, height, depth, box);
+    const detail::GridGeometry g =
+        whole != nullptr
+            ? detail::grid_geometry(range, whole->members, wrap, width, height, depth, whole->box)
+            : detail::grid_geometry(range, m, wrap, width, height, depth, box);
     origin_x_ = g.origin_x;
     origin_y_ = g.origin_y;
     origin_z_ = g.origin_z;

@@ -8,6 +8,8 @@
 #include "boids/params.hpp"
 #include "boids/scenario.hpp"
 #include "boids/version.hpp"
+#include "distributed_run.hpp"
+#include "mpi/communicator.hpp"
 #include "run_command.hpp"
 #include "sweep_command.hpp"
 
@@ -339,7 +341,9 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "boids: " << one_line(e.what()) << " (see boids --help)\n";
+        if (boids::mpi::launcher_rank() == 0) { // under mpirun every rank parses the same line
+            std::cerr << "boids: " << one_line(e.what()) << " (see boids --help)\n";
+        }
         return exit_bad_input;
     }
 
@@ -352,8 +356,26 @@ int main(int argc, char** argv) {
         prefer_passive_openmp(argv);
     }
 
+    // Under mpirun or srun this process is one rank of a job; otherwise a job of one.
+    std::optional<boids::mpi::Communicator> ranks;
+    try {
+        ranks.emplace(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "boids: " << one_line(e.what()) << "\n";
+        return exit_bad_input;
+    }
+    // Every rank meets the same bad input; one of them says so.
+    const auto report = [&](const std::string& message) {
+        if (ranks->root()) {
+            std::cerr << message << "\n";
+        }
+    };
     try {
         reject_empty_values(app);
+        if (ranks->distributed() && !sweep->parsed() && !(run->parsed() && run_options.headless)) {
+            throw boids::InputError(
+                "under mpirun, boids runs `run --headless` and `sweep`; give one of them");
+        }
         if (presets->parsed()) {
             print_presets();
             return 0;
@@ -363,7 +385,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (sweep->parsed()) {
-            boids::cli::run_sweep(sweep_options);
+            boids::cli::run_sweep(sweep_options, *ranks);
             return 0;
         }
         if (bench->parsed()) {
@@ -421,16 +443,27 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
         }
 #endif
+        if (ranks->distributed()) {
+            boids::cli::run_distributed(boids::cli::make_run_plan(run_options), *ranks);
+            return 0;
+        }
         boids::cli::run_headless(boids::cli::make_run_plan(run_options));
         return 0;
     } catch (const boids::InputError& e) {
-        std::cerr << "boids: " << one_line(e.what()) << "\n";
+        report("boids: " + one_line(e.what()));
         return exit_bad_input;
     } catch (const boids::IoError& e) {
-        std::cerr << "boids: " << one_line(e.what()) << "\n";
+        report("boids: " + one_line(e.what()));
         return exit_write_failed;
     } catch (const std::exception& e) {
-        std::cerr << "boids: internal error: " << one_line(e.what()) << "\n";
+        if (ranks->distributed()) {
+            // Bad input and write failures reach every rank alike (Communicator::on_root); this may have
+            // been one rank's alone, and the others would wait on it for ever: it speaks and ends the job.
+            std::cerr << "boids: rank " << ranks->rank() << ": internal error: " << one_line(e.what())
+                      << "\n";
+            ranks->abort(1);
+        }
+        report("boids: internal error: " + one_line(e.what()));
         return 1;
     }
 }

@@ -58,8 +58,6 @@ void apply_settings(Scenario& scenario, const std::vector<std::string>& settings
     }
 }
 
-namespace {
-
 /// Opens a metrics CSV and writes its header. Throws InputError when it cannot be created.
 std::FILE* open_metrics(const std::string& path) {
     std::FILE* f = std::fopen(path.c_str(), "w");
@@ -69,6 +67,8 @@ std::FILE* open_metrics(const std::string& path) {
     std::fprintf(f, "%s\n", metrics_csv_header().c_str());
     return f;
 }
+
+namespace {
 
 /// True when --set gave `key`.
 bool has_setting(const std::vector<std::string>& settings, std::string_view key) {
@@ -80,17 +80,17 @@ bool has_setting(const std::vector<std::string>& settings, std::string_view key)
     return false;
 }
 
-/// Prints the run summary: scene, steps, agents, timing, flock measures, state hash.
+} // namespace
+
 template <class Real>
-void print_summary(const RunPlan& plan, const Simulation<Real>& sim, long long steps, double seconds) {
+void print_summary(const RunPlan& plan, const World<Real>& world, const Params& params,
+                   const std::string& workers, const std::string& per_step, long long steps, double seconds) {
     const Scenario& sc = plan.scenario;
-    const AgentCounts counts = sim.world().counts();
-    const FlockSummary summary = summarize(sim.world());
-    const StepProfile& total = sim.total_profile();
-    const double per_step = steps > 0 ? 1.0 / static_cast<double>(steps) : 0.0;
-    std::printf("boids run: %s, %s, %s update, %d threads, %s\n", sc.name.c_str(),
-                std::string(precision_name(plan.precision)).c_str(),
-                get_param(sim.params(), "update").c_str(), sim.threads(),
+    const AgentCounts counts = world.counts();
+    const FlockSummary summary = summarize(world);
+    std::printf("boids run: %s, %s, %s update, %s, %s\n", sc.name.c_str(),
+                std::string(precision_name(plan.precision)).c_str(), get_param(params, "update").c_str(),
+                workers.c_str(),
                 plan.init_file ? ("state " + *plan.init_file).c_str()
                                : ("seed " + std::to_string(sc.seed)).c_str());
     std::printf("  steps         %lld\n", steps);
@@ -98,18 +98,16 @@ void print_summary(const RunPlan& plan, const Simulation<Real>& sim, long long s
                 counts.scouts1, counts.scouts2, counts.predators);
     std::printf("  wall time     %.3f s (%.1f steps/s)\n", seconds,
                 seconds > 0 ? static_cast<double>(steps) / seconds : 0.0);
-    std::printf("  per step      %.3f ms: grid %.3f, neighbours %.3f, integrate %.3f\n",
-                total.total_ms * per_step, total.grid_build_ms * per_step, total.neighbours_ms * per_step,
-                total.integrate_ms * per_step);
-    const Metrics metrics = compute_metrics(sim.world(), sim.params(), plan.threads);
-    std::printf("  model         %s\n", std::string(model_name(sim.params().model)).c_str());
+    std::printf("  per step      %s\n", per_step.c_str());
+    const Metrics metrics = compute_metrics(world, params, plan.threads);
+    std::printf("  model         %s\n", std::string(model_name(params.model)).c_str());
     std::printf("  mean speed    %.4f px/step (std %.4f)\n", metrics.speed_mean, metrics.speed_std);
     std::printf("  polarization  %.4f\n", metrics.polarization);
     std::printf("  milling       %.4f\n", metrics.milling);
     std::printf("  nnd mean      %.4f px\n", metrics.nnd_mean);
-    std::printf("  groups        %lld (link range %g)\n", metrics.groups, link_range(sim.params()));
+    std::printf("  groups        %lld (link range %g)\n", metrics.groups, link_range(params));
     std::printf("  moving right  %.4f, left %.4f\n", metrics.frac_right, metrics.frac_left);
-    std::printf("  state hash    %016llx\n", static_cast<unsigned long long>(state_hash(sim.world())));
+    std::printf("  state hash    %016llx\n", static_cast<unsigned long long>(state_hash(world)));
     if (plan.dump_file) {
         std::printf("  state written to %s\n", plan.dump_file->c_str());
     }
@@ -127,6 +125,28 @@ void print_summary(const RunPlan& plan, const Simulation<Real>& sim, long long s
     if (!summary.finite) {
         throw std::runtime_error("the state became non-finite; please report this with the command line");
     }
+}
+
+template void print_summary(const RunPlan&, const World<float>&, const Params&, const std::string&,
+                            const std::string&, long long, double);
+template void print_summary(const RunPlan&, const World<double>&, const Params&, const std::string&,
+                            const std::string&, long long, double);
+template void print_summary(const RunPlan&, const World<Fix15>&, const Params&, const std::string&,
+                            const std::string&, long long, double);
+
+namespace {
+
+/// The summary of a run in this process.
+template <class Real>
+void print_summary(const RunPlan& plan, const Simulation<Real>& sim, long long steps, double seconds) {
+    const StepProfile& total = sim.total_profile();
+    const double per_step = steps > 0 ? 1.0 / static_cast<double>(steps) : 0.0;
+    char line[160];
+    std::snprintf(line, sizeof line, "%.3f ms: grid %.3f, neighbours %.3f, integrate %.3f",
+                  total.total_ms * per_step, total.grid_build_ms * per_step, total.neighbours_ms * per_step,
+                  total.integrate_ms * per_step);
+    print_summary(plan, sim.world(), sim.params(), std::to_string(sim.threads()) + " threads", line, steps,
+                  seconds);
 }
 
 /// --rate: steps per second in [0, 1e6], 0 meaning as fast as possible.

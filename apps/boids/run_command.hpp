@@ -4,7 +4,9 @@
 #include "boids/scalar.hpp"
 #include "boids/scenario.hpp"
 #include "boids/trace.hpp"
+#include "boids/world.hpp"
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <utility>
@@ -88,6 +90,15 @@ void apply_settings(Scenario& scenario, const std::vector<std::string>& settings
 
 /// Resolves the options (preset or file, then --set, counts and seed). Throws InputError.
 [[nodiscard]] RunPlan make_run_plan(const RunOptions& options);
+
+/// Prints a run's summary: scene, `workers` (threads, ranks), steps, agents, timing (`per_step`), flock
+/// measures and the state hash.
+template <class Real>
+void print_summary(const RunPlan& plan, const World<Real>& world, const Params& params,
+                   const std::string& workers, const std::string& per_step, long long steps, double seconds);
+
+/// Opens a metrics CSV and writes its header. Throws InputError when it cannot be created.
+[[nodiscard]] std::FILE* open_metrics(const std::string& path);
 
 /// Runs headless and prints the summary to stdout. Throws InputError for unreadable/unwritable files.
 /// With a control port, serves it while running (see docs/USER_GUIDE.md, "The control port").

@@ -4,6 +4,7 @@
 #include "boids/file_io.hpp"
 #include "boids/precision.hpp"
 #include "boids/sweep.hpp"
+#include "mpi/communicator.hpp"
 
 #include <charconv>
 #include <cstdio>
@@ -11,6 +12,8 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <stdexcept>
+#include <thread>
 #include <unistd.h>
 
 namespace boids::cli {
@@ -265,9 +268,74 @@ void append_values(std::string& row, std::span<const double> values) {
     row += '\n';
 }
 
+/// Runs `runs` with the ranks of a job sharing them: in rounds of (ranks x workers) runs, rank q takes the
+/// round's runs q, q + ranks, ...; their results travel to root, which hands them to `deliver(i, result)` in
+/// run order, as run_sweep_runs does in one process. A failed run on any rank ends the sweep on every rank
+/// with its message. Returns the workers each rank used.
+int share_runs_among_ranks(const mpi::Communicator& ranks, const SweepPlan& sweep,
+                           std::span<const SweepRun> runs, int threads, std::size_t values_per_run,
+                           const std::function<void(std::size_t, SweepResult&&)>& deliver) {
+    const auto r = static_cast<std::size_t>(ranks.size());
+    const auto me = static_cast<std::size_t>(ranks.rank());
+    const int workers =
+        std::max(1, threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency()));
+    const std::size_t round = r * static_cast<std::size_t>(workers);
+    const std::size_t averages = sweep.metrics.size();
+    for (std::size_t first = 0; first < runs.size(); first += round) {
+        const std::size_t last = std::min(runs.size(), first + round);
+        std::vector<SweepRun> mine;
+        for (std::size_t j = first + me; j < last; j += r) {
+            mine.push_back(runs[j]);
+        }
+        // Status byte 0 and every result's values (averages, then the series), or 1 and the message.
+        std::vector<std::byte> bytes(1, std::byte{0});
+        try {
+            run_sweep_runs(sweep, mine, workers, [&](std::size_t, SweepResult&& result) {
+                for (const double x : result.averages) {
+                    mpi::put(bytes, x);
+                }
+                for (const double x : result.series) {
+                    mpi::put(bytes, x);
+                }
+            });
+        } catch (const std::exception& e) {
+            bytes.assign(1, std::byte{1});
+            const std::string message = "rank " + std::to_string(me) + ": " + e.what();
+            for (const char c : message) {
+                bytes.push_back(static_cast<std::byte>(c));
+            }
+        }
+        std::vector<std::size_t> sizes;
+        const std::vector<std::byte> all = ranks.gather(bytes, &sizes);
+        ranks.on_root([&] {
+            std::vector<std::size_t> at(r);
+            for (std::size_t q = 0, offset = 0; q < r; offset += sizes[q], ++q) {
+                at[q] = offset;
+                if (all[offset] != std::byte{0}) {
+                    throw std::runtime_error(
+                        std::string(reinterpret_cast<const char*>(all.data()) + offset + 1, sizes[q] - 1));
+                }
+                ++at[q]; // past the status byte
+            }
+            for (std::size_t j = first; j < last; ++j) {
+                const std::size_t q = (j - first) % r;
+                std::vector<double> values(values_per_run);
+                std::memcpy(values.data(), all.data() + at[q], values_per_run * sizeof(double));
+                at[q] += values_per_run * sizeof(double);
+                SweepResult result;
+                result.averages.assign(values.begin(),
+                                       values.begin() + static_cast<std::ptrdiff_t>(averages));
+                result.series.assign(values.begin() + static_cast<std::ptrdiff_t>(averages), values.end());
+                deliver(j, std::move(result));
+            }
+        });
+    }
+    return std::min<int>(workers, static_cast<int>(std::max<std::size_t>(runs.size(), 1)));
+}
+
 } // namespace
 
-void run_sweep(const SweepOptions& o) {
+void run_sweep(const SweepOptions& o, const mpi::Communicator& ranks) {
     RunOptions scene = o.scene;
     scene.seed.clear(); // the seed option is the base seed of the runs, handled below
     if (!o.scene.init_file.empty() || !o.scene.dump_file.empty() || !o.scene.metrics_file.empty() ||
@@ -296,7 +364,6 @@ void run_sweep(const SweepOptions& o) {
                   "# boids sweep: " + description + "\n" + columns + "seed" + metric_columns + "\n",
                   {},
                   {}};
-    check_output_path("--out", out.path);
     const std::vector<long long> series_steps = sweep_series_steps(sweep);
     std::optional<SweepFile> series;
     if (!o.series.empty()) {
@@ -307,7 +374,6 @@ void run_sweep(const SweepOptions& o) {
                                metric_columns + "\n",
                            {},
                            {}};
-        check_output_path("--series", series->path);
         std::error_code ec_series, ec_out; // a path that cannot be resolved is checked when opened
         if (std::filesystem::weakly_canonical(series->path, ec_series) ==
                 std::filesystem::weakly_canonical(out.path, ec_out) &&
@@ -319,62 +385,84 @@ void run_sweep(const SweepOptions& o) {
 
     // Rows are written in run order, so an interrupted file is a prefix of the full one. The runs done are
     // those complete in every file (a run's series rows are written before its averages row); whatever
-    // follows them is cut and redone, so a resumed file is byte for byte the uninterrupted one.
+    // follows them is cut and redone, so a resumed file is byte for byte the uninterrupted one. Under MPI
+    // root alone reads and writes the files and tells the other ranks how many runs are done.
     const std::vector<SweepRun> runs = sweep_runs(sweep);
     const std::size_t metric_count = sweep.metrics.size();
-    read_existing(out);
-    std::size_t done = matching_rows(out, sweep.axes.size() + 1 + metric_count, [&](std::size_t i) {
-        return i < runs.size() ? std::optional(run_key(sweep, runs[i])) : std::nullopt;
-    });
-    if (series) {
-        read_existing(*series);
-        const std::size_t per_run = series_steps.size();
-        const std::size_t rows =
-            matching_rows(*series, sweep.axes.size() + 3 + metric_count, [&](std::size_t j) {
-                const std::size_t r = j / per_run;
-                return r < runs.size() ? std::optional(std::to_string(r) + "," + run_key(sweep, runs[r]) +
-                                                       "," + std::to_string(series_steps[j % per_run]))
-                                       : std::nullopt;
-            });
-        done = std::min(done, rows / per_run);
-        keep_rows(*series, done * per_run);
-    }
-    keep_rows(out, done);
-
-    RowWriter out_writer(out);
-    std::optional<RowWriter> series_writer;
-    if (series) {
-        series_writer.emplace(*series);
-    }
-    Progress progress(runs.size(), done);
-    const int workers = run_sweep_runs(
-        sweep, std::span(runs).subspan(done), plan.threads, [&](std::size_t i, SweepResult&& result) {
-            const SweepRun& run = runs[done + i];
-            const std::string key = run_key(sweep, run);
-            if (series_writer) {
-                std::string rows;
-                for (std::size_t s = 0; s < series_steps.size(); ++s) {
-                    rows += std::to_string(done + i) + "," + key + "," + std::to_string(series_steps[s]);
-                    append_values(rows, std::span(result.series).subspan(s * metric_count, metric_count));
-                }
-                series_writer->write(rows);
-            }
-            std::string row = key;
-            append_values(row, result.averages);
-            out_writer.write(row);
-            progress.advance();
+    std::vector<std::uint64_t> done_runs{0};
+    std::optional<RowWriter> out_writer, series_writer;
+    ranks.on_root([&] {
+        check_output_path("--out", out.path);
+        read_existing(out);
+        std::size_t done = matching_rows(out, sweep.axes.size() + 1 + metric_count, [&](std::size_t i) {
+            return i < runs.size() ? std::optional(run_key(sweep, runs[i])) : std::nullopt;
         });
+        if (series) {
+            check_output_path("--series", series->path);
+            read_existing(*series);
+            const std::size_t per_run = series_steps.size();
+            const std::size_t rows =
+                matching_rows(*series, sweep.axes.size() + 3 + metric_count, [&](std::size_t j) {
+                    const std::size_t r = j / per_run;
+                    return r < runs.size() ? std::optional(std::to_string(r) + "," + run_key(sweep, runs[r]) +
+                                                           "," + std::to_string(series_steps[j % per_run]))
+                                           : std::nullopt;
+                });
+            done = std::min(done, rows / per_run);
+            keep_rows(*series, done * per_run);
+        }
+        keep_rows(out, done);
+        out_writer.emplace(out);
+        if (series) {
+            series_writer.emplace(*series);
+        }
+        done_runs[0] = done;
+    });
+    ranks.broadcast_values(done_runs);
+    const auto done = static_cast<std::size_t>(done_runs[0]);
+
+    Progress progress(ranks.root() ? runs.size() : 0, done);
+    const auto deliver = [&](std::size_t i, SweepResult&& result) {
+        const SweepRun& run = runs[done + i];
+        const std::string key = run_key(sweep, run);
+        if (series_writer) {
+            std::string rows;
+            for (std::size_t s = 0; s < series_steps.size(); ++s) {
+                rows += std::to_string(done + i) + "," + key + "," + std::to_string(series_steps[s]);
+                append_values(rows, std::span(result.series).subspan(s * metric_count, metric_count));
+            }
+            series_writer->write(rows);
+        }
+        std::string row = key;
+        append_values(row, result.averages);
+        out_writer->write(row);
+        progress.advance();
+    };
+    const std::span<const SweepRun> left = std::span(runs).subspan(done);
+    const int workers = ranks.distributed()
+                            ? share_runs_among_ranks(ranks, sweep, left, plan.threads,
+                                                     metric_count * (1 + series_steps.size()), deliver)
+                            : run_sweep_runs(sweep, left, plan.threads, deliver);
     progress.finish();
-    out_writer.close();
-    if (series_writer) {
-        series_writer->close();
+    ranks.on_root([&] {
+        out_writer->close();
+        if (series_writer) {
+            series_writer->close();
+        }
+    });
+    if (!ranks.root()) {
+        return;
     }
     std::string shape;
     for (const SweepAxis& axis : sweep.axes) {
         shape += std::to_string(axis.values.size()) + " values of " + axis.key + " x ";
     }
-    std::printf("boids sweep: %zu runs (%zu already in %s), %s%lld seeds, %d workers\n", runs.size(), done,
+    std::printf("boids sweep: %zu runs (%zu already in %s), %s%lld seeds, %d workers", runs.size(), done,
                 out.path.string().c_str(), shape.c_str(), sweep.seeds, workers);
+    if (ranks.distributed()) {
+        std::printf(" on each of %d ranks", ranks.size());
+    }
+    std::printf("\n");
 }
 
 } // namespace boids::cli

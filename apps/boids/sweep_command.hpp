@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace boids::mpi {
+class Communicator;
+} // namespace boids::mpi
+
 namespace boids::cli {
 
 /// What the user asked for, before validation. The scene options are those of `boids run`.
@@ -22,7 +26,8 @@ struct SweepOptions {
     std::string series_every; ///< K (empty = 1)
 };
 
-/// Runs the sweep, appending to (resuming) the output files. Throws InputError for bad input.
-void run_sweep(const SweepOptions& options);
+/// Runs the sweep, appending to (resuming) the output files. Throws InputError for bad input. Under MPI the
+/// ranks share the runs and rank 0 writes the same files, row for row, as one process would.
+void run_sweep(const SweepOptions& options, const mpi::Communicator& ranks);
 
 } // namespace boids::cli

@@ -9,7 +9,10 @@
 #include "boids/profile.hpp"
 #include "boids/world.hpp"
 
+#include <array>
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace boids {
@@ -75,6 +78,19 @@ public:
     void set_fast_path(bool enabled) { fast_path_ = enabled; }
     /// Whether the fast path is allowed.
     [[nodiscard]] bool fast_path() const { return fast_path_; }
+    /// Lays out the flocking agents' and the predators' grids as those of a larger flock this world is part
+    /// of (a rank's agents plus the halo around them, in global order): every agent is binned into the
+    /// cell it has in the whole flock, so each sum is taken in one process's order (on the fast path as on
+    /// the plain one); std::nullopt restores the world's own layout.
+    void set_whole_flock_grids(const std::optional<std::array<detail::GridExtent, 2>>& extents) {
+        whole_flock_grids_ = extents;
+    }
+
+    /// The agents' indices in the larger flock this world is part of (one per agent, in world order): the
+    /// models' per-agent draws (noise, perching rest times) follow them, as they would in the whole flock.
+    /// Empty (the default) means each agent's own index.
+    void set_agent_ids(std::vector<std::uint32_t> ids) { agent_ids_ = std::move(ids); }
+
     /// True when the last step ran on the fast path (it applies to the classic model with no extension
     /// on, in float or double, 2D or 3D, with a visual range > 0 and at most 64 predators; otherwise the
     /// plain path runs).
@@ -127,6 +143,8 @@ private:
 
     bool fast_path_ = true;
     bool last_step_fast_ = false;
+    std::optional<std::array<detail::GridExtent, 2>> whole_flock_grids_; ///< flocking agents, predators
+    std::vector<std::uint32_t> agent_ids_; ///< indices in the whole flock (empty: the world's own)
     detail::FastStepScratch<Real> fast_;
 };
 

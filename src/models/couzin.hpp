@@ -110,7 +110,7 @@ struct Policy : heading::ConstantSpeed<Real> {
         }
         // Angular noise, then the turning-rate limit toward the noisy desired direction.
         double desired =
-            std::atan2(dy, dx) + params.heading.noise * noise::normal(this->seed, this->step, a.index, 0);
+            std::atan2(dy, dx) + params.heading.noise * noise::normal(this->seed, this->step, a.id, 0);
         const double current = std::atan2(s.hy, s.hx);
         if (std::cos(desired - current) < cos_turn) {
             // Turn by turn_rate toward the desired side: the sign of the cross product.

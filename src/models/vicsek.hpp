@@ -61,7 +61,7 @@ struct Policy : heading::ConstantSpeed<Real> {
     void steer(const Sums& s, Agent<Real>& a) const {
         const double mean_angle = (s.sx == 0.0 && s.sy == 0.0) ? 0.0 : std::atan2(s.sy, s.sx);
         this->fly(a, mean_angle +
-                         params.heading.noise * (noise::uniform01(this->seed, this->step, a.index, 0) - 0.5));
+                         params.heading.noise * (noise::uniform01(this->seed, this->step, a.id, 0) - 0.5));
     }
 
     double r2;

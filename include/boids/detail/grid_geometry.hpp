@@ -26,6 +26,14 @@ struct MemberBox {
     std::array<double, 3> lo{0, 0, 0}, hi{0, 0, 0};
 };
 
+/// What a grid's geometry depends on besides the ranges and the world's size: how many members it bins
+/// and (margin mode) their bounding box. A grid over part of a flock (a rank's agents and their halo) is
+/// given the whole flock's, so that it bins every agent into the same cell as one process would.
+struct GridExtent {
+    std::size_t members = 0;
+    MemberBox box;
+};
+
 /// Cells are never smaller than `range` (with a relative margin of 1e-6, so that rounding in the cell
 /// computation cannot put two agents closer than the range more than one cell apart). On a torus
 /// (`wrap`) the grid tiles width x height (x depth); otherwise it covers `box`, the members' bounding box.

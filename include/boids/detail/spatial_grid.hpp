@@ -3,6 +3,7 @@
 /// A uniform grid over agent positions, built by counting sort, so that a neighbour query visits only
 /// the 3 x 3 cells (3 x 3 x 3 in 3D) around a point instead of every agent.
 
+#include "boids/detail/grid_geometry.hpp"
 #include "boids/world.hpp"
 
 #include <array>
@@ -37,9 +38,12 @@ public:
     /// The same for a 3D world when `depth` > 0 (the world must have z): cells are boxes and the torus
     /// (wrap) is [0, width) x [0, height) x [0, depth). With depth 0 the grid is planar. With
     /// `positions_only` the grid copies the members' positions alone (agent(), vx(), vy() and vz() must not
-    /// be called): a third or less of the scattered stores.
+    /// be called): a third or less of the scattered stores. `whole`, when given, replaces the members'
+    /// count and bounding box in the geometry (a grid over part of a flock laid out as the whole flock's
+    /// grid; see detail::GridExtent).
     void build(const World<Real>& world, GridMembers members, double range, bool wrap, double width,
-               double height, double depth, int threads, bool positions_only = false);
+               double height, double depth, int threads, bool positions_only = false,
+               const detail::GridExtent* whole = nullptr);
 
     /// The number of members (slots).
     [[nodiscard]] std::size_t size() const { return members_; }
