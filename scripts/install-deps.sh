@@ -8,7 +8,7 @@ packages=(
     libcli11-dev libtomlplusplus-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     pybind11-dev python3-dev python3-numpy python3-pytest python3-tk python3-matplotlib
-    python3-pip python3-venv python3-setuptools python3-wheel
+    python3-pip python3-venv python3-setuptools python3-wheel python3-pandas
     libsdl2-dev libimgui-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev
     ffmpeg xvfb xauth
     libhwy-dev
