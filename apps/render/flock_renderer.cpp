@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -426,9 +427,11 @@ void FlockRenderer::upload_instances(int kind, bool three_d) {
     }
 }
 
-void FlockRenderer::draw_flock_image(int kind, const ViewTransform& view, int view_width, int view_height,
-                                     int dot) {
-    // The heading colours of the arrow shader, in a table of 1024 hues.
+namespace {
+
+/// The heading colours of the arrow shaders (hue = heading angle, saturation 0.8, value 1) in a table of
+/// 1024 hues, as packed RGBA.
+const std::array<std::uint32_t, 1024>& heading_hues() {
     static const std::array<std::uint32_t, 1024> hues = [] {
         std::array<std::uint32_t, 1024> t{};
         for (std::size_t i = 0; i < t.size(); ++i) {
@@ -444,18 +447,29 @@ void FlockRenderer::draw_flock_image(int kind, const ViewTransform& view, int vi
         }
         return t;
     }();
+    return hues;
+}
+
+/// The hue table's entry for a heading angle (radians, as atan2 gives it).
+std::uint32_t heading_colour(double angle) {
+    constexpr double turn = 1.0 / 6.28318530717958647692;
+    return heading_hues()[static_cast<std::size_t>((angle * turn + 0.5) * 1024.0) & 1023u];
+}
+
+} // namespace
+
+void FlockRenderer::draw_flock_image(int kind, const ViewTransform& view, int view_width, int view_height,
+                                     int dot) {
     const auto w = static_cast<std::size_t>(view_width), h = static_cast<std::size_t>(view_height);
     image_pixels_.assign(w * h, 0u);
     const std::vector<float>& agents = staging_[static_cast<std::size_t>(kind)];
-    constexpr double turn = 1.0 / 6.28318530717958647692;
     for (std::size_t i = 0; i + 3 < agents.size(); i += 4) {
         const double px = view.to_pixel_x(agents[i]), py = view.to_pixel_y(agents[i + 1]);
         if (px < 0 || py < 0 || px >= static_cast<double>(w - 1) || py >= static_cast<double>(h - 1)) {
             continue;
         }
-        const double hue =
-            std::atan2(static_cast<double>(agents[i + 3]), static_cast<double>(agents[i + 2])) * turn + 0.5;
-        const std::uint32_t colour = hues[static_cast<std::size_t>(hue * 1024.0) & 1023u];
+        const std::uint32_t colour = heading_colour(
+            std::atan2(static_cast<double>(agents[i + 3]), static_cast<double>(agents[i + 2])));
         std::uint32_t* at =
             image_pixels_.data() + static_cast<std::size_t>(py) * w + static_cast<std::size_t>(px);
         at[0] = colour;
@@ -463,6 +477,53 @@ void FlockRenderer::draw_flock_image(int kind, const ViewTransform& view, int vi
             at[1] = at[w] = at[w + 1] = colour;
         }
     }
+    show_flock_image(view_width, view_height);
+}
+
+void FlockRenderer::draw_flock_image_3d(int kind, const OrbitFrame& frame, int view_width, int view_height,
+                                        int dot) {
+    const auto w = static_cast<std::size_t>(view_width), h = static_cast<std::size_t>(view_height);
+    image_pixels_.assign(w * h, 0u);
+    image_depth_.assign(w * h, std::numeric_limits<float>::infinity());
+    const std::vector<float>& agents = staging_[static_cast<std::size_t>(kind)];
+    const double light_norm = std::sqrt(0.3 * 0.3 + 0.8 * 0.8 + 0.5 * 0.5);
+    const Vec3 light{0.3 / light_norm, -0.8 / light_norm, -0.5 / light_norm};
+    const double depth_span = std::max(frame.far_depth - frame.near_depth, 1e-4);
+    const double bg[3] = {channel(background_rgb[0]), channel(background_rgb[1]), channel(background_rgb[2])};
+    for (std::size_t i = 0; i + 5 < agents.size(); i += 6) {
+        const std::optional<ScreenPoint> p = frame.project({agents[i], agents[i + 1], agents[i + 2]});
+        if (!p || !(p->px >= 0 && p->py >= 0 && p->px < static_cast<double>(w - 1) &&
+                    p->py < static_cast<double>(h - 1))) {
+            continue; // behind the camera or outside the view
+        }
+        const double depth = p->depth;
+        const std::size_t at = static_cast<std::size_t>(p->py) * w + static_cast<std::size_t>(p->px);
+        if (static_cast<float>(depth) >= image_depth_[at]) {
+            continue; // a nearer agent already holds the pixel
+        }
+        image_depth_[at] = static_cast<float>(depth);
+        // As the 3D arrow shader: hue from the heading in the (x, z) plane, lit from above and in front,
+        // fogged toward the background with distance.
+        const Vec3 v{agents[i + 3], agents[i + 4], agents[i + 5]};
+        const double speed = std::sqrt(v.dot(v));
+        const double lit = 0.8 + 0.2 * (speed > 0 ? v.dot(light) / speed : light.x);
+        const double far = std::clamp((depth - frame.near_depth) / depth_span, 0.0, 1.0);
+        const std::uint32_t base = heading_colour(std::atan2(v.z, v.x));
+        std::uint32_t colour = 0xff000000u;
+        for (int c = 0; c < 3; ++c) {
+            const double b = static_cast<double>((base >> (8 * c)) & 0xffu) / 255.0;
+            const double mixed = b * lit + (bg[c] - b * lit) * 0.7 * far;
+            colour |= static_cast<std::uint32_t>(std::lround(std::clamp(mixed, 0.0, 1.0) * 255.0)) << (8 * c);
+        }
+        image_pixels_[at] = colour;
+        if (dot == 2) {
+            image_pixels_[at + 1] = image_pixels_[at + w] = image_pixels_[at + w + 1] = colour;
+        }
+    }
+    show_flock_image(view_width, view_height);
+}
+
+void FlockRenderer::show_flock_image(int view_width, int view_height) {
     glBindTexture(GL_TEXTURE_2D, image_texture_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, view_width, view_height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
@@ -731,7 +792,20 @@ void FlockRenderer::draw_3d(const Params& params, const OrbitFrame& frame, int v
         draw_obstacle_3d(*overlay.preview, params, {0.92f, 0.92f, 0.92f, 1.0f});
     }
 
-    // The agents, with a depth buffer so near arrows cover far ones.
+    // The agents, with a depth buffer so near arrows cover far ones. A kind too dense for arrows to read
+    // (as in 2D: under 16 view pixels per agent) is one image of dots instead, under the other kinds' arrows.
+    std::array<bool, kind_count> as_image{};
+    if (uploaded_3d_) {
+        const double pixels = static_cast<double>(view_width) * static_cast<double>(view_height);
+        for (int k = 0; k < kind_count; ++k) {
+            const double agents = static_cast<double>(counts_[k]);
+            as_image[k] = styles[k].by_heading && agents * image_pixels_per_agent > pixels;
+            if (as_image[k]) {
+                draw_flock_image_3d(k, frame, view_width, view_height,
+                                    agents * big_dot_pixels_per_agent > pixels ? 1 : 2);
+            }
+        }
+    }
     if (uploaded_3d_) {
         glEnable(GL_DEPTH_TEST);
         glDepthFunc(GL_LESS);
@@ -761,7 +835,7 @@ void FlockRenderer::draw_3d(const Params& params, const OrbitFrame& frame, int v
         for (const float floor_y : {static_cast<float>(params.height), -1.0f}) {
             glUniform1f(glGetUniformLocation(prog, "floor_y"), floor_y);
             for (int k = 0; k < kind_count; ++k) {
-                if (counts_[k] == 0) {
+                if (counts_[k] == 0 || as_image[k]) {
                     continue;
                 }
                 const KindStyle& st = styles[k];

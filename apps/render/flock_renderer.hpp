@@ -85,6 +85,11 @@ private:
     /// Draws the agents of `kind` as one image, a pixel per agent in its heading colour (the densest level
     /// of detail).
     void draw_flock_image(int kind, const ViewTransform& view, int view_width, int view_height, int dot);
+    /// The same in 3D: each agent projected through the camera, the nearest one kept per pixel, its colour
+    /// lit and fogged as the arrow shader does it.
+    void draw_flock_image_3d(int kind, const OrbitFrame& frame, int view_width, int view_height, int dot);
+    /// Draws image_pixels_ (view_width x view_height, row 0 at the top) over the view.
+    void show_flock_image(int view_width, int view_height);
     /// Copies the staged instances of `kind` to its GL buffer once per upload(), when first drawn.
     void upload_instances(int kind, bool three_d);
 
@@ -92,6 +97,7 @@ private:
     unsigned image_vao_ = 0;
     unsigned image_texture_ = 0;
     std::vector<std::uint32_t> image_pixels_;
+    std::vector<float> image_depth_; ///< 3D: the depth of the agent drawn in each pixel
     bool uploaded_3d_ = false;
     unsigned arrow3d_program_ = 0;
     unsigned line3d_program_ = 0;

@@ -184,3 +184,24 @@ TEST(HeadlessRecording, ADenseFlockIsDrawnAsDotsWhereItIs) {
     EXPECT_GT(inside, 220 * 140 / 3) << "20,000 dots in the box's 31,000 pixels";
     EXPECT_EQ(outside, 0);
 }
+
+TEST(HeadlessRecording, ADense3DFlockIsDrawnAsDotsInsideItsBox) {
+    const fs::path dir = tmp_dir();
+    const auto r = run_in(dir, headless_boids("run --headless --steps 0 --boids 20000 --predators 0 "
+                                              "--set dimensions=3 --size 320x240 --record dense.png"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const boids::render::RgbImage image = boids::render::read_png((dir / "dense.png").string());
+    // The default camera shows the world box at x 55-260, y 45-228 of the frame (its grey edges are not
+    // coloured); the flock spawns inside its margins, so every coloured dot lies within the box's outline.
+    long long inside = 0, outside = 0;
+    for (int y = 0; y < image.height; ++y) {
+        for (int x = 0; x < image.width; ++x) {
+            const auto* p = image.pixel(x, y);
+            const bool coloured = std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) > 60;
+            const bool in_box = x >= 50 && x <= 265 && y >= 40 && y <= 233;
+            (in_box ? inside : outside) += coloured;
+        }
+    }
+    EXPECT_GT(inside, 5000) << "20,000 dots, the nearest one kept per pixel";
+    EXPECT_EQ(outside, 0);
+}
