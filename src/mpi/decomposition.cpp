@@ -3,8 +3,10 @@
 #include "mpi/communicator.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 namespace boids::mpi {
 
@@ -85,6 +87,48 @@ void Decomposition::collect_near(std::int32_t at, const std::array<double, 3>& p
     if (x + reach >= node.cut) {
         collect_near(node.upper, p, reach, out);
     }
+}
+
+Decomposition::Box Decomposition::interior(int rank, double reach) const {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    // The rank's sub-domain: the cuts on the path from the root to its leaf.
+    std::array<double, 3> lo{-inf, -inf, -inf}, hi{inf, inf, inf};
+    const std::function<bool(std::int32_t)> find = [&](std::int32_t at) {
+        const Node& node = nodes_[static_cast<std::size_t>(at)];
+        if (node.axis < 0) {
+            return node.rank == rank;
+        }
+        const auto a = static_cast<std::size_t>(node.axis);
+        const double old_lo = lo[a], old_hi = hi[a];
+        hi[a] = std::min(old_hi, node.cut);
+        if (find(node.lower)) {
+            return true;
+        }
+        hi[a] = old_hi;
+        lo[a] = std::max(old_lo, node.cut);
+        if (find(node.upper)) {
+            return true;
+        }
+        lo[a] = old_lo;
+        return false;
+    };
+    Box box{{inf, inf, inf}, {-inf, -inf, -inf}}; // empty: a rank outside the tree
+    if (nodes_.empty() || !find(0)) {
+        return box;
+    }
+    const double margin = reach * 1e-6 + 1e-9;
+    for (std::size_t a = 0; a < 3; ++a) {
+        const bool cut = lo[a] > -inf || hi[a] < inf;
+        box.lo[a] = lo[a] > -inf ? lo[a] + reach + margin * (1 + std::abs(lo[a])) : -inf;
+        box.hi[a] = hi[a] < inf ? hi[a] - reach - margin * (1 + std::abs(hi[a])) : inf;
+        if (space_.wrap && cut && a < static_cast<std::size_t>(space_.dimensions)) {
+            // Across the seam the other side of the torus is another rank's: keep `reach` from the world's
+            // faces too (a sub-domain spanning the whole axis has no cut along it and no such neighbour).
+            box.lo[a] = std::max(box.lo[a], reach + margin);
+            box.hi[a] = std::min(box.hi[a], space_.size[a] - reach - margin * (1 + space_.size[a]));
+        }
+    }
+    return box;
 }
 
 std::vector<std::byte> Decomposition::bytes() const {

@@ -78,6 +78,18 @@ public:
         }
     }
 
+    /// The box [lo, hi) inside which a point is within `reach` of no sub-domain but `rank`'s (on the torus
+    /// too): ranks_near() would find no rank for it. Unbounded sides are +-infinity. A conservative margin
+    /// keeps rounding on the safe side: points near the box's faces are left to ranks_near().
+    struct Box {
+        std::array<double, 3> lo, hi;
+        [[nodiscard]] bool contains(const std::array<double, 3>& p) const {
+            return p[0] >= lo[0] && p[0] < hi[0] && p[1] >= lo[1] && p[1] < hi[1] && p[2] >= lo[2] &&
+                   p[2] < hi[2];
+        }
+    };
+    [[nodiscard]] Box interior(int rank, double reach) const;
+
     /// The tree as bytes (sent from root to every rank), and back.
     [[nodiscard]] std::vector<std::byte> bytes() const;
     static Decomposition from_bytes(const Space& space, const std::vector<std::byte>& bytes);

@@ -362,8 +362,13 @@ void DistributedSimulation<Real>::step_once() {
     }
     // The halo: each agent to every other rank whose sub-domain it is within reach of.
     std::vector<std::vector<std::byte>> outbox(static_cast<std::size_t>(comm_.size()));
+    const Decomposition::Box interior = decomposition_.interior(comm_.rank(), reach_);
     for (std::size_t i = 0; i < mine_.size(); ++i) {
-        decomposition_.ranks_near(position(i), reach_, comm_.rank(), [&](int r) {
+        const std::array<double, 3> p = position(i);
+        if (interior.contains(p)) {
+            continue; // deep inside the sub-domain: no other rank needs it
+        }
+        decomposition_.ranks_near(p, reach_, comm_.rank(), [&](int r) {
             codec.write(outbox[static_cast<std::size_t>(r)], mine_, i, ids_[i]);
             stats_.bytes_sent += static_cast<double>(codec.record_size());
         });
