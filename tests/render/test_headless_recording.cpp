@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -163,45 +164,42 @@ TEST(HeadlessRecording, NoArgumentsWithoutADisplaySaysSoAndRecordsTheMainJob) {
     EXPECT_TRUE(fs::exists(dir / "boids.mp4"));
 }
 
-// Level of detail: a flock with fewer than 16 pixels per agent in view is one image, a dot per agent in its
-// heading colour, in the box it was spawned in (the margins) and nowhere else.
-TEST(HeadlessRecording, ADenseFlockIsDrawnAsDotsWhereItIs) {
+/// Coloured pixels (channels spread by more than `spread`: the heading hues, not the grey scene) inside and
+/// outside the box [x0, x1] x [y0, y1] of a dense flock's one-frame recording made by `run_args`.
+std::pair<long long, long long> coloured_in_box(const std::string& run_args, int spread, int x0, int x1,
+                                                int y0, int y1) {
     const fs::path dir = tmp_dir();
-    const auto r = run_in(dir, headless_boids("run --headless --steps 0 --boids 20000 --predators 0 "
-                                              "--size 320x240 --record dense.png"));
-    ASSERT_EQ(r.code, 0) << r.err;
+    const auto r = run_in(dir, headless_boids(run_args + " --record dense.png"));
+    EXPECT_EQ(r.code, 0) << r.err;
     const boids::render::RgbImage image = boids::render::read_png((dir / "dense.png").string());
-    // The world (640 x 480) fills the frame at half scale; boids spawn inside the 100-pixel margins.
     long long inside = 0, outside = 0;
     for (int y = 0; y < image.height; ++y) {
         for (int x = 0; x < image.width; ++x) {
             const auto* p = image.pixel(x, y);
-            const bool coloured = std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) > 100;
-            const bool in_box = x >= 49 && x <= 271 && y >= 49 && y <= 191;
+            const bool coloured = std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) > spread;
+            const bool in_box = x >= x0 && x <= x1 && y >= y0 && y <= y1;
             (in_box ? inside : outside) += coloured;
         }
     }
+    return {inside, outside};
+}
+
+// Level of detail: a flock with fewer than 16 pixels per agent in view is one image, a dot per agent in its
+// heading colour, in the box it was spawned in (the margins) and nowhere else.
+TEST(HeadlessRecording, ADenseFlockIsDrawnAsDotsWhereItIs) {
+    // The world (640 x 480) fills the frame at half scale; boids spawn inside the 100-pixel margins.
+    const auto [inside, outside] = coloured_in_box(
+        "run --headless --steps 0 --boids 20000 --predators 0 --size 320x240", 100, 49, 271, 49, 191);
     EXPECT_GT(inside, 220 * 140 / 3) << "20,000 dots in the box's 31,000 pixels";
     EXPECT_EQ(outside, 0);
 }
 
 TEST(HeadlessRecording, ADense3DFlockIsDrawnAsDotsInsideItsBox) {
-    const fs::path dir = tmp_dir();
-    const auto r = run_in(dir, headless_boids("run --headless --steps 0 --boids 20000 --predators 0 "
-                                              "--set dimensions=3 --size 320x240 --record dense.png"));
-    ASSERT_EQ(r.code, 0) << r.err;
-    const boids::render::RgbImage image = boids::render::read_png((dir / "dense.png").string());
     // The default camera shows the world box at x 55-260, y 45-228 of the frame (its grey edges are not
     // coloured); the flock spawns inside its margins, so every coloured dot lies within the box's outline.
-    long long inside = 0, outside = 0;
-    for (int y = 0; y < image.height; ++y) {
-        for (int x = 0; x < image.width; ++x) {
-            const auto* p = image.pixel(x, y);
-            const bool coloured = std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) > 60;
-            const bool in_box = x >= 50 && x <= 265 && y >= 40 && y <= 233;
-            (in_box ? inside : outside) += coloured;
-        }
-    }
+    const auto [inside, outside] = coloured_in_box(
+        "run --headless --steps 0 --boids 20000 --predators 0 --set dimensions=3 --size 320x240", 60, 50, 265,
+        40, 233);
     EXPECT_GT(inside, 5000) << "20,000 dots, the nearest one kept per pixel";
     EXPECT_EQ(outside, 0);
 }
