@@ -1,5 +1,7 @@
 #include "video_recorder.hpp"
 
+#include "yuv420.hpp"
+
 #include "boids/error.hpp"
 
 #include <cerrno>
@@ -51,20 +53,30 @@ void check_video_target(const std::string& flag, const std::string& path) {
     }
 }
 
-VideoRecorder::VideoRecorder(const std::string& path, int width, int height, FrameRate fps)
-    : path_(path), width_(width), height_(height) {
+VideoRecorder::VideoRecorder(const std::string& path, int width, int height, FrameRate fps,
+                             FrameFormat format)
+    : path_(path), format_(format), width_(width), height_(height) {
     check_video_target("--record", path);
+    const bool yuv = format == FrameFormat::yuv420p;
+    if (yuv && (width % 2 != 0 || height % 2 != 0)) {
+        throw std::logic_error("VideoRecorder: yuv420p frames have an even size");
+    }
     const std::string size = std::to_string(width) + "x" + std::to_string(height);
     const std::string rate = std::to_string(fps.num) + "/" + std::to_string(fps.den);
+    const char* input = yuv ? "yuv420p" : "rgb24";
     std::vector<std::string> args{"ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
-                                  "-f",     "rawvideo",     "-pix_fmt",  "rgb24", "-s",
+                                  "-f",     "rawvideo",     "-pix_fmt",  input,   "-s",
                                   size,     "-r",           rate,        "-i",    "-"};
     if (ends_with(path, ".mp4")) {
         // H.264 in yuv420p (what every player reads) needs even sizes. The encoder was most of a headless
         // recording's time; its fastest preset takes less than half the CPU of "veryfast" for about twice
         // the bytes (a dark background with small arrows stays small either way).
-        for (const char* a : {"-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libx264", "-preset",
-                              "ultrafast", "-pix_fmt", "yuv420p"}) {
+        if (!yuv) {
+            for (const char* a : {"-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2"}) {
+                args.emplace_back(a);
+            }
+        }
+        for (const char* a : {"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"}) {
             args.emplace_back(a);
         }
     }
@@ -115,14 +127,27 @@ VideoRecorder::~VideoRecorder() {
 }
 
 void VideoRecorder::add_frame(const RgbImage& frame) {
-    if (pipe_fd_ < 0) {
-        throw std::logic_error("VideoRecorder::add_frame after finish");
+    if (format_ != FrameFormat::rgb24) {
+        throw std::logic_error("VideoRecorder::add_frame: an RGB frame for a yuv420p recorder");
     }
     static constexpr std::uint8_t black[3] = {0, 0, 0};
     const RgbImage sized = (frame.width == width_ && frame.height == height_)
                                ? RgbImage{}
                                : fit_image(frame, width_, height_, black);
-    const std::vector<std::uint8_t>& bytes = sized.rgb.empty() ? frame.rgb : sized.rgb;
+    write_frame(sized.rgb.empty() ? frame.rgb : sized.rgb);
+}
+
+void VideoRecorder::add_frame(std::span<const std::uint8_t> yuv420p) {
+    if (format_ != FrameFormat::yuv420p || yuv420p.size() != yuv420p_bytes(width_, height_)) {
+        throw std::logic_error("VideoRecorder::add_frame: not a yuv420p frame of the video's size");
+    }
+    write_frame(yuv420p);
+}
+
+void VideoRecorder::write_frame(std::span<const std::uint8_t> bytes) {
+    if (pipe_fd_ < 0) {
+        throw std::logic_error("VideoRecorder::add_frame after finish");
+    }
     std::size_t written = 0;
     while (written < bytes.size()) {
         const ssize_t n = write(pipe_fd_, bytes.data() + written, bytes.size() - written);
