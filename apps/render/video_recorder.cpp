@@ -70,13 +70,17 @@ VideoRecorder::VideoRecorder(const std::string& path, int width, int height, Fra
     if (ends_with(path, ".mp4")) {
         // H.264 in yuv420p (what every player reads) needs even sizes. The encoder was most of a headless
         // recording's time; its fastest preset takes less than half the CPU of "veryfast" for about twice
-        // the bytes (a dark background with small arrows stays small either way).
+        // the bytes (a dark background with small arrows stays small either way). The stream says its
+        // colours are BT.601 in limited range, what both ffmpeg's conversion of RGB frames and
+        // rgba_to_yuv420p make, so that players which assume BT.709 for HD sizes show the right colours.
         if (!yuv) {
             for (const char* a : {"-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2"}) {
                 args.emplace_back(a);
             }
         }
-        for (const char* a : {"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"}) {
+        for (const char* a :
+             {"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-colorspace", "smpte170m",
+              "-color_primaries", "smpte170m", "-color_trc", "smpte170m", "-color_range", "tv"}) {
             args.emplace_back(a);
         }
     }

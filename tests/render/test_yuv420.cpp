@@ -181,8 +181,8 @@ TEST(Yuv420, TheReaderConvertsTheFramebufferAsItIsShown) {
 
 // End to end: the first frame of a recorded MP4, decoded by ffmpeg to RGB, is the picture the renderer
 // drew (the PNG of the same step), up to H.264's loss and the halved chroma. A wrong matrix, swapped
-// chroma planes or channels, rows upside down or a shifted crop each move the block means below by tens of
-// levels.
+// chroma planes or channels, rows upside down, a shifted crop or a stream tagged with other colours than
+// it holds each move the block means below by tens of levels.
 TEST(Yuv420, AnMp4FrameDecodesToThePictureDrawn) {
     const fs::path dir = tmp_dir();
     // A small world at 3x: big arrows; a red predator, the green food marker, a stone obstacle.
@@ -196,6 +196,11 @@ TEST(Yuv420, AnMp4FrameDecodesToThePictureDrawn) {
     ASSERT_EQ(r.code, 0) << r.err;
     r = run_in(dir, env + scene + "--record x.mp4");
     ASSERT_EQ(r.code, 0) << r.err;
+    // Tagged as what it holds, so that players do not guess BT.709 for a picture this size.
+    r = run_in(dir, "ffprobe -v error -select_streams v:0 -show_entries "
+                    "stream=pix_fmt,color_range,color_space,color_primaries -of csv=p=0 x.mp4");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "yuv420p,tv,smpte170m,smpte170m\n");
     r = run_in(dir, "ffmpeg -hide_banner -loglevel error -y -i x.mp4 -frames:v 1 decoded.png");
     ASSERT_EQ(r.code, 0) << r.err;
     const RgbImage drawn = boids::render::read_png((dir / "drawn.png").string());
