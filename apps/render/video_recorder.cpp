@@ -4,10 +4,12 @@
 
 #include "boids/error.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdexcept>
 #include <string_view>
@@ -116,6 +118,14 @@ VideoRecorder::VideoRecorder(const std::string& path, int width, int height, Fra
         throw InputError(std::string("--record: cannot start ffmpeg: ") + std::strerror(rc));
     }
     pipe_fd_ = fds[1];
+    if (yuv) {
+        // Room for a whole frame (up to the 1 MiB an unprivileged process may ask for), so that a headless
+        // recording writes a frame while ffmpeg is still encoding the one before instead of 64 KiB at a time
+        // as ffmpeg reads: 10% less wall time in the median of 12 interleaved runs. (The viewer's RGB
+        // frames keep the default pipe.)
+        fcntl(pipe_fd_, F_SETPIPE_SZ,
+              static_cast<int>(std::min<std::size_t>(yuv420p_bytes(width, height), std::size_t{1} << 20)));
+    }
     // A dying ffmpeg must turn into an error message, not kill us with SIGPIPE.
     std::signal(SIGPIPE, SIG_IGN);
 }
