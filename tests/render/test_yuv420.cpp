@@ -14,7 +14,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -150,11 +149,6 @@ TEST(Yuv420, RandomPicturesMatchTheFormulasOnEverySimdTargetWithRowsEitherWayUp)
     }
     hwy::SetSupportedTargetsForTest(0);
     EXPECT_GE(seen.size(), 1u);
-    std::string names;
-    for (const std::string& name : seen) {
-        names += " " + name;
-    }
-    std::printf("[ SIMD targets checked:%s ]\n", names.c_str());
 }
 
 // The reader takes the picture's top-left even part from an odd-sized framebuffer, top row first: coloured
