@@ -21,7 +21,18 @@ const std::string& checked(const std::string& path) {
 
 HeadlessRecording::HeadlessRecording(const std::string& path, int width, int height, FrameRate fps)
     : path_(checked(path)), context_(width, height) {
-    if (!is_png_path(path)) {
+    if (is_png_path(path)) {
+        return;
+    }
+    // An MP4 gets its frames in the encoder's format (its even part, as ffmpeg would crop it): with
+    // software GL the RGB read-back (a byte shuffle per pixel) and ffmpeg's conversion from RGB cost more
+    // than reading RGBA and converting here, and half the bytes go through the pipe. A GIF's palette is
+    // made from RGB.
+    if (path.ends_with(".mp4")) {
+        yuv_ = std::make_unique<Yuv420Reader>(width / 2 * 2, height / 2 * 2);
+        video_ =
+            std::make_unique<VideoRecorder>(path, yuv_->width(), yuv_->height(), fps, FrameFormat::yuv420p);
+    } else {
         video_ = std::make_unique<VideoRecorder>(path, width, height, fps);
     }
 }
@@ -43,9 +54,13 @@ void HeadlessRecording::add_frame(const World<Real>& world, const Params& params
             camera.transform(params.width, params.height, context_.width(), context_.height());
         renderer_.draw(params, view, context_.width(), context_.height(), context_.height(), overlay);
     }
-    last_ = context_.read();
-    if (video_) {
-        video_->add_frame(last_);
+    if (yuv_) {
+        video_->add_frame(yuv_->read(context_.height()));
+    } else {
+        last_ = context_.read();
+        if (video_) {
+            video_->add_frame(last_);
+        }
     }
     ++frames_;
 }

@@ -5,6 +5,7 @@
 #include "flock_renderer.hpp"
 #include "offscreen_context.hpp"
 #include "video_recorder.hpp"
+#include "yuv420.hpp"
 
 #include <memory>
 #include <string>
@@ -35,6 +36,7 @@ private:
     std::string path_;
     OffscreenContext context_;
     FlockRenderer renderer_;
+    std::unique_ptr<Yuv420Reader> yuv_; ///< an MP4's frames, read as yuv420p
     std::unique_ptr<VideoRecorder> video_;
     RgbImage last_;
     long long frames_ = 0;

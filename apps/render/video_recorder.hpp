@@ -3,6 +3,8 @@
 
 #include "image.hpp"
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <sys/types.h>
 
@@ -20,19 +22,29 @@ struct FrameRate {
     int den = 1;
 };
 
-/// One ffmpeg process receiving RGB frames of a fixed size on its standard input.
+/// What a recorder's frames are made of.
+enum class FrameFormat {
+    rgb24,   ///< RgbImage frames, any size (an MP4 keeps the even part)
+    yuv420p, ///< frames already in the encoder's format (rgba_to_yuv420p), of the video's even size
+};
+
+/// One ffmpeg process receiving frames of a fixed size on its standard input.
 class VideoRecorder {
 public:
-    /// Starts ffmpeg writing `path` (.mp4 or .gif) at `fps` frames per second. A GIF gets a palette of its
-    /// own per frame, without dithering: the flock's few colours on the dark background stay sharp and the
-    /// file small. Throws InputError if the extension is unsupported or ffmpeg is missing.
-    VideoRecorder(const std::string& path, int width, int height, FrameRate fps);
+    /// Starts ffmpeg writing `path` (.mp4 or .gif) at `fps` frames per second from frames in `format`. A
+    /// GIF gets a palette of its own per frame, without dithering: the flock's few colours on the dark
+    /// background stay sharp and the file small. Throws InputError if the extension is unsupported or
+    /// ffmpeg is missing.
+    VideoRecorder(const std::string& path, int width, int height, FrameRate fps,
+                  FrameFormat format = FrameFormat::rgb24);
     ~VideoRecorder();
     VideoRecorder(const VideoRecorder&) = delete;
     VideoRecorder& operator=(const VideoRecorder&) = delete;
 
-    /// Appends one frame; a frame of another size is cropped or padded to the video's size.
+    /// Appends one RGB frame; a frame of another size is cropped or padded to the video's size.
     void add_frame(const RgbImage& frame);
+    /// Appends one yuv420p frame of exactly the video's size (a recorder made for FrameFormat::yuv420p).
+    void add_frame(std::span<const std::uint8_t> yuv420p);
 
     /// Closes the pipe and waits for ffmpeg. Throws std::runtime_error if ffmpeg failed.
     void finish();
@@ -42,7 +54,10 @@ public:
     [[nodiscard]] int height() const { return height_; }
 
 private:
+    void write_frame(std::span<const std::uint8_t> bytes);
+
     std::string path_;
+    FrameFormat format_;
     int width_;
     int height_;
     int pipe_fd_ = -1;
