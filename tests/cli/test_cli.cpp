@@ -236,7 +236,7 @@ TEST(Cli, BenchModelsPrintsEveryModelAndExtensionAtW20sNeighbourCount) {
         {"weighted", "plain"},
         {"vicsek", "plain"},
         {"couzin", "plain"},
-        {"classic fov 270", "plain"},
+        {"classic fov 270", "fast"},
         {"classic obstacles", "plain"},
         {"classic food", "plain"},
         {"classic line of sight", "plain"},
