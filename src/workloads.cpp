@@ -78,14 +78,6 @@ Scenario model_at_w20(std::string_view preset, std::string name, long long boids
     return s;
 }
 
-/// W20 with one extension of the classic model on.
-Scenario w20_with(long long boids, std::string name, std::string description) {
-    Scenario s = w20_scenario(boids);
-    s.name = std::move(name);
-    s.description = std::move(description);
-    return s;
-}
-
 /// The obstacles preset's 800 x 600 room mapped onto a W20 world: positions scale, sizes do not.
 std::pair<double, double> from_room(const Scenario& s, double x, double y) {
     return {x * s.params.width / 800.0, y * s.params.height / 600.0};
@@ -112,74 +104,76 @@ std::vector<Scenario> w20_every_model(long long boids) {
         at_w20_count(scenes[m]);
     }
 
-    Scenario fov = w20_with(boids, "classic fov 270", "field of view 270 degrees");
-    fov.params.fov_angle = 270.0;
-    scenes.push_back(std::move(fov));
-
-    Scenario obstacles = w20_with(boids, "classic obstacles",
-                                  "the obstacles preset's two pillars and wall (margin 25, turn 0.6), "
-                                  "placed as in its 800 x 600 room scaled to the world, sizes kept");
-    obstacles.params.obstacle_margin = 25;
-    obstacles.params.obstacle_turn_factor = 0.6;
-    for (const auto& [x, y, radius] :
-         {std::array<double, 3>{250, 300, 50}, std::array<double, 3>{560, 220, 35}}) {
-        Obstacle pillar;
-        std::tie(pillar.x, pillar.y) = from_room(obstacles, x, y);
-        pillar.radius = radius;
-        obstacles.params.obstacles.push_back(pillar);
-    }
-    Obstacle wall;
-    wall.shape = Obstacle::Shape::Rect;
-    std::tie(wall.x0, wall.y0) = from_room(obstacles, 500, 380);
-    wall.x1 = wall.x0 + 120;
-    wall.y1 = wall.y0 + 30;
-    obstacles.params.obstacles.push_back(wall);
-    scenes.push_back(std::move(obstacles));
-
-    Scenario food = w20_with(boids, "classic food",
-                             "the obstacles preset's food source circling its room, scaled to the world "
-                             "(speed 2, range 150, strength 0.08)");
-    FoodSource source;
-    for (const auto& [x, y] : {std::pair{150.0, 150.0}, {650.0, 150.0}, {650.0, 450.0}, {150.0, 450.0}}) {
-        source.path.push_back(from_room(food, x, y));
-    }
-    source.speed = 2;
-    source.range = 150;
-    source.strength = 0.08;
-    food.params.food.push_back(source);
-    scenes.push_back(std::move(food));
-
-    Scenario sight = w20_with(boids, "classic line of sight", "line_of_sight_factor 0.5, angle 15 degrees");
-    sight.params.line_of_sight_factor = 0.5;
-    scenes.push_back(std::move(sight));
-
-    Scenario perching = w20_with(boids, "classic perching",
-                                 "the perching preset's rests (30 to 120 steps) on a ledge across the "
-                                 "middle of the world");
-    perching.params.perch_rest_min = 30;
-    perching.params.perch_rest_max = 120;
-    perching.params.ledge_y = perching.params.height / 2;
-    scenes.push_back(std::move(perching));
-
-    Scenario gravity = w20_with(boids, "classic gravity", "the perching preset's gravity 0.03, dive speed 8");
-    gravity.params.gravity = 0.03;
-    gravity.params.max_dive_speed = 8;
-    scenes.push_back(std::move(gravity));
-
+    // W20 with one extension of the classic model on, set up by `set`.
+    const auto extension = [&](std::string name, std::string description, const auto& set) {
+        Scenario s = w20_scenario(boids);
+        s.name = std::move(name);
+        s.description = std::move(description);
+        set(s);
+        scenes.push_back(std::move(s));
+    };
+    extension("classic fov 270", "field of view 270 degrees",
+              [](Scenario& s) { s.params.fov_angle = 270.0; });
+    extension("classic obstacles",
+              "the obstacles preset's two pillars and wall (margin 25, turn 0.6), placed as in its 800 x 600 "
+              "room scaled to the world, sizes kept",
+              [](Scenario& s) {
+                  s.params.obstacle_margin = 25;
+                  s.params.obstacle_turn_factor = 0.6;
+                  for (const auto& [x, y, radius] :
+                       {std::array<double, 3>{250, 300, 50}, std::array<double, 3>{560, 220, 35}}) {
+                      Obstacle pillar;
+                      std::tie(pillar.x, pillar.y) = from_room(s, x, y);
+                      pillar.radius = radius;
+                      s.params.obstacles.push_back(pillar);
+                  }
+                  Obstacle wall;
+                  wall.shape = Obstacle::Shape::Rect;
+                  std::tie(wall.x0, wall.y0) = from_room(s, 500, 380);
+                  wall.x1 = wall.x0 + 120;
+                  wall.y1 = wall.y0 + 30;
+                  s.params.obstacles.push_back(wall);
+              });
+    extension(
+        "classic food",
+        "the obstacles preset's food source circling its room, scaled to the world (speed 2, range 150, "
+        "strength 0.08)",
+        [](Scenario& s) {
+            FoodSource source;
+            for (const auto& [x, y] :
+                 {std::pair{150.0, 150.0}, {650.0, 150.0}, {650.0, 450.0}, {150.0, 450.0}}) {
+                source.path.push_back(from_room(s, x, y));
+            }
+            source.speed = 2;
+            source.range = 150;
+            source.strength = 0.08;
+            s.params.food.push_back(source);
+        });
+    extension("classic line of sight", "line_of_sight_factor 0.5, angle 15 degrees",
+              [](Scenario& s) { s.params.line_of_sight_factor = 0.5; });
+    extension("classic perching",
+              "the perching preset's rests (30 to 120 steps) on a ledge across the middle of the world",
+              [](Scenario& s) {
+                  s.params.perch_rest_min = 30;
+                  s.params.perch_rest_max = 120;
+                  s.params.ledge_y = s.params.height / 2;
+              });
+    extension("classic gravity", "the perching preset's gravity 0.03, dive speed 8", [](Scenario& s) {
+        s.params.gravity = 0.03;
+        s.params.max_dive_speed = 8;
+    });
     // The lab's two predators (vga-predator's, which vga_predator_at_density keeps at every size), with its
     // predator range (100) and turn factor: more would crowd the boids that flee them far beyond W20's count.
-    const long long predators = 2;
     const std::string with_predators = "vga-predator's 2 predators";
-    Scenario edge = w20_with(boids, "classic predators edge", with_predators + " that fly straight on");
-    Scenario chase = w20_with(boids, "classic predators chasing",
-                              with_predators + " chasing the centroid they see (vision 150)");
-    chase.params.predator_behavior = PredatorBehavior::ChaseCentroid;
-    Scenario pursue = w20_with(boids, "classic predators pursuing",
-                               with_predators + " each pursuing one boid (vision 150)");
-    pursue.params.predator_behavior = PredatorBehavior::Pursue;
-    for (Scenario* s : {&edge, &chase, &pursue}) {
-        s->agents.predators = predators;
-        scenes.push_back(std::move(*s));
+    for (const auto& [name, how, behavior] :
+         {std::tuple{"classic predators edge", " that fly straight on", PredatorBehavior::Edge},
+          {"classic predators chasing", " chasing the centroid they see (vision 150)",
+           PredatorBehavior::ChaseCentroid},
+          {"classic predators pursuing", " each pursuing one boid (vision 150)", PredatorBehavior::Pursue}}) {
+        extension(name, with_predators + how, [behavior = behavior](Scenario& s) {
+            s.agents.predators = 2;
+            s.params.predator_behavior = behavior;
+        });
     }
     return scenes;
 }
