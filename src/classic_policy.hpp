@@ -27,8 +27,7 @@ struct Policy {
     };
 
     Policy(const Params& p, const Constants<Real>& constants, long long step_number)
-        : c(constants), params(p), step(step_number), fov_limited(p.fov_angle < 360.0),
-          cos_half_fov(std::cos(p.fov_angle * std::numbers::pi / 360.0)),
+        : c(constants), params(p), step(step_number),
           cos_line_of_sight(std::cos(p.line_of_sight_angle * std::numbers::pi / 180.0)),
           perching(p.perch_rest_max > 0), ledge_y(p.ledge_y >= 0 ? p.ledge_y : p.height - p.margin_bottom),
           ledge_x0(p.ledge_x0 >= 0 ? p.ledge_x0 : p.margin_left),
@@ -38,15 +37,11 @@ struct Policy {
     /// the neighbour is at most fov_angle / 2. Computed in double: it is a geometric test, not lab
     /// arithmetic.
     bool sees(const Agent<Real>& a, const Neighbour<Real>& n) const {
-        if (!fov_limited) {
-            return true;
-        }
-        const double vx = static_cast<double>(a.vx), vy = static_cast<double>(a.vy);
-        const double vz = static_cast<double>(a.vz);
-        const double tx = -static_cast<double>(n.dx), ty = -static_cast<double>(n.dy); // toward the neighbour
-        const double tz = -static_cast<double>(n.dz);
-        const double norms = std::sqrt((vx * vx + vy * vy + vz * vz) * (tx * tx + ty * ty + tz * tz));
-        return norms == 0.0 || vx * tx + vy * ty + vz * tz >= norms * cos_half_fov;
+        // Toward the neighbour: minus its offset.
+        return !c.fov_limited ||
+               in_field_of_view(static_cast<double>(a.vx), static_cast<double>(a.vy),
+                                static_cast<double>(a.vz), -static_cast<double>(n.dx),
+                                -static_cast<double>(n.dy), -static_cast<double>(n.dz), c.cos_half_fov);
     }
 
     // Step 1. (In 2D every z term is 0 and leaves the planar sums bit for bit as they were.)
@@ -214,8 +209,6 @@ struct Policy {
     const Constants<Real>& c;
     const Params& params;
     long long step;
-    bool fov_limited;
-    double cos_half_fov;
     double cos_line_of_sight;
     bool perching;
     double ledge_y, ledge_x0, ledge_x1;

@@ -6,6 +6,7 @@
 #include "boids/scalar.hpp"
 
 #include <cmath>
+#include <numbers>
 #include <type_traits>
 
 namespace boids::classic {
@@ -39,7 +40,8 @@ struct Constants {
           dives(p.max_dive_speed > 0), max_dive_speed(T::from_double(p.max_dive_speed)),
           three_d(p.dimensions == 3), depth(T::from_double(p.depth)), half_depth(depth / Real(2)),
           front_edge(T::from_double(p.margin_front)), back_edge(T::from_double(p.depth - p.margin_back)),
-          predators_first(p.predator_order == PredatorOrder::BeforeFlocking) {}
+          predators_first(p.predator_order == PredatorOrder::BeforeFlocking),
+          fov_limited(p.fov_angle < 360.0), cos_half_fov(std::cos(p.fov_angle * std::numbers::pi / 360.0)) {}
 
     /// PyNBoids' wrap (wrap_style = sprite): no torus (no minimum image, no seeing across the seam), and a
     /// boid reappears on the other side only once its sprite is wholly off screen
@@ -61,7 +63,19 @@ struct Constants {
     bool three_d; ///< the world has a z axis (front and back margins, a z period)
     Real depth, half_depth, front_edge, back_edge;
     bool predators_first; ///< PredatorOrder::BeforeFlocking: flee before cohesion and alignment
+    bool fov_limited;     ///< a field of view below 360 degrees (in_field_of_view)
+    double cos_half_fov;  ///< cosine of half the field of view
 };
+
+/// Field of view (docs/MODEL.md §3): whether a neighbour in direction (tx, ty, tz) from an agent flying at
+/// (vx, vy, vz) lies within the view cone, that is whether the angle between the two is at most half the
+/// field of view. Computed in double: a geometric test, not lab arithmetic. A neighbour on top of the agent,
+/// or an agent at rest, sees all around. The plain path and the fast kernel call this one function.
+inline bool in_field_of_view(double vx, double vy, double vz, double tx, double ty, double tz,
+                             double cos_half_fov) {
+    const double norms = std::sqrt((vx * vx + vy * vy + vz * vz) * (tx * tx + ty * ty + tz * tz));
+    return norms == 0.0 || vx * tx + vy * ty + vz * tz >= norms * cos_half_fov;
+}
 
 /// The image of a neighbour at `x` nearest to an agent at `a` on a circle of length `length`, for positions
 /// already wrapped into [0, length): x itself, or x moved by one period when the plain difference a - x is

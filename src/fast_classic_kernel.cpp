@@ -12,8 +12,9 @@
 // r-1, r, r+1, then columns c-1, c, c+1, then world order within a cell), whatever the tile, the vector
 // width or the thread; additions and multiplications stay separate (no FMA: -ffp-contract=off and no MulAdd),
 // and a candidate across a wrap seam is seen at its nearest image, x - shift, as classic::nearest_image
-// computes it. So the fast path reproduces the plain path's bits (predator sums aside, see
-// fast_classic_step.cpp), on every instruction set.
+// computes it. A field of view below 360 degrees takes each pair's view test in lanes where its answer is
+// certain and in double, as the plain path does, where it is not (in_view). So the fast path reproduces the
+// plain path's bits (predator sums aside, see fast_classic_step.cpp), on every instruction set.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "fast_classic_kernel.cpp"
@@ -61,7 +62,101 @@ struct Lanes {
     hn::Vec<D> x, y, z; // z is unused in 2D
     hn::Vec<hn::RebindToSigned<D>> slot;
     ReachBox<D> box; ///< 3D culling only (set by bound_lanes; left uninitialised otherwise)
+    // A field of view only (set by view_lanes; left uninitialised otherwise): the lanes' velocities, their
+    // squared speed times c |c| (c the cosine of half the field of view) and times the test's margin, and
+    // the lanes whose every candidate takes the exact test (see in_view).
+    hn::Vec<D> vx, vy, vz, kvv, mvv;
+    hn::Mask<D> view_exact;
 };
+
+/// The lanes that see a candidate at offset (dx, dy, dz), by classic::in_field_of_view itself, lane by lane.
+/// Out of line: rare (see in_view).
+template <bool k3D, class D>
+HWY_NOINLINE hn::Mask<D> exact_view(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
+                                    double cos_half_fov) {
+    using Real = hn::TFromD<D>;
+    constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
+    HWY_ALIGN Real lane[6][max_lanes] = {};
+    hn::Store(a.vx, d, lane[0]);
+    hn::Store(a.vy, d, lane[1]);
+    hn::Store(a.vz, d, lane[2]);
+    hn::Store(dx, d, lane[3]);
+    hn::Store(dy, d, lane[4]);
+    hn::Store(dz, d, lane[5]);
+    HWY_ALIGN Real seen[max_lanes] = {};
+    for (std::size_t l = 0; l < hn::Lanes(d); ++l) {
+        // As the plain path asks it (classic::Policy::sees): toward the neighbour, minus its offset; in 2D
+        // vz = 0 and dz = 0.
+        const double vz = k3D ? static_cast<double>(lane[2][l]) : 0.0;
+        const double dz_l = k3D ? static_cast<double>(lane[5][l]) : 0.0;
+        seen[l] = classic::in_field_of_view(static_cast<double>(lane[0][l]), static_cast<double>(lane[1][l]),
+                                            vz, -static_cast<double>(lane[3][l]),
+                                            -static_cast<double>(lane[4][l]), -dz_l, cos_half_fov)
+                      ? Real(1)
+                      : Real(0);
+    }
+    return hn::Ne(hn::Load(d, seen), hn::Zero(d));
+}
+
+/// Field-of-view tests by the cheap form that decides, in lanes (see in_view): the margin in units of the
+/// lanes' epsilon, and the bounds on speeds, coordinates and ranges within which it holds.
+inline constexpr double view_margin_epsilons = 64.0;
+inline constexpr double view_min_speed2 = 0x1p-20, view_max_speed2 = 0x1p40;
+inline constexpr double view_min_coordinate = 0x1p-20;
+/// The largest visual or protected range the kernel takes with a field of view (fast_path_view_range).
+static_assert(fast_path_view_range * fast_path_view_range <= 0x1p60);
+
+/// What the field-of-view test needs of the lanes (`count` agents from `slot`): see in_view.
+template <bool k3D, class D, class Real>
+HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t slot, std::size_t count,
+                           Lanes<D>& a) {
+    a.vx = hn::LoadU(d, f.vx + slot);
+    a.vy = hn::LoadU(d, f.vy + slot);
+    a.vz = k3D ? hn::LoadU(d, f.vz + slot) : hn::Zero(d);
+    auto vv = hn::Add(hn::Mul(a.vx, a.vx), hn::Mul(a.vy, a.vy));
+    if constexpr (k3D) {
+        vv = hn::Add(vv, hn::Mul(a.vz, a.vz));
+    }
+    const double cos = f.c.cos_half_fov;
+    a.kvv = hn::Mul(hn::Set(d, static_cast<Real>(cos * std::abs(cos))), vv);
+    const auto margin = static_cast<Real>(view_margin_epsilons * std::numeric_limits<Real>::epsilon());
+    a.mvv = hn::Mul(hn::Set(d, margin), vv);
+    const auto min_coordinate = hn::Set(d, static_cast<Real>(view_min_coordinate));
+    auto fit = hn::And(hn::Ge(vv, hn::Set(d, static_cast<Real>(view_min_speed2))),
+                       hn::Le(vv, hn::Set(d, static_cast<Real>(view_max_speed2))));
+    fit = hn::And(fit, hn::And(hn::Ge(hn::Abs(a.x), min_coordinate), hn::Ge(hn::Abs(a.y), min_coordinate)));
+    if constexpr (k3D) {
+        fit = hn::And(fit, hn::Ge(hn::Abs(a.z), min_coordinate));
+    }
+    a.view_exact = hn::AndNot(fit, hn::FirstN(d, count));
+}
+
+/// The lanes that see a candidate at offset (dx, dy, dz) = agent - candidate, d2 its squared length:
+/// classic::in_field_of_view to the bit. With v the lane's velocity, t = -d the direction to the candidate
+/// and c the cosine of half the field of view, the test is v.t >= c |v| |t|, which, written with x |x|
+/// (monotone) on both sides, is s = (v.d) |v.d| + c |c| |v|^2 |t|^2 <= 0. Computed in the lanes' type, s
+/// is off by less than 19 u |v|^2 |t|^2 (u = epsilon / 2), and the double test decides as the exact
+/// comparison unless that is within 18 u_double |v|^2 |t|^2 of a tie; so wherever |s| >= 64 epsilon
+/// |v|^2 |t|^2 (taken with the same products) the sign of s is the double test's answer. The few other
+/// lanes (a candidate near the cone's edge: about one in 10^5), and lanes whose speed or position is so
+/// small or large that a product could lose its relative precision (view_lanes), take the double test
+/// itself. A candidate on top of the agent (t = 0: s = 0 and |v|^2 |t|^2 = 0) is seen, as there; the
+/// lanes' position bound keeps any other candidate at |t|^2 >= 2^-88, a normal number.
+template <bool k3D, class D>
+HWY_INLINE hn::Mask<D> in_view(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
+                               hn::Vec<D> d2, double cos_half_fov) {
+    auto along = hn::Add(hn::Mul(a.vx, dx), hn::Mul(a.vy, dy));
+    if constexpr (k3D) {
+        along = hn::Add(along, hn::Mul(a.vz, dz));
+    }
+    const auto s = hn::Add(hn::Mul(along, hn::Abs(along)), hn::Mul(a.kvv, d2));
+    const auto seen = hn::Le(s, hn::Zero(d));
+    const auto unsure = hn::Or(hn::Lt(hn::Abs(s), hn::Mul(a.mvv, d2)), a.view_exact);
+    if (HWY_LIKELY(hn::AllFalse(d, unsure))) {
+        return seen;
+    }
+    return exact_view<k3D>(d, a, dx, dy, dz, cos_half_fov);
+}
 
 /// The lanes' bounding box (first `count` lanes) and reach, for list_and_add.
 template <bool k3D, class D>
@@ -137,7 +232,7 @@ HWY_INLINE void add_averaged(D d, const FlockInCellOrder<Real>& f, std::uint32_t
 /// d2 < visual^2 unless the protected range exceeds the visual range) and the exclusion of the agent itself
 /// (free otherwise: its own pair has d2 = 0, lands in the protected bucket and adds +0 to sums that start
 /// at +0).
-template <bool kGeneral, bool kRareClose, bool k3D, class D, class Real>
+template <bool kGeneral, bool kRareClose, bool kFov, bool k3D, class D, class Real>
 HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Vec<D> xj,
                               hn::Vec<D> yj, hn::Vec<D> zj, const Lanes<D>& a, NeighbourSums<D>& s) {
     static_assert(!(kRareClose && kGeneral), "kRareClose relies on the common case's candidate test");
@@ -169,6 +264,11 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
     } else {
         (void)visual;
     }
+    if constexpr (kFov) { // only the candidates in the lane's view count
+        const auto seen = in_view<k3D>(d, a, dx, dy, dz, d2, f.c.cos_half_fov);
+        near = hn::And(near, seen);
+        close = hn::And(close, seen);
+    }
     if constexpr (kRareClose) {
         // No lane has this candidate in its protected range (in 3D W20 about one candidate in fifty
         // outside the tile's own agents): the close sums are unchanged and every near lane averages.
@@ -187,7 +287,7 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
 
 /// Adds the candidates of slots [begin, end) to the lanes' sums (see add_candidate), all of them in order,
 /// kShift: seen across a wrap seam at x - shift. The sums are accumulated in a local copy (see add_listed).
-template <bool kShift, bool kGeneral, bool k3D, class D, class Real>
+template <bool kShift, bool kGeneral, bool kFov, bool k3D, class D, class Real>
 HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32_t begin, std::uint32_t end,
                                SeamShift<Real> shift, const Lanes<D>& a, NeighbourSums<D>& sums) {
     NeighbourSums<D> s = sums;
@@ -204,7 +304,7 @@ HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32
         } else {
             (void)sx, (void)sy, (void)sz;
         }
-        add_candidate<kGeneral, false, k3D>(d, f, j, xj, yj, zj, a, s);
+        add_candidate<kGeneral, false, kFov, k3D>(d, f, j, xj, yj, zj, a, s);
     }
     sums = s;
 }
@@ -270,17 +370,17 @@ HWY_INLINE int tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, in
 
 /// The neighbour loop over the listed candidates [begin, end), seen at their listed positions (kListed:
 /// a seam tile's, see CandidateList) or their own. kRareClose: see add_candidate.
-template <bool kListed, bool kRareClose, bool k3D, class D, class Real>
+template <bool kListed, bool kRareClose, bool kFov, bool k3D, class D, class Real>
 HWY_INLINE void add_list_range(D d, const FlockInCellOrder<Real>& f, const CandidateList<D>& list,
                                std::size_t begin, std::size_t end, const Lanes<D>& a, NeighbourSums<D>& s) {
     for (std::size_t k = begin; k < end; ++k) {
         const auto j = static_cast<std::uint32_t>(list.slot[k]);
         if constexpr (kListed) {
-            add_candidate<false, kRareClose, k3D>(d, f, j, hn::Set(d, list.x[k]), hn::Set(d, list.y[k]),
-                                                  hn::Set(d, list.z[k]), a, s);
+            add_candidate<false, kRareClose, kFov, k3D>(d, f, j, hn::Set(d, list.x[k]), hn::Set(d, list.y[k]),
+                                                        hn::Set(d, list.z[k]), a, s);
         } else {
-            add_candidate<false, kRareClose, k3D>(d, f, j, hn::Set(d, f.x[j]), hn::Set(d, f.y[j]),
-                                                  k3D ? hn::Set(d, f.z[j]) : hn::Zero(d), a, s);
+            add_candidate<false, kRareClose, kFov, k3D>(d, f, j, hn::Set(d, f.x[j]), hn::Set(d, f.y[j]),
+                                                        k3D ? hn::Set(d, f.z[j]) : hn::Zero(d), a, s);
         }
     }
 }
@@ -288,27 +388,27 @@ HWY_INLINE void add_list_range(D d, const FlockInCellOrder<Real>& f, const Candi
 /// The neighbour loop over the whole list. The tile's own agents, [own_begin, own_end) in the list, are
 /// each in its own lane's protected range (d2 = 0); the others rarely in any lane's, so they take
 /// add_candidate's kRareClose test and the own agents do not (it would mispredict on each of them).
-template <bool kListed, bool k3D, class D, class Real>
+template <bool kListed, bool kFov, bool k3D, class D, class Real>
 HWY_INLINE void add_list(D d, const FlockInCellOrder<Real>& f, const CandidateList<D>& list,
                          std::size_t own_begin, std::size_t own_end, const Lanes<D>& a, NeighbourSums<D>& s) {
-    add_list_range<kListed, true, k3D>(d, f, list, 0, own_begin, a, s);
-    add_list_range<kListed, false, k3D>(d, f, list, own_begin, own_end, a, s);
-    add_list_range<kListed, true, k3D>(d, f, list, own_end, list.size, a, s);
+    add_list_range<kListed, true, kFov, k3D>(d, f, list, 0, own_begin, a, s);
+    add_list_range<kListed, false, kFov, k3D>(d, f, list, own_begin, own_end, a, s);
+    add_list_range<kListed, true, kFov, k3D>(d, f, list, own_end, list.size, a, s);
 }
 
 /// Runs the neighbour loop over the listed candidates and empties the list. The sums are accumulated in a
 /// local copy: Highway's vector types may alias any float, so the compiler would otherwise store every sum
 /// back to `sums` after each candidate in case the next candidate's loads read them. Out of line: one copy
 /// of the loops serves the listing's flushes and the tile's end.
-template <bool k3D, class D, class Real>
+template <bool kFov, bool k3D, class D, class Real>
 HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool seam, CandidateList<D>& list,
                              std::size_t own_begin, std::size_t own_end, const Lanes<D>& a,
                              NeighbourSums<D>& sums) {
     NeighbourSums<D> s = sums;
     if (seam) {
-        add_list<true, k3D>(d, f, list, own_begin, own_end, a, s);
+        add_list<true, kFov, k3D>(d, f, list, own_begin, own_end, a, s);
     } else {
-        add_list<false, k3D>(d, f, list, own_begin, own_end, a, s);
+        add_list<false, kFov, k3D>(d, f, list, own_begin, own_end, a, s);
     }
     sums = s;
     list.size = 0;
@@ -370,7 +470,7 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<D>> compress_order_of(D d, hn::Mask<D> kee
 }
 
 /// the `own_count` slots from `own` (a.slot): listed whole, and their place noted (see add_list).
-template <bool kWrap, bool k3D, class D, class Real>
+template <bool kWrap, bool kFov, bool k3D, class D, class Real>
 HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, const CandidateRun<Real>* runs,
                              int count, std::uint32_t own, std::size_t own_count, const Lanes<D>& a,
                              NeighbourSums<D>& sums) {
@@ -387,7 +487,7 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, co
     const auto flush_if_full = [&]() {
         if (HWY_UNLIKELY(size + lanes > CandidateList<D>::capacity)) {
             list.size = size;
-            add_listed<k3D>(d, f, listed, list, own_begin, own_end, a, sums);
+            add_listed<kFov, k3D>(d, f, listed, list, own_begin, own_end, a, sums);
             size = own_begin = own_end = 0;
         }
     };
@@ -470,11 +570,11 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, co
         }
     }
     list.size = size;
-    add_listed<k3D>(d, f, listed, list, own_begin, own_end, a, sums);
+    add_listed<kFov, k3D>(d, f, listed, list, own_begin, own_end, a, sums);
 }
 
 /// Adds the candidates of `count` runs to the lanes' sums, each run with the loop its shift and place need.
-template <bool kWrap, bool kGeneral, bool k3D, class D, class Real>
+template <bool kWrap, bool kGeneral, bool kFov, bool k3D, class D, class Real>
 HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, const CandidateRun<Real>* runs, int count,
                          const Lanes<D>& a, NeighbourSums<D>& s) {
     for (int k = 0; k < count; ++k) {
@@ -483,9 +583,9 @@ HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, const CandidateRu
             continue;
         }
         if (kWrap && run.shift.any()) {
-            add_candidates<true, kGeneral, k3D>(d, f, run.begin, run.end, run.shift, a, s);
+            add_candidates<true, kGeneral, kFov, k3D>(d, f, run.begin, run.end, run.shift, a, s);
         } else {
-            add_candidates<false, kGeneral, k3D>(d, f, run.begin, run.end, run.shift, a, s);
+            add_candidates<false, kGeneral, kFov, k3D>(d, f, run.begin, run.end, run.shift, a, s);
         }
     }
 }
@@ -493,14 +593,14 @@ HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, const CandidateRu
 /// The candidates of a tile in line (layer, row), visited in the plain path's order. `general`: the
 /// candidate test of add_candidate's kGeneral (a runtime flag here, so that the rest of the kernel is
 /// compiled once for both tests).
-template <bool kWrap, bool k3D, class D, class Real>
+template <bool kWrap, bool kFov, bool k3D, class D, class Real>
 HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, bool general, int layer, int row,
                                     int col0, int col1, std::uint32_t slot0, std::size_t agents,
                                     const Lanes<D>& a, NeighbourSums<D>& s) {
     CandidateRun<Real> runs[max_tile_runs];
     const int count = tile_runs<kWrap, k3D>(f, layer, row, col0, col1, runs);
     if (general) {
-        add_runs<kWrap, true, k3D>(d, f, runs, count, a, s);
+        add_runs<kWrap, true, kFov, k3D>(d, f, runs, count, a, s);
     } else if constexpr (k3D) {
         // 3D tiles gather their culled candidates in a list and run one neighbour loop over it; 2D tiles
         // run the loop over each run of candidates directly (culling and listing measured slower there).
@@ -508,9 +608,9 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, bool g
         for (int k = 0; k < count; ++k) {
             seam = seam || runs[k].shift.any();
         }
-        list_and_add<kWrap, k3D>(d, f, seam, runs, count, slot0, agents, a, s);
+        list_and_add<kWrap, kFov, k3D>(d, f, seam, runs, count, slot0, agents, a, s);
     } else {
-        add_runs<kWrap, false, k3D>(d, f, runs, count, a, s);
+        add_runs<kWrap, false, kFov, k3D>(d, f, runs, count, a, s);
     }
 }
 
@@ -824,7 +924,7 @@ HWY_INLINE void bin_line(const FlockInCellOrder<Real>& f, const std::uint32_t* s
     // Division for the `count` slots from k (old cells in old_cell).
     const auto by_division = [&](std::uint32_t k, std::size_t count,
                                  hn::Vec<decltype(di)> old_cell) HWY_ATTR {
-        HWY_ALIGN TI old[max_lanes];
+        HWY_ALIGN TI old[max_lanes] = {}; // (zeroed: GCC cannot see that count <= the lanes)
         hn::Store(old_cell, di, old);
         cells_impl(f.new_x + k, f.new_y + k, k3D ? f.new_z + k : nullptr, count, f.next_grid, f.new_cell + k);
         for (std::size_t l = 0; l < count; ++l) {
@@ -920,7 +1020,7 @@ HWY_INLINE void bin_line(const FlockInCellOrder<Real>& f, const std::uint32_t* s
 
 /// One line of cells (a row of one layer) at a time: greedy tiles of consecutive cells that fit one
 /// vector.
-template <bool kWrap, bool k3D, class Real>
+template <bool kWrap, bool kFov, bool k3D, class Real>
 void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, int line_end) {
     using D = hn::ScalableTag<Real>;
     const D d;
@@ -954,8 +1054,12 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
                 if (k3D && !general) {
                     bound_lanes<k3D>(d, count, f.c.visual, a);
                 }
+                if constexpr (kFov) {
+                    view_lanes<k3D>(d, f, slot, count, a);
+                }
                 NeighbourSums<D> s(d);
-                add_tile_candidates<kWrap, k3D>(d, f, general, layer, row, col0, col1, slot, count, a, s);
+                add_tile_candidates<kWrap, kFov, k3D>(d, f, general, layer, row, col0, col1, slot, count, a,
+                                                      s);
                 finish_agents<kWrap, k3D>(d, f, slot, count, start[f.nx], a, s);
             }
             col0 = col1 + 1;
@@ -966,17 +1070,27 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
     }
 }
 
+/// The kernel for the world's boundary and dimensions.
+template <bool kFov, class Real>
+void lines_with(const FlockInCellOrder<Real>& f, bool general, int line_begin, int line_end) {
+    if (f.c.wrap) {
+        f.c.three_d ? lines_impl<true, kFov, true>(f, general, line_begin, line_end)
+                    : lines_impl<true, kFov, false>(f, general, line_begin, line_end);
+    } else {
+        f.c.three_d ? lines_impl<false, kFov, true>(f, general, line_begin, line_end)
+                    : lines_impl<false, kFov, false>(f, general, line_begin, line_end);
+    }
+}
+
 template <class Real>
 void lines(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
     // The general candidate test is needed only when the protected range exceeds the visual range, or
     // is zero (then the agent's own pair must be excluded explicitly).
     const bool general = !(f.c.protected2 <= f.c.visual2) || !(f.c.protected2 > Real(0));
-    if (f.c.wrap) {
-        f.c.three_d ? lines_impl<true, true>(f, general, line_begin, line_end)
-                    : lines_impl<true, false>(f, general, line_begin, line_end);
+    if (f.c.fov_limited) {
+        lines_with<true>(f, general, line_begin, line_end);
     } else {
-        f.c.three_d ? lines_impl<false, true>(f, general, line_begin, line_end)
-                    : lines_impl<false, false>(f, general, line_begin, line_end);
+        lines_with<false>(f, general, line_begin, line_end);
     }
 }
 

@@ -71,6 +71,10 @@ struct FlockInCellOrder {
     const Real* layer_bound = nullptr; // 3D only
 };
 
+/// The largest visual or protected range the kernel takes with a field of view below 360 degrees: its cheap
+/// view test needs squared distances far from overflow (the parameters' range_max is well below it).
+inline constexpr double fast_path_view_range = 0x1p30;
+
 /// Marks, in FlockInCellOrder::new_cell, an agent whose cell changes (cell indices stay below it).
 inline constexpr std::uint32_t moved_cell_flag = 0x80000000u;
 

@@ -30,6 +30,7 @@
 #include "cell_cursors.hpp"
 #include "classic_rules.hpp"
 #include "fast_classic_kernel.hpp"
+#include "models/key_table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -42,6 +43,9 @@
 #include <utility>
 
 namespace boids {
+
+// The kernel's field-of-view test holds for every visual and protected range the parameters allow.
+static_assert(models::range_max <= fast::fast_path_view_range);
 
 const char* fast_path_isa() {
     apply_fast_path_target_environment();

@@ -97,10 +97,10 @@ void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, double depth,
     }
 }
 
-/// The fast path implements the lab's rules as they stand (docs/MODEL.md §2): the classic model with none
-/// of its extensions. Everything else takes the policy path.
+/// The fast path implements the lab's rules as they stand (docs/MODEL.md §2) and the field of view: the
+/// classic model with no other extension. Everything else takes the policy path.
 bool fast_path_applies(const Params& p) {
-    return p.model == Model::Classic && !models::any_extension(p);
+    return p.model == Model::Classic && !models::off_the_fast_path(p);
 }
 
 /// Locks and rest timers mean nothing once pursuit or perching is off: clear them, so that a world without

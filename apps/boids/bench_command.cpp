@@ -35,6 +35,7 @@ struct BenchPlan {
     bool f64 = false;
     std::string target_source; ///< how the SIMD target was chosen, if not automatically
     bool plain = false;
+    bool models = false;
     bool max_flock = false;
     double rate = 30.0;
     long long limit = 10'000'000;
@@ -67,22 +68,35 @@ double parse_number(const std::string& flag, const std::string& text, double lo,
 
 BenchPlan make_plan(const BenchOptions& o) {
     BenchPlan plan;
+    const std::string sizes = !o.sizes.empty() ? o.sizes : o.models ? "100000" : "10000,100000,1000000";
     std::size_t begin = 0;
-    while (begin <= o.sizes.size()) {
-        std::size_t end = o.sizes.find(',', begin);
+    while (begin <= sizes.size()) {
+        std::size_t end = sizes.find(',', begin);
         if (end == std::string::npos) {
-            end = o.sizes.size();
+            end = sizes.size();
         }
-        plan.sizes.push_back(parse_count("--sizes", o.sizes.substr(begin, end - begin), 1, 100'000'000));
+        plan.sizes.push_back(parse_count("--sizes", sizes.substr(begin, end - begin), 1, 100'000'000));
         begin = end + 1;
     }
-    if (o.dimensions == "2" || o.dimensions == "3") {
-        plan.dimensions = {o.dimensions == "2" ? 2 : 3};
-    } else if (o.dimensions == "2,3") {
+    const std::string dimensions = o.dimensions.empty() ? (o.models ? "2" : "2,3") : o.dimensions;
+    if (dimensions == "2" || dimensions == "3") {
+        plan.dimensions = {dimensions == "2" ? 2 : 3};
+    } else if (dimensions == "2,3") {
         plan.dimensions = {2, 3};
     } else {
-        throw InputError(invalid_value_message("--dimensions", "'" + o.dimensions + "'",
-                                               "allowed values are 2 | 3 | 2,3"));
+        throw InputError(
+            invalid_value_message("--dimensions", "'" + dimensions + "'", "allowed values are 2 | 3 | 2,3"));
+    }
+    if (o.models) {
+        // The table compares the two paths itself, and most models are planar.
+        if (plan.dimensions != std::vector<int>{2}) {
+            throw InputError(invalid_value_message("--dimensions", "'" + dimensions + "'",
+                                                   "the --models table is 2D: the allowed value is 2"));
+        }
+        if (o.plain || o.max_flock) {
+            throw InputError(std::string("--models cannot be combined with ") +
+                             (o.plain ? "--plain (the table runs both paths)" : "--max-flock"));
+        }
     }
     plan.seconds = parse_number("--seconds", o.seconds, 0.01, 3600);
     plan.warmup = parse_count("--warmup", o.warmup, 0, 100'000);
@@ -101,6 +115,7 @@ BenchPlan make_plan(const BenchOptions& o) {
         plan.target_source = std::string(fast_path_target_variable) + "=" + chosen;
     }
     plan.plain = o.plain;
+    plan.models = o.models;
     plan.max_flock = o.max_flock;
     plan.rate = parse_number("--rate", o.rate, 0.1, 100'000);
     plan.limit = parse_count("--limit", o.limit, 1, 100'000'000);
@@ -159,11 +174,58 @@ Timing time_steps(Simulation<Real>& sim, double seconds) {
 }
 
 template <class Real>
-Simulation<Real> make_sim(const Scenario& s, const BenchPlan& plan) {
+Simulation<Real> make_sim(const Scenario& s, int threads, bool plain) {
     Simulation<Real> sim(s.params, spawn_world<Real>(s.params, s.agents, s.seed));
-    sim.set_threads(plan.threads);
-    sim.set_fast_path(!plan.plain);
+    sim.set_threads(threads);
+    sim.set_fast_path(!plain);
     return sim;
+}
+
+template <class Real>
+Simulation<Real> make_sim(const Scenario& s, const BenchPlan& plan) {
+    return make_sim<Real>(s, plan.threads, plan.plain);
+}
+
+/// What rounds of (spawn, warm-up, timed steps) measured.
+struct Rounds {
+    long long steps = 0;
+    double seconds = 0.0; ///< wall time of the timed steps
+    double cpu = 0.0;     ///< CPU time of the timed steps, all threads
+    double fastest_ms = std::numeric_limits<double>::infinity();
+    std::vector<double> step_s; ///< wall time of each timed step
+    StepProfile total;
+    bool fast = false;        ///< the last step took the fast path
+    double neighbours = -1.0; ///< mean_neighbours() at the end of the last round, when asked for
+};
+
+/// Repeats rounds of: spawn, plan.warmup steps, plan.steps timed steps, until plan.seconds are timed.
+/// The flock condenses as it flies; timing the same early steps at every size keeps the neighbour count
+/// at W20's 20 (a long run at 10k would measure a denser flock than a short one at 1M).
+template <class Real>
+Rounds time_rounds(const Scenario& s, const BenchPlan& plan, int threads, bool plain,
+                   bool count_neighbours = false) {
+    Rounds r;
+    do {
+        Simulation<Real> sim = make_sim<Real>(s, threads, plain);
+        sim.step(plan.warmup);
+        const double cpu_start = cpu_seconds();
+        for (long long k = 0; k < plan.steps; ++k) {
+            const auto before = Clock::now();
+            sim.step();
+            const double seconds = std::chrono::duration<double>(Clock::now() - before).count();
+            r.step_s.push_back(seconds);
+            r.seconds += seconds;
+            r.total += sim.last_profile();
+            r.fastest_ms = std::min(r.fastest_ms, sim.last_profile().total_ms);
+        }
+        r.cpu += cpu_seconds() - cpu_start;
+        r.steps += plan.steps;
+        r.fast = sim.last_step_fast();
+        if (count_neighbours && r.seconds >= plan.seconds) {
+            r.neighbours = mean_neighbours(sim.world(), s.params);
+        }
+    } while (r.seconds < plan.seconds);
+    return r;
 }
 
 template <class Real>
@@ -191,28 +253,9 @@ void w20_table(const BenchPlan& plan) {
     std::vector<std::pair<long long, double>> planar_ns; // N and ns/boid-step in 2D, for the 3D/2D ratio
     for (const int dims : plan.dimensions) {
         for (const long long n : plan.sizes) {
-            // The flock condenses as it flies; timing the same early steps at every size keeps the neighbour
-            // count at W20's 20 (a long run at 10k would measure a denser flock than a short one at 1M).
             const Scenario s = dims == 3 ? w20_3d_scenario(n) : w20_scenario(n);
-            Timing t;
-            StepProfile total;
-            double cpu = 0.0;
-            double fastest_ms = std::numeric_limits<double>::infinity();
-            while (t.steps == 0 || t.seconds < plan.seconds) {
-                Simulation<Real> sim = make_sim<Real>(s, plan);
-                sim.step(plan.warmup);
-                const auto start = Clock::now();
-                const double cpu_start = cpu_seconds();
-                for (long long k = 0; k < plan.steps; ++k) {
-                    sim.step();
-                    total += sim.last_profile();
-                    fastest_ms = std::min(fastest_ms, sim.last_profile().total_ms);
-                }
-                t.seconds += std::chrono::duration<double>(Clock::now() - start).count();
-                cpu += cpu_seconds() - cpu_start;
-                t.steps += plan.steps;
-                t.fast = sim.last_step_fast();
-            }
+            const Rounds t = time_rounds<Real>(s, plan, plan.threads, plan.plain);
+            const StepProfile& total = t.total;
             const double inv = 1.0 / static_cast<double>(t.steps);
             const double per_step_s = t.seconds * inv;
             const double rss = peak_rss_bytes();
@@ -230,9 +273,9 @@ void w20_table(const BenchPlan& plan) {
             std::printf("%3d %10lld %9.1f %8.1f %8.3f %11.3f %10.3f %9.3f %8.3f %8.3f %6lld %6s %4.0f MiB "
                         "(%.0f B/boid)%s\n",
                         dims, n, 1.0 / per_step_s, ns, total.grid_build_ms * inv, total.neighbours_ms * inv,
-                        total.integrate_ms * inv, total.total_ms * inv, fastest_ms, cpu * 1e3 * inv, t.steps,
-                        t.fast ? "fast" : "plain", rss / (1024.0 * 1024.0), rss / static_cast<double>(n),
-                        ratio.c_str());
+                        total.integrate_ms * inv, total.total_ms * inv, t.fastest_ms, t.cpu * 1e3 * inv,
+                        t.steps, t.fast ? "fast" : "plain", rss / (1024.0 * 1024.0),
+                        rss / static_cast<double>(n), ratio.c_str());
             std::fflush(stdout);
         }
     }
@@ -388,10 +431,93 @@ int max_flock(const BenchPlan& plan) {
     return 0;
 }
 
+/// The every-model table: each model and each classic extension at W20's neighbour count
+/// (w20_every_model), its cost per boid-step on one thread and on the default threads (or --threads),
+/// and that cost over the classic fast path's.
+template <class Real>
+void models_table(const BenchPlan& plan) {
+    std::vector<int> thread_counts{1};
+    if (plan.threads != 1) {
+        thread_counts.push_back(plan.threads);
+    }
+    std::printf(
+        "boids bench --models: every model, and the classic model with each extension alone, each in a "
+        "square\nwrap world sized so that a boid has on average %g others within its model's range "
+        "(W20's count),\nuniform start, synchronous update. Rounds of: spawn, %lld warm-up steps, %lld "
+        "timed steps; rounds repeat\nuntil %g s are timed per row and thread setting. ns: the median "
+        "timed step / agents. x fast: over the\nclassic fast path's ns at the same threads. neighbours: "
+        "the mean count within range after the last round.\n",
+        w20_mean_neighbours, plan.warmup, plan.steps, plan.seconds);
+    std::printf("%s, fast path SIMD %s (%zu lanes, %s); threads: 1", plan.f64 ? "f64" : "f32",
+                fast_path_isa(), fast_path_lanes(plan.f64),
+                plan.target_source.empty() ? "the best this CPU runs" : plan.target_source.c_str());
+    if (thread_counts.size() > 1) {
+        std::printf(" and %s (%d)", plan.threads == 0 ? "the default" : "--threads", resolved_threads(plan));
+    }
+    std::printf("\n");
+    for (const long long n : plan.sizes) {
+        const std::vector<Scenario> scenes = w20_every_model(n);
+        std::printf("\n%lld boids\n%-28s %5s %10s", n, "row", "path", "neighbours");
+        for (const int threads : thread_counts) {
+            const std::string ns =
+                threads == 0 ? "default ns"
+                             : std::to_string(threads) + (threads == 1 ? " thread ns" : " threads ns");
+            std::printf(" %13s %7s", ns.c_str(), "x fast");
+            if (threads == 1) {
+                std::printf(" %8s %7s", "cpu ns", "x fast");
+            }
+        }
+        std::printf("\n");
+        std::vector<double> reference_ns; // the classic fast path's figures, column by column
+        // The classic model twice (fast path, then the plain path it reproduces), then every other scene.
+        for (std::size_t row = 0; row <= scenes.size(); ++row) {
+            const Scenario& scene = scenes[row == 0 ? 0 : row - 1];
+            const bool plain = row == 1;
+            const std::string label = plain ? scene.name + ", plain path" : scene.name;
+            const auto agents = static_cast<double>(scene.agents.total());
+            std::string path;
+            double neighbours = -1.0;
+            std::vector<double> ns;
+            for (std::size_t t = 0; t < thread_counts.size(); ++t) {
+                const Rounds r = time_rounds<Real>(scene, plan, thread_counts[t], plain, t == 0);
+                ns.push_back(median(r.step_s) * 1e9 / agents);
+                if (thread_counts[t] == 1) {
+                    // On one thread the CPU time is the work alone, whatever else the machine runs.
+                    ns.push_back(r.cpu * 1e9 / static_cast<double>(r.steps) / agents);
+                }
+                if (t == 0) {
+                    path = r.fast ? "fast" : "plain";
+                    neighbours = r.neighbours;
+                }
+            }
+            if (row == 0) {
+                reference_ns = ns;
+            }
+            std::string cells;
+            for (std::size_t k = 0; k < ns.size(); ++k) {
+                char cell[48];
+                std::snprintf(cell, sizeof cell, k == 1 ? " %8.1f %6.1fx" : " %13.1f %6.1fx", ns[k],
+                              ns[k] / reference_ns[k]);
+                cells += cell;
+            }
+            std::printf("%-28s %5s %10.1f%s\n", label.c_str(), path.c_str(), neighbours, cells.c_str());
+            std::fflush(stdout);
+        }
+        std::printf("setups:\n");
+        for (const Scenario& scene : scenes) {
+            std::printf("  %s: %s\n", scene.name.c_str(), scene.description.c_str());
+        }
+    }
+}
+
 template <class Real>
 int run(const BenchPlan& plan) {
     if (plan.max_flock) {
         return max_flock<Real>(plan);
+    }
+    if (plan.models) {
+        models_table<Real>(plan);
+        return 0;
     }
     w20_table<Real>(plan);
     return 0;

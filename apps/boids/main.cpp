@@ -178,19 +178,23 @@ boids::viewer::ViewerOptions make_viewer_options(boids::cli::RunOptions o, const
 #endif
 
 void add_bench_options(CLI::App& cmd, boids::cli::BenchOptions& o) {
-    cmd.add_option("--sizes", o.sizes, "W20 flock sizes, comma-separated (default 10000,100000,1000000)");
+    cmd.add_option("--sizes", o.sizes,
+                   "Flock sizes, comma-separated (default 10000,100000,1000000; --models: 100000)");
     cmd.add_option("--seconds", o.seconds,
                    "Timed wall time per size; rounds repeat until reached (default 2)");
     cmd.add_option("--warmup", o.warmup, "Warm-up steps per round, after a fresh spawn (default 20)");
     cmd.add_option("--steps", o.steps, "Timed steps per round (default 20)");
     cmd.add_option("--threads", o.threads, "Worker threads; 0 = all (default)");
     cmd.add_option("--precision", o.precision, "Scalar type: f32 (default) | f64");
-    cmd.add_option("--dimensions", o.dimensions, "W20 in 2 | 3 | 2,3 dimensions (default 2,3)");
+    cmd.add_option("--dimensions", o.dimensions, "W20 in 2 | 3 | 2,3 dimensions (default 2,3; --models: 2)");
     cmd.add_option("--target", o.target,
                    "SIMD instruction set of the fast path: auto | avx3 | avx2 | sse4 | ssse3 | scalar, those "
                    "this CPU runs (default: $BOIDS_SIMD_TARGET, else auto, the best)");
     cmd.add_flag("--plain", o.plain,
                  "Force the plain grid path (the readable reference) instead of the SIMD path");
+    cmd.add_flag("--models", o.models,
+                 "Every model and every classic extension at W20's neighbour count, 2D, --sizes default "
+                 "100000: ns per boid-step on 1 and the default threads, over the classic fast path's");
     cmd.add_flag("--max-flock", o.max_flock,
                  "Find by bisection the largest vga-predator flock (at its density) holding --rate steps/s");
     cmd.add_option("--rate", o.rate, "Steps per second --max-flock must hold (default 30)");
@@ -325,8 +329,8 @@ int main(int argc, char** argv) {
     CLI::App* presets = app.add_subcommand("presets", "List the built-in scenes");
     CLI::App* params = app.add_subcommand("params", "List every parameter key with its default and range");
     boids::cli::BenchOptions bench_options;
-    CLI::App* bench =
-        app.add_subcommand("bench", "Benchmark: the W20 table, or --max-flock (docs/PERFORMANCE.md)");
+    CLI::App* bench = app.add_subcommand(
+        "bench", "Benchmark: the W20 table, --models or --max-flock (docs/PERFORMANCE.md)");
     add_bench_options(*bench, bench_options);
 
     for (int i = 0; i < argc; ++i) {

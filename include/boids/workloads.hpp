@@ -3,6 +3,8 @@
 
 #include "boids/scenario.hpp"
 
+#include <vector>
+
 namespace boids {
 
 /// Mean number of other boids within visual range in the W20 workload.
@@ -22,5 +24,23 @@ inline constexpr double w20_mean_neighbours = 20.0;
 /// count (500 boids per 440 x 280 px, aspect kept), so the margins, ranges and speeds are unchanged and
 /// a boid sees as many neighbours as in the 640 x 480 original; the predator count stays 2.
 [[nodiscard]] Scenario vga_predator_at_density(long long boids);
+
+/// Every model and every extension of the classic model at W20's neighbour count, for the every-model
+/// table (`boids bench --models`, docs/PERFORMANCE.md): the cost of each per boid-step next to the classic
+/// model's. Each scene is a square wrap world (no margins), a synchronous update and a uniform random
+/// start, sized so that a boid has on average w20_mean_neighbours others within its model's link_range()
+/// (the classic visual range, the topological model's 5 body lengths, the weighted center radius, the
+/// Vicsek interaction radius, the Couzin attraction radius); the model's own parameters are its
+/// preset's. The first scene is W20 itself; then the topological (k = 7), weighted, Vicsek and Couzin
+/// models; then W20 with one classic extension each: field of view 270 degrees, obstacles, food, line of
+/// sight, perching, gravity, and predators chasing and pursuing (with W20 plus predators as they fly
+/// without an extension, on the fast path). The scene's name labels its row; its description says how
+/// it is set up.
+[[nodiscard]] std::vector<Scenario> w20_every_model(long long boids);
+
+/// The mean number of other flocking agents (boids and scouts) within link_range(params) of a flocking
+/// agent (minimum image on a torus): the neighbour count the every-model scenes are sized for.
+template <class Real>
+[[nodiscard]] double mean_neighbours(const World<Real>& world, const Params& params);
 
 } // namespace boids

@@ -49,20 +49,22 @@ struct Classic {
     }
 };
 
-/// The extensions of the classic model (docs/MODEL.md §3): each one's key, when it is on, and which
-/// ability a model needs to take it. `any()` is what keeps a step off the fast path, which runs the lab's
-/// rules as they stand; a new extension is one row here and cannot be forgotten there.
+/// The extensions of the classic model (docs/MODEL.md §3): each one's key, when it is on, which ability a
+/// model needs to take it, and whether the fast path runs it. `off_the_fast_path()` is what keeps a step
+/// off the fast path, which runs the lab's rules and the extensions it marks; a new extension is one row
+/// here and cannot be forgotten there.
 struct Extension {
     std::string_view key;
     bool (*on)(const Params&);
     bool ModelAbilities::*needs;
+    bool on_fast_path = false; ///< the fast kernel implements it (bit for bit)
 };
 
 // clang-format off
 inline constexpr std::array<Extension, 12> extensions{{
     {"update", [](const Params& p) { return p.update != UpdateOrder::Synchronous; }, &ModelAbilities::sequential},
     {"speed_estimate", [](const Params& p) { return p.speed_estimate != SpeedEstimate::Exact; }, &ModelAbilities::extensions},
-    {"fov_angle", [](const Params& p) { return p.fov_angle < 360.0; }, &ModelAbilities::extensions},
+    {"fov_angle", [](const Params& p) { return p.fov_angle < 360.0; }, &ModelAbilities::extensions, true},
     {"predator_behavior", [](const Params& p) { return p.predator_behavior != PredatorBehavior::Edge; }, &ModelAbilities::hunting},
     {"predator_speed", [](const Params& p) { return p.predator_speed != 0.0; }, &ModelAbilities::hunting},
     // Only the classic model's boids flee predators; the order means nothing to the others (they do not
@@ -105,10 +107,10 @@ inline constexpr auto extension_keys = std::to_array<ExtensionKey>({
 });
 // clang-format on
 
-/// True when any extension of the classic model is on: the step is then more than the lab's rules.
-inline bool any_extension(const Params& p) {
+/// True when an extension of the classic model that the fast path does not run is on.
+inline bool off_the_fast_path(const Params& p) {
     for (const Extension& e : extensions) {
-        if (e.on(p)) {
+        if (e.on(p) && !e.on_fast_path) {
             return true;
         }
     }

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -220,6 +222,52 @@ TEST(Cli, BenchPrintsTheW20TableWithPhasesIsaAndMemory) {
     EXPECT_NE(plain.out.find("f64, plain path"), std::string::npos) << plain.out;
 }
 
+TEST(Cli, BenchModelsPrintsEveryModelAndExtensionAtW20sNeighbourCount) {
+    const Result r = boids("bench --models --sizes 1500 --seconds 0.01 --warmup 1 --steps 1 --threads 2");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* column : {"neighbours", "1 thread ns", "cpu ns", "2 threads ns", "x fast"}) {
+        EXPECT_NE(r.out.find(column), std::string::npos) << column << " in:\n" << r.out;
+    }
+    // Each row: its label, the path it took and the mean neighbour count its scene was sized for.
+    const std::vector<std::pair<std::string, std::string>> rows{
+        {"classic", "fast"},
+        {"classic, plain path", "plain"},
+        {"topological k=7", "plain"},
+        {"weighted", "plain"},
+        {"vicsek", "plain"},
+        {"couzin", "plain"},
+        {"classic fov 270", "fast"},
+        {"classic obstacles", "plain"},
+        {"classic food", "plain"},
+        {"classic line of sight", "plain"},
+        {"classic perching", "plain"},
+        {"classic gravity", "plain"},
+        {"classic predators edge", "fast"},
+        {"classic predators chasing", "plain"},
+        {"classic predators pursuing", "plain"},
+    };
+    std::istringstream lines(r.out);
+    std::string line;
+    std::size_t seen = 0;
+    while (std::getline(lines, line) && seen < rows.size()) {
+        const auto& [label, path] = rows[seen];
+        // The label is padded to a column; a longer label that begins with this one is another row.
+        if (line.rfind(label + "  ", 0) != 0) {
+            continue;
+        }
+        std::istringstream fields(line.substr(label.size()));
+        std::string taken;
+        double neighbours = 0, ns = 0;
+        fields >> taken >> neighbours >> ns;
+        EXPECT_EQ(taken, path) << line;
+        EXPECT_NEAR(neighbours, 20.0, 3.0) << line;
+        EXPECT_GT(ns, 0.0) << line;
+        ++seen;
+    }
+    EXPECT_EQ(seen, rows.size()) << "rows in order, in:\n" << r.out;
+    EXPECT_NE(r.out.find("  couzin: the couzin preset's parameters"), std::string::npos) << r.out;
+}
+
 TEST(Cli, BenchRunsTheSimdTargetNamedByFlagOrEnvironment) {
     // "scalar" runs on every CPU: Highway's portable fallback, one lane per float.
     const Result flag =
@@ -294,6 +342,8 @@ TEST(Cli, BenchBadInput) {
     expect_rejected("bench --target avx9", {"--target", "'avx9'", "this CPU runs auto | ", "| scalar"});
     expect_rejected("bench --target AVX2", {"--target", "'AVX2'"});
     expect_rejected("bench --busy-limit -1", {"--busy-limit", "'-1'"});
+    expect_rejected("bench --models --dimensions 3", {"--dimensions", "'3'", "the --models table is 2D"});
+    expect_rejected("bench --models --plain", {"--models cannot be combined with --plain"});
 }
 
 } // namespace

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace boids {
@@ -159,13 +160,17 @@ TEST(FastClassicStep, TwoPredatorsGiveThePlainPathsBits) {
 }
 
 TEST(FastClassicStep, ProtectedRangeZeroOrAboveVisualRange) {
-    // The kernel's general candidate test: the agent itself excluded explicitly, and the |dx|, |dy| box.
-    Params p = busy_params(Boundary::Wrap);
-    p.protected_range = 0;
-    expect_fast_equals_plain(p, busy_world<float>(p, 0), 20);
-    p.protected_range = 50;
-    p.boundary = Boundary::Margin;
-    expect_fast_equals_plain(p, busy_world<double>(p, 0), 20);
+    // The kernel's general candidate test: the agent itself excluded explicitly, and the |dx|, |dy| box;
+    // with and without a field of view.
+    for (const double fov : {360.0, 200.0}) {
+        Params p = busy_params(Boundary::Wrap);
+        p.fov_angle = fov;
+        p.protected_range = 0;
+        expect_fast_equals_plain(p, busy_world<float>(p, 0), 20);
+        p.protected_range = 50;
+        p.boundary = Boundary::Margin;
+        expect_fast_equals_plain(p, busy_world<double>(p, 0), 20);
+    }
 }
 
 TEST(FastClassicStep, ThreeDimensionsGiveThePlainPathsBits) {
@@ -211,6 +216,71 @@ TEST(FastClassicStep, SparseLinesOfAWrapWorldGiveThePlainPathsBits) {
     p.height = 400;
     expect_fast_equals_plain(p, spawn_world<float>(p, AgentCounts{1200, 0, 0, 0}, 11), 40);
     expect_fast_equals_plain(p, spawn_world<double>(p, AgentCounts{1200, 0, 0, 0}, 12), 40);
+}
+
+/// The busy flock with a field of view, and agents that put the kernel's view test to its edges: a boid at
+/// rest (it sees all around), boids on a coordinate axis (their lanes take the exact test), and a boid
+/// with neighbours square to its heading and dead behind it (at 180 degrees, on the cone's edge).
+template <class Real>
+World<Real> busy_world_with_view(const Params& p) {
+    World<Real> w = busy_world<Real>(p, 0);
+    const bool deep = p.dimensions == 3;
+    const auto add = [&](double x, double y, double vx, double vy) {
+        if (deep) {
+            w.add_3d(Kind::Boid, Real(x), Real(y), Real(300), Real(vx), Real(vy), Real(0), Real(0));
+        } else {
+            w.add(Kind::Boid, Real(x), Real(y), Real(vx), Real(vy), Real(0));
+        }
+    };
+    add(450, 350, 0, 0);       // at rest
+    add(0, 100, 2, 1);         // on the y axis
+    add(500, 0, -1, 2);        // on the x axis
+    add(600, 400, 3, 0);       // heading +x, with
+    add(600, 410, 0.5, 2);     // a neighbour square to its left,
+    add(600, 390, -2, 1);      // one square to its right,
+    add(590, 400, 1, 1);       // one dead behind
+    add(600.5, 400.25, 2, -2); // and one close ahead
+    return w;
+}
+
+TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBits) {
+    // The view test runs in the kernel's lanes, and near the cone's edge in double as the plain path asks
+    // it: 2D and 3D, margins and wrap, both scalar types, wide and narrow cones, the edge of 180 degrees.
+    for (const int dimensions : {2, 3}) {
+        for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+            for (const double fov : {270.0, 180.0, 100.0}) {
+                Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
+                p.fov_angle = fov;
+                SCOPED_TRACE(std::to_string(dimensions) + "D, fov " + std::to_string(fov) +
+                             (boundary == Boundary::Wrap ? ", wrap" : ", margin"));
+                expect_fast_equals_plain(p, busy_world_with_view<float>(p), 30);
+                expect_fast_equals_plain(p, busy_world_with_view<double>(p), 20);
+            }
+        }
+    }
+}
+
+TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBitsOnEverySimdTarget) {
+    for (const int dimensions : {2, 3}) {
+        for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+            Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
+            p.fov_angle = 240;
+            const World<float> start = busy_world_with_view<float>(p);
+            Simulation<float> plain = make_sim(p, start, false, 2);
+            plain.step(15);
+            const std::uint64_t expected = state_hash(plain.world());
+            for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+                hwy::SetSupportedTargetsForTest(target);
+                Simulation<float> fast = make_sim(p, start, true, 2);
+                fast.step(15);
+                EXPECT_TRUE(fast.last_step_fast());
+                EXPECT_EQ(state_hash(fast.world()), expected)
+                    << "SIMD target " << hwy::TargetName(target) << ", " << dimensions << "D, "
+                    << (boundary == Boundary::Wrap ? "wrap" : "margin");
+            }
+            hwy::SetSupportedTargetsForTest(0);
+        }
+    }
 }
 
 TEST(FastClassicStep, BitIdenticalOnEverySimdTargetOfThisCpu) {
@@ -473,6 +543,14 @@ TEST(FastClassicStep, FallsBackToThePlainPathWhereItDoesNotApply) {
     Simulation<float> forced = make_sim(p, busy_world<float>(p, 0), false, 2);
     forced.step();
     EXPECT_FALSE(forced.last_step_fast());
+    // A field of view takes the fast path; any other extension the plain path.
+    for (const auto& [key, value, fast] : {std::tuple{"fov_angle", "270", true}, {"gravity", "0.1", false}}) {
+        Params extended = p;
+        set_param(extended, key, value);
+        Simulation<float> one = make_sim(extended, busy_world<float>(p, 0), true, 2);
+        one.step();
+        EXPECT_EQ(one.last_step_fast(), fast) << key;
+    }
 }
 
 TEST(FastClassicStep, ProfileIsFilled) {
