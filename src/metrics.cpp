@@ -15,6 +15,7 @@
 #include <limits>
 #include <memory>
 #include <omp.h>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -297,29 +298,31 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
     const double link2 = link * link, range2 = range * range;
     const Geometry geometry{params.width, params.height, params.depth};
 
-    // Groups: every pair closer than the link range is united as it is found (from its smaller slot), in
-    // a union-find over the grid's slots: O(N) memory, where a list of the pairs grows with N times the
-    // neighbours (gigabytes for a dense flock). Slots are in cell order, so the sets a thread touches are
-    // mostly close in memory.
-    std::vector<double> nearest(slots, 0.0);
+    // Groups: every pair closer than the link range is united as it is found, in a union-find over the
+    // grid's slots: O(N) memory, where a list of the pairs grows with N times the neighbours (gigabytes for
+    // a dense flock). Slots are in cell order, so the sets a thread touches are mostly close in memory.
+    // nearest2[a] is the squared distance from slot a to its nearest other slot (infinity if none).
+    const std::unique_ptr<double[]> nearest2(new double[slots]);
     detail::ConcurrentUnionFind sets(slots, nthreads);
     constexpr std::size_t simd_from = 64; // slots: below, the kernel's vectors would be mostly masked off
-    bool scanned = false;
+    // The kernel's flock, when it scans: then agents with nothing in the grid's range are searched as their
+    // distances are summed.
+    std::optional<fast::MetricsFlock<Real>> flock;
     if constexpr (std::is_floating_point_v<Real>) { // fix15 worlds take the plain scan
         if (how == NeighbourScan::Simd && slots >= simd_from) {
-            fast::MetricsFlock<Real> flock;
-            flock.x = grid.xs().data();
-            flock.y = grid.ys().data();
-            flock.z = solid ? grid.zs().data() : nullptr;
-            flock.cell_start = grid.cell_starts().data();
-            flock.slots = slots;
-            flock.nx = grid.columns();
-            flock.ny = grid.rows();
-            flock.nz = grid.layers();
-            flock.wrap = wrap;
-            flock.width = params.width;
-            flock.height = params.height;
-            flock.depth = params.depth;
+            fast::MetricsFlock<Real>& f = flock.emplace();
+            f.x = grid.xs().data();
+            f.y = grid.ys().data();
+            f.z = solid ? grid.zs().data() : nullptr;
+            f.cell_start = grid.cell_starts().data();
+            f.slots = slots;
+            f.nx = grid.columns();
+            f.ny = grid.rows();
+            f.nz = grid.layers();
+            f.wrap = wrap;
+            f.width = params.width;
+            f.height = params.height;
+            f.depth = params.depth;
             if (wrap) {
                 constexpr int wide = 6;
                 const Real *const xs = grid.xs().data(), *const ys = grid.ys().data();
@@ -327,22 +330,38 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
                 const auto inside = [](Real v, double length) {
                     return static_cast<double>(v) >= 0.0 && static_cast<double>(v) < length;
                 };
-                bool all = flock.nx >= wide && flock.ny >= wide && (!solid || flock.nz >= wide);
+                bool all = f.nx >= wide && f.ny >= wide && (!solid || f.nz >= wide);
 #pragma omp parallel for num_threads(nthreads) schedule(static) reduction(&& : all)
                 for (std::size_t s = 0; s < slots; ++s) {
                     all = all && inside(xs[s], params.width) && inside(ys[s], params.height) &&
                           (zs == nullptr || inside(zs[s], params.depth));
                 }
-                flock.inside = all;
+                f.inside = all;
             }
-            flock.link2 = link2;
-            flock.range2 = range2;
-            const int lines = flock.ny * flock.nz;
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 4)
-            for (int line = 0; line < lines; ++line) {
-                fast::metrics_lines(flock, line, line + 1, sets, nearest.data());
+            f.link2 = link2;
+            f.range2 = range2;
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+            for (std::size_t s = 0; s < slots; ++s) {
+                nearest2[s] = std::numeric_limits<double>::infinity();
             }
-            scanned = true;
+            // The kernel meets each pair from one end and writes both ends' nearest2: the lines of a plane
+            // (a row, or in 3D a layer) write that plane and the next. Planes go in chunks of two or more
+            // consecutive ones: first every chunk's planes but its last, then every chunk's last plane, so
+            // that no two threads ever write the same plane at once. Long chunks keep most links within
+            // the sets a thread has just built (a link to a set already joined ends at its first check);
+            // several chunks a thread share the work out when a thread is slowed.
+            const int planes = solid ? f.nz : f.ny, lines_per_plane = solid ? f.ny : 1;
+            const int chunk = std::max(2, planes / (8 * nthreads));
+            const int chunks = std::max(1, planes / chunk);
+            for (int phase = 0; phase < 2; ++phase) {
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1)
+                for (int k = 0; k < chunks; ++k) {
+                    const int last = (k + 1 == chunks ? planes : chunk * (k + 1)) - 1;
+                    const int begin = phase == 0 ? chunk * k : last, end = phase == 0 ? last : last + 1;
+                    fast::metrics_lines(f, begin * lines_per_plane, end * lines_per_plane, sets,
+                                        nearest2.get());
+                }
+            }
         }
     }
     const auto scan = [&]<bool Wrap, bool Solid>() {
@@ -357,10 +376,10 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
                     }
                 }
             }
-            nearest[a] = std::isfinite(best) ? std::sqrt(best) : 0.0;
+            nearest2[a] = best;
         }
     };
-    if (!scanned) {
+    if (!flock) {
         if (wrap) {
             solid ? scan.template operator()<true, true>() : scan.template operator()<true, false>();
         } else {
@@ -368,7 +387,16 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
         }
     }
     const double nnd_sum = block_sum<double>(
-        slots, nthreads, [&](std::size_t a, double& s) { s += nearest[a]; },
+        slots, nthreads,
+        [&](std::size_t a, double& s) {
+            if constexpr (std::is_floating_point_v<Real>) {
+                if (flock && !(nearest2[a] < range2)) {
+                    fast::metrics_isolated(*flock, a, a + 1, nearest2.get());
+                }
+            }
+            const double best = nearest2[a];
+            s += std::isfinite(best) ? std::sqrt(best) : 0.0;
+        },
         [](double& t, double s) { t += s; });
     m.nnd_mean = slots > 1 ? nnd_sum / static_cast<double>(slots) : 0.0;
     m.groups = sets.roots(nthreads);

@@ -36,67 +36,90 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using fast::MetricsFlock;
 
-/// The distinct lines (columns, rows or layers) within one line of line `c` of `n`, ascending; as
-/// SpatialGrid's query visits them. Returns how many were written to `out`.
-inline int lines_around(int c, int n, bool wrap, std::array<int, 3>& out) {
-    int count = 0;
-    if (wrap && n >= 3) {
-        const int before = c == 0 ? n - 1 : c - 1, after = c == n - 1 ? 0 : c + 1;
-        out = {before, c, after};
-        std::sort(out.begin(), out.end());
-        return 3;
-    }
-    for (int i = wrap ? 0 : c - 1; i <= (wrap ? n - 1 : c + 1); ++i) { // a torus under 3 lines: all once
-        if (i >= 0 && i < n) {
-            out[count++] = i;
-        }
-    }
-    return count;
-}
-
 /// A run of consecutive candidate slots [begin, end).
 struct Run {
     std::uint32_t begin, end;
 };
 
-/// The candidate runs of the cells around a cell: at most 2 column runs per row (one across a wrap seam),
-/// 3 rows, 3 layers.
-struct Block {
-    std::array<Run, 18> runs;
+/// The lines (columns, rows or layers) next to line `c` of `n` on one axis, each once, with their offsets
+/// (-1, 0, +1). On a torus of 2 lines the other line is at +1 only (it is also at -1), of 1 line there is no
+/// other; without wrap, the lines outside the grid are left out.
+struct Axis {
+    std::array<int, 3> line{}, offset{};
     int count = 0;
-    void add(std::uint32_t begin, std::uint32_t end) {
-        if (begin == end) {
-            return;
+};
+
+inline Axis axis_around(int c, int n, bool wrap) {
+    Axis a;
+    for (int o = -1; o <= 1; ++o) {
+        int line = c + o;
+        if (wrap) {
+            if ((o == -1 && n < 3) || (o == 1 && n < 2)) {
+                continue;
+            }
+            line = (line + n) % n;
+        } else if (line < 0 || line >= n) {
+            continue;
         }
-        if (count > 0 && runs[count - 1].end == begin) { // consecutive in slot order: one loop
-            runs[count - 1].end = end;
-            return;
-        }
-        runs[count++] = {begin, end};
+        a.line[static_cast<std::size_t>(a.count)] = line;
+        a.offset[static_cast<std::size_t>(a.count)] = o;
+        ++a.count;
     }
+    return a;
+}
+
+/// The forward half of the cells around a cell: those whose offset (layer, row, column) is positive in that
+/// order of precedence, so that every pair of neighbouring cells is met from one of its two cells (from
+/// both on a torus of 2 lines, which does no harm: a minimum and a link do not mind meeting a pair twice).
+/// Their slots as runs (at most 13 cells in 3D, 4 in a plane, in slot order and merged where consecutive),
+/// and the end of the run that continues the cell's own slots, if one does.
+struct ForwardBlock {
+    std::array<Run, 13> runs;
+    int count = 0;
+    std::uint32_t own_end =
+        0; ///< the agents after one in its cell, and a run that follows them: [a + 1, own_end)
 };
 
 template <class Real>
-Block block_around(const MetricsFlock<Real>& f, int col, int row, int layer) {
-    std::array<int, 3> cols{}, rows{}, layers{0, 0, 0};
-    const int ncols = lines_around(col, f.nx, f.wrap, cols);
-    const int nrows = lines_around(row, f.ny, f.wrap, rows);
-    const int nlayers = f.z != nullptr ? lines_around(layer, f.nz, f.wrap, layers) : 1;
-    Block block;
-    for (int l = 0; l < nlayers; ++l) {
-        for (int r = 0; r < nrows; ++r) {
-            const std::size_t base = (static_cast<std::size_t>(layers[l]) * static_cast<std::size_t>(f.ny) +
-                                      static_cast<std::size_t>(rows[r])) *
-                                     static_cast<std::size_t>(f.nx);
-            for (int c = 0; c < ncols;) {
-                int last = c; // columns c..last are consecutive: one run
-                while (last + 1 < ncols && cols[last + 1] == cols[last] + 1) {
-                    ++last;
+ForwardBlock forward_block(const MetricsFlock<Real>& f, int col, int row, int layer) {
+    const Axis cols = axis_around(col, f.nx, f.wrap), rows = axis_around(row, f.ny, f.wrap);
+    const Axis layers = f.z != nullptr ? axis_around(layer, f.nz, f.wrap) : axis_around(0, 1, false);
+    std::array<std::size_t, 13> cells{};
+    std::size_t n = 0;
+    for (int l = 0; l < layers.count; ++l) {
+        for (int r = 0; r < rows.count; ++r) {
+            for (int c = 0; c < cols.count; ++c) {
+                const int ol = layers.offset[static_cast<std::size_t>(l)];
+                const int orow = rows.offset[static_cast<std::size_t>(r)];
+                const int oc = cols.offset[static_cast<std::size_t>(c)];
+                if (ol > 0 || (ol == 0 && (orow > 0 || (orow == 0 && oc > 0)))) {
+                    cells[n++] = (static_cast<std::size_t>(layers.line[static_cast<std::size_t>(l)]) *
+                                      static_cast<std::size_t>(f.ny) +
+                                  static_cast<std::size_t>(rows.line[static_cast<std::size_t>(r)])) *
+                                     static_cast<std::size_t>(f.nx) +
+                                 static_cast<std::size_t>(cols.line[static_cast<std::size_t>(c)]);
                 }
-                block.add(f.cell_start[base + static_cast<std::size_t>(cols[c])],
-                          f.cell_start[base + static_cast<std::size_t>(cols[last]) + 1]);
-                c = last + 1;
             }
+        }
+    }
+    std::sort(cells.begin(), cells.begin() + static_cast<std::ptrdiff_t>(n));
+    const std::size_t own =
+        (static_cast<std::size_t>(layer) * static_cast<std::size_t>(f.ny) + static_cast<std::size_t>(row)) *
+            static_cast<std::size_t>(f.nx) +
+        static_cast<std::size_t>(col);
+    ForwardBlock block;
+    block.own_end = f.cell_start[own + 1];
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint32_t begin = f.cell_start[cells[k]], end = f.cell_start[cells[k] + 1];
+        if (begin == end) {
+            continue;
+        }
+        if (begin == block.own_end) { // slots right after the cell's own: one run with them
+            block.own_end = end;
+        } else if (block.count > 0 && block.runs[static_cast<std::size_t>(block.count - 1)].end == begin) {
+            block.runs[static_cast<std::size_t>(block.count - 1)].end = end;
+        } else {
+            block.runs[static_cast<std::size_t>(block.count++)] = {begin, end};
         }
     }
     return block;
@@ -150,12 +173,15 @@ inline void unite_links(std::uint32_t a, const Links& links, std::size_t count,
 }
 
 /// One vector of candidates, slots [p, p + lanes), none of them the agent itself: lowers `best` where a
-/// candidate is closer, and with kLink lists those within the link range. With kMasked, only the slots in
-/// [first, end) are candidates. With kWrap, differences are taken at their minimum image.
-template <bool kWrap, bool k3D, bool kLink, bool kMasked, class D, class Real>
+/// candidate is closer. With kPairs (the forward half of the agent's neighbours), also lowers the
+/// candidates' own nearest squared distances (`nearest2`) where the agent is closer to them, and lists those
+/// within the link range. With kMasked, only the slots in [first, end) are candidates: the others may be
+/// another thread's, so their `nearest2` is neither read nor written. With kWrap, differences are taken at
+/// their minimum image.
+template <bool kWrap, bool k3D, bool kPairs, bool kMasked, class D, class Real>
 HWY_INLINE void scan_vector(D d, const MetricsFlock<Real>& f, std::size_t p, std::size_t first,
                             std::size_t end, hn::Vec<D> ax, hn::Vec<D> ay, hn::Vec<D> az, hn::Vec<D>& best,
-                            Links& links, std::size_t& listed) {
+                            double* nearest2, Links& links, std::size_t& listed) {
     const hn::Rebind<Real, D> dr;
     const auto load = [&](const Real* q) {
         if constexpr (std::is_same_v<Real, double>) {
@@ -188,7 +214,18 @@ HWY_INLINE void scan_vector(D d, const MetricsFlock<Real>& f, std::size_t p, std
         linked = hn::And(linked, in_run);
     }
     best = hn::IfThenElse(closer, d2, best);
-    if constexpr (kLink) {
+    if constexpr (kPairs) {
+        if constexpr (kMasked) { // lane by lane, within [first, end) only
+            HWY_ALIGN double lanes_d2[HWY_MAX_BYTES / sizeof(double)];
+            hn::Store(d2, d, lanes_d2);
+            for (std::size_t s = first; s < end; ++s) {
+                const double v = lanes_d2[s - p];
+                nearest2[s] = v < nearest2[s] ? v : nearest2[s];
+            }
+        } else {
+            const auto theirs = hn::LoadU(d, nearest2 + p);
+            hn::StoreU(hn::IfThenElse(hn::Lt(d2, theirs), d2, theirs), d, nearest2 + p);
+        }
         const std::size_t lanes = hn::Lanes(d);
         if (lanes <= 8) { // every x86 target: the set lanes' offsets from a table, then one count
             std::uint8_t bits = 0;
@@ -211,64 +248,81 @@ HWY_INLINE void scan_vector(D d, const MetricsFlock<Real>& f, std::size_t p, std
 
 /// The candidates [begin, end), none of them the agent: full vectors, then the last, partial one read
 /// ending at `end` (or at the last slot) with the slots outside [j, end) masked off.
-template <bool kWrap, bool k3D, bool kLink, class D, class Real>
+template <bool kWrap, bool k3D, bool kPairs, class D, class Real>
 HWY_INLINE void scan_run(D d, const MetricsFlock<Real>& f, std::size_t begin, std::size_t end, hn::Vec<D> ax,
-                         hn::Vec<D> ay, hn::Vec<D> az, hn::Vec<D>& best, std::uint32_t a, Links& links,
-                         std::size_t& listed, detail::ConcurrentUnionFind& sets) {
+                         hn::Vec<D> ay, hn::Vec<D> az, hn::Vec<D>& best, double* nearest2, std::uint32_t a,
+                         Links& links, std::size_t& listed, detail::ConcurrentUnionFind* sets) {
     const std::size_t lanes = hn::Lanes(d);
     // A vector lists at most `lanes` slots, so flushing a full list after every vector keeps it in bounds.
     const auto flush_full = [&] {
-        if (kLink && listed >= Links::capacity) {
-            unite_links(a, links, listed, sets);
-            listed = 0;
+        if constexpr (kPairs) {
+            if (listed >= Links::capacity) {
+                unite_links(a, links, listed, *sets);
+                listed = 0;
+            }
         }
     };
     std::size_t j = begin;
     for (; j + lanes <= end; j += lanes) {
-        scan_vector<kWrap, k3D, kLink, false>(d, f, j, j, end, ax, ay, az, best, links, listed);
+        scan_vector<kWrap, k3D, kPairs, false>(d, f, j, j, end, ax, ay, az, best, nearest2, links, listed);
         flush_full();
     }
     if (j < end) {
         const std::size_t p = end >= lanes ? end - lanes : 0; // the grid has at least `lanes` slots
-        scan_vector<kWrap, k3D, kLink, true>(d, f, p, j, end, ax, ay, az, best, links, listed);
+        scan_vector<kWrap, k3D, kPairs, true>(d, f, p, j, end, ax, ay, az, best, nearest2, links, listed);
         flush_full();
     }
 }
 
-/// The squared distance from slot `a` to its nearest other slot among `runs` (infinity if none); with
-/// `link`, unites `a` with every later slot closer than the link range. A run holding `a` is read as the
-/// part before it (whose links its own scan found) and the part after it, so that no lane needs comparing
-/// with `a`.
+/// The agent's position in every lane.
+template <bool k3D, class D, class Real>
+HWY_INLINE std::array<hn::Vec<D>, 3> position(D d, const MetricsFlock<Real>& f, std::uint32_t a) {
+    return {hn::Set(d, static_cast<double>(f.x[a])), hn::Set(d, static_cast<double>(f.y[a])),
+            hn::Set(d, k3D ? static_cast<double>(f.z[a]) : 0.0)};
+}
+
+/// Slot `a` against the forward half of its neighbours: its own cell's later slots and the runs of `block`.
+/// Lowers nearest2 of `a` and of every candidate to their squared distance where smaller, and unites `a`
+/// with every candidate closer than the link range.
 template <bool kWrap, bool k3D, class Real>
-HWY_INLINE double scan_agent(const MetricsFlock<Real>& f, std::uint32_t a, const Run* runs, int count,
-                             bool link, detail::ConcurrentUnionFind& sets, Links& links) {
+HWY_INLINE void scan_pairs(const MetricsFlock<Real>& f, std::uint32_t a, const ForwardBlock& block,
+                           double* nearest2, detail::ConcurrentUnionFind& sets, Links& links) {
     const hn::ScalableTag<double> d;
-    const auto ax = hn::Set(d, static_cast<double>(f.x[a])), ay = hn::Set(d, static_cast<double>(f.y[a]));
-    const auto az = hn::Set(d, k3D ? static_cast<double>(f.z[a]) : 0.0);
+    const auto [ax, ay, az] = position<k3D>(d, f, a);
     auto best = hn::Set(d, std::numeric_limits<double>::infinity());
     std::size_t listed = 0;
-    for (int r = 0; r < count; ++r) {
-        const std::size_t begin = runs[r].begin, end = runs[r].end;
-        const std::size_t before = std::min<std::size_t>(end, std::max<std::size_t>(begin, a));
-        const std::size_t after =
-            std::max<std::size_t>(begin, std::min<std::size_t>(end, a + std::size_t{1}));
-        scan_run<kWrap, k3D, false>(d, f, begin, before, ax, ay, az, best, a, links, listed, sets);
-        if (link) {
-            scan_run<kWrap, k3D, true>(d, f, after, end, ax, ay, az, best, a, links, listed, sets);
-        } else {
-            scan_run<kWrap, k3D, false>(d, f, after, end, ax, ay, az, best, a, links, listed, sets);
-        }
+    scan_run<kWrap, k3D, true>(d, f, a + std::size_t{1}, block.own_end, ax, ay, az, best, nearest2, a, links,
+                               listed, &sets);
+    for (int r = 0; r < block.count; ++r) {
+        const Run run = block.runs[static_cast<std::size_t>(r)];
+        scan_run<kWrap, k3D, true>(d, f, run.begin, run.end, ax, ay, az, best, nearest2, a, links, listed,
+                                   &sets);
     }
     if (listed > 0) {
         unite_links(a, links, listed, sets);
     }
+    const double mine = hn::GetLane(hn::MinOfLanes(d, best));
+    nearest2[a] = mine < nearest2[a] ? mine : nearest2[a];
+}
+
+/// The squared distance from slot `a` to the nearest other slot of the whole grid (infinity if none): the
+/// slots before it and the slots after it, so that no lane needs comparing with `a`.
+template <bool kWrap, bool k3D, class Real>
+double nearest_of_all(const MetricsFlock<Real>& f, std::uint32_t a) {
+    const hn::ScalableTag<double> d;
+    const auto [ax, ay, az] = position<k3D>(d, f, a);
+    auto best = hn::Set(d, std::numeric_limits<double>::infinity());
+    Links unused;
+    std::size_t listed = 0;
+    scan_run<kWrap, k3D, false>(d, f, 0, a, ax, ay, az, best, nullptr, a, unused, listed, nullptr);
+    scan_run<kWrap, k3D, false>(d, f, a + std::size_t{1}, f.slots, ax, ay, az, best, nullptr, a, unused,
+                                listed, nullptr);
     return hn::GetLane(hn::MinOfLanes(d, best));
 }
 
 template <bool kWrap, bool k3D, class Real>
 void scan_lines(const MetricsFlock<Real>& f, int line_begin, int line_end, detail::ConcurrentUnionFind& sets,
-                double* nearest) {
-    const Run everyone{0, static_cast<std::uint32_t>(f.slots)};
+                double* nearest2) {
     Links links;
     for (int line = line_begin; line < line_end; ++line) {
         const int layer = line / f.ny, row = line % f.ny;
@@ -279,44 +333,72 @@ void scan_lines(const MetricsFlock<Real>& f, int line_begin, int line_end, detai
             if (first == last) {
                 continue;
             }
-            const Block block = block_around(f, col, row, layer);
+            const ForwardBlock block = forward_block(f, col, row, layer);
             // Away from the seams of a torus of 6 or more cells a side, every candidate is less than 2 cells
             // (a third of the torus) away on each axis: the minimum image is the difference itself.
             const bool seam = kWrap && (!f.inside || col == 0 || col == f.nx - 1 || row == 0 ||
                                         row == f.ny - 1 || (k3D && (layer == 0 || layer == f.nz - 1)));
             for (std::uint32_t a = first; a < last; ++a) {
-                double best =
-                    seam ? scan_agent<true, k3D>(f, a, block.runs.data(), block.count, true, sets, links)
-                         : scan_agent<false, k3D>(f, a, block.runs.data(), block.count, true, sets, links);
-                if (!(best < f.range2)) { // nothing within the grid's range: the nearest may lie further out
-                    best = scan_agent<kWrap, k3D>(f, a, &everyone, 1, false, sets, links);
+                if (seam) {
+                    scan_pairs<true, k3D>(f, a, block, nearest2, sets, links);
+                } else {
+                    scan_pairs<false, k3D>(f, a, block, nearest2, sets, links);
                 }
-                nearest[a] = std::isfinite(best) ? std::sqrt(best) : 0.0;
             }
+        }
+    }
+}
+
+template <bool kWrap, bool k3D, class Real>
+void search_isolated(const MetricsFlock<Real>& f, std::size_t slot_begin, std::size_t slot_end,
+                     double* nearest2) {
+    for (std::size_t s = slot_begin; s < slot_end; ++s) {
+        if (!(nearest2[s] < f.range2)) { // nothing within the grid's range: the nearest may lie further out
+            nearest2[s] = nearest_of_all<kWrap, k3D>(f, static_cast<std::uint32_t>(s));
         }
     }
 }
 
 template <class Real>
 void lines(const MetricsFlock<Real>& f, int line_begin, int line_end, detail::ConcurrentUnionFind& sets,
-           double* nearest) {
+           double* nearest2) {
     const bool solid = f.z != nullptr;
     if (f.wrap) {
-        solid ? scan_lines<true, true>(f, line_begin, line_end, sets, nearest)
-              : scan_lines<true, false>(f, line_begin, line_end, sets, nearest);
+        solid ? scan_lines<true, true>(f, line_begin, line_end, sets, nearest2)
+              : scan_lines<true, false>(f, line_begin, line_end, sets, nearest2);
     } else {
-        solid ? scan_lines<false, true>(f, line_begin, line_end, sets, nearest)
-              : scan_lines<false, false>(f, line_begin, line_end, sets, nearest);
+        solid ? scan_lines<false, true>(f, line_begin, line_end, sets, nearest2)
+              : scan_lines<false, false>(f, line_begin, line_end, sets, nearest2);
+    }
+}
+
+template <class Real>
+void isolated(const MetricsFlock<Real>& f, std::size_t slot_begin, std::size_t slot_end, double* nearest2) {
+    const bool solid = f.z != nullptr;
+    if (f.wrap) {
+        solid ? search_isolated<true, true>(f, slot_begin, slot_end, nearest2)
+              : search_isolated<true, false>(f, slot_begin, slot_end, nearest2);
+    } else {
+        solid ? search_isolated<false, true>(f, slot_begin, slot_end, nearest2)
+              : search_isolated<false, false>(f, slot_begin, slot_end, nearest2);
     }
 }
 
 void MetricsLinesF32(const MetricsFlock<float>& f, int line_begin, int line_end,
-                     detail::ConcurrentUnionFind& sets, double* nearest) {
-    lines(f, line_begin, line_end, sets, nearest);
+                     detail::ConcurrentUnionFind& sets, double* nearest2) {
+    lines(f, line_begin, line_end, sets, nearest2);
 }
 void MetricsLinesF64(const MetricsFlock<double>& f, int line_begin, int line_end,
-                     detail::ConcurrentUnionFind& sets, double* nearest) {
-    lines(f, line_begin, line_end, sets, nearest);
+                     detail::ConcurrentUnionFind& sets, double* nearest2) {
+    lines(f, line_begin, line_end, sets, nearest2);
+}
+void MetricsIsolatedF32(const MetricsFlock<float>& f, std::size_t slot_begin, std::size_t slot_end,
+                        double* nearest2) {
+    isolated(f, slot_begin, slot_end, nearest2);
+}
+void MetricsIsolatedF64(const MetricsFlock<double>& f, std::size_t slot_begin, std::size_t slot_end,
+                        double* nearest2) {
+    isolated(f, slot_begin, slot_end, nearest2);
 }
 
 } // namespace HWY_NAMESPACE
@@ -328,20 +410,32 @@ namespace boids::metrics_simd {
 
 HWY_EXPORT(MetricsLinesF32);
 HWY_EXPORT(MetricsLinesF64);
+HWY_EXPORT(MetricsIsolatedF32);
+HWY_EXPORT(MetricsIsolatedF64);
 
 } // namespace boids::metrics_simd
 
 namespace boids::fast {
 
 void metrics_lines(const MetricsFlock<float>& flock, int line_begin, int line_end,
-                   detail::ConcurrentUnionFind& sets, double* nearest) {
+                   detail::ConcurrentUnionFind& sets, double* nearest2) {
     using namespace metrics_simd;
-    HWY_DYNAMIC_DISPATCH(MetricsLinesF32)(flock, line_begin, line_end, sets, nearest);
+    HWY_DYNAMIC_DISPATCH(MetricsLinesF32)(flock, line_begin, line_end, sets, nearest2);
 }
 void metrics_lines(const MetricsFlock<double>& flock, int line_begin, int line_end,
-                   detail::ConcurrentUnionFind& sets, double* nearest) {
+                   detail::ConcurrentUnionFind& sets, double* nearest2) {
     using namespace metrics_simd;
-    HWY_DYNAMIC_DISPATCH(MetricsLinesF64)(flock, line_begin, line_end, sets, nearest);
+    HWY_DYNAMIC_DISPATCH(MetricsLinesF64)(flock, line_begin, line_end, sets, nearest2);
+}
+void metrics_isolated(const MetricsFlock<float>& flock, std::size_t slot_begin, std::size_t slot_end,
+                      double* nearest2) {
+    using namespace metrics_simd;
+    HWY_DYNAMIC_DISPATCH(MetricsIsolatedF32)(flock, slot_begin, slot_end, nearest2);
+}
+void metrics_isolated(const MetricsFlock<double>& flock, std::size_t slot_begin, std::size_t slot_end,
+                      double* nearest2) {
+    using namespace metrics_simd;
+    HWY_DYNAMIC_DISPATCH(MetricsIsolatedF64)(flock, slot_begin, slot_end, nearest2);
 }
 
 } // namespace boids::fast
