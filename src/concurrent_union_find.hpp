@@ -46,19 +46,21 @@ public:
         }
     }
 
-    void unite(std::uint32_t a, std::uint32_t b) {
+    /// Unites the sets of `a` and `b`; returns the root it linked the other under (or their common root),
+    /// a node of the united set.
+    std::uint32_t unite(std::uint32_t a, std::uint32_t b) {
         for (;;) {
             a = find(a);
             b = find(b);
             if (a == b) {
-                return;
+                return a;
             }
             if (a < b) {
                 std::swap(a, b);
             }
             std::uint32_t expected = a; // link the larger root under the smaller one if it is still a root
             if (parent_[a].compare_exchange_strong(expected, b, std::memory_order_relaxed)) {
-                return;
+                return b;
             }
         }
     }

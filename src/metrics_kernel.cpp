@@ -157,17 +157,23 @@ constexpr std::array<std::array<std::uint8_t, 8>, 256> make_lane_offsets() {
 }
 constexpr std::array<std::array<std::uint8_t, 8>, 256> lane_offsets = make_lane_offsets();
 
-/// Unites `a` with the `count` listed slots. Sets only ever merge, so a slot whose set once had a's root
-/// is in a's set: most links of a dense flock end at the first or second comparison, without a write.
-inline void unite_links(std::uint32_t a, const Links& links, std::size_t count,
-                        detail::ConcurrentUnionFind& sets) {
-    std::uint32_t root = sets.find(a);
+/// Unites `a` with the `count` listed slots. Sets only ever merge, so a slot whose parent once was a node of
+/// a's set is in a's set: most links of a dense flock end there. That first check runs over the whole list
+/// without a branch (keeping the slots that fail it), as whether a link ends there is hard to predict; the
+/// few kept are checked again one by one (the grandparent, then the root) and united.
+inline void unite_links(std::uint32_t a, Links& links, std::size_t count, detail::ConcurrentUnionFind& sets) {
+    std::uint32_t root = sets.find(a); // a node of a's set (another thread may link it under a new root)
+    std::size_t kept = 0;
     for (std::size_t k = 0; k < count; ++k) {
         const std::uint32_t b = links.slot[k];
-        const std::uint32_t up = sets.parent(b); // b's parent or grandparent is the root, mostly
-        if (up != root && sets.parent(up) != root && sets.find(b) != root) {
-            sets.unite(a, b);
-            root = sets.find(a);
+        links.slot[kept] = b;
+        kept += sets.parent(b) != root ? 1 : 0;
+    }
+    for (std::size_t k = 0; k < kept; ++k) {
+        const std::uint32_t b = links.slot[k];
+        const std::uint32_t up = sets.parent(b);
+        if (up != root && sets.parent(up) != root) {
+            root = sets.unite(root, b);
         }
     }
 }
