@@ -30,18 +30,16 @@ constexpr double pi = 3.14159265358979323846;
 /// sums are added in block order, so every sum is the same bits for any thread count.
 constexpr std::size_t sum_block = 8192;
 
-/// Sums `count` terms in fixed blocks on `threads` threads: `add(i, partial)` adds term i into a block's
-/// partial (a default-constructed Partial), `merge(total, partial)` adds the partials in block order.
+/// Sums `count` terms in fixed blocks on `threads` threads: `add(begin, end, partial)` adds the terms
+/// [begin, end) of a block, in order, into its partial (a default-constructed Partial), `merge(total,
+/// partial)` adds the partials in block order.
 template <class Partial, class Add, class Merge>
 Partial block_sum(std::size_t count, int threads, Add&& add, Merge&& merge) {
     const std::size_t blocks = (count + sum_block - 1) / sum_block;
     std::vector<Partial> partials(blocks);
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::size_t b = 0; b < blocks; ++b) {
-        const std::size_t end = std::min(count, (b + 1) * sum_block);
-        for (std::size_t i = b * sum_block; i < end; ++i) {
-            add(i, partials[b]);
-        }
+        add(b * sum_block, std::min(count, (b + 1) * sum_block), partials[b]);
     }
     Partial total{};
     for (const Partial& p : partials) {
@@ -158,6 +156,79 @@ double nearest_candidate(const SpatialGrid<Real>& grid, const Geometry& g, std::
     return best;
 }
 
+/// The O(N) sums of the metrics over a block of agents.
+struct Sums {
+    double cx = 0.0, cy = 0.0, cz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, speed_sum = 0.0, speed_sq = 0.0;
+    long long count = 0, boids = 0, right = 0, left = 0, any_right = 0, any_left = 0, side = 0, any_side = 0;
+};
+
+/// Adds the agents [begin, end) into the sums: positions, unit velocities, speeds, and the counts behind
+/// the scouts' decision (those moving right or left, those on the right half). In a plane (Solid false) the
+/// z sums are left at +0.0, which is what adding each agent's z = 0 and 0 / speed would leave them at.
+template <bool Solid, class Real>
+void add_sums(const World<Real>& world, std::size_t begin, std::size_t end, double middle, Sums& s) {
+    for (std::size_t i = begin; i < end; ++i) {
+        if (!is_flocking(world.kind[i])) {
+            continue;
+        }
+        const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
+        const double vz = Solid ? static_cast<double>(world.vz[i]) : 0.0;
+        const double speed = length(vx, vy, vz);
+        s.cx += static_cast<double>(world.x[i]);
+        s.cy += static_cast<double>(world.y[i]);
+        if constexpr (Solid) {
+            s.cz += static_cast<double>(world.z[i]);
+        }
+        s.speed_sum += speed;
+        s.speed_sq += speed * speed;
+        if (speed > 0.0) {
+            s.ux += vx / speed;
+            s.uy += vy / speed;
+            if constexpr (Solid) {
+                s.uz += vz / speed;
+            }
+        }
+        s.any_right += vx > 0.0 ? 1 : 0;
+        s.any_left += vx < 0.0 ? 1 : 0;
+        const bool on_right = static_cast<double>(world.x[i]) > middle;
+        s.any_side += on_right ? 1 : 0;
+        if (world.kind[i] == Kind::Boid) {
+            ++s.boids;
+            s.side += on_right ? 1 : 0;
+            s.right += vx > 0.0 ? 1 : 0;
+            s.left += vx < 0.0 ? 1 : 0;
+        }
+        ++s.count;
+    }
+}
+
+/// The milling sums: the angular momentum of unit vectors about the centroid (cx, cy, cz), r_hat x u_hat.
+using Mill = std::array<double, 3>;
+
+/// Adds the agents [begin, end) into the milling sums. In a plane only the z component, s[0], is summed:
+/// the others' terms there are +0.0 or -0.0, which leave a sum at +0.0 where it starts.
+template <bool Solid, class Real>
+void add_mill(const World<Real>& world, std::size_t begin, std::size_t end, double cx, double cy, double cz,
+              Mill& s) {
+    for (std::size_t i = begin; i < end; ++i) {
+        if (!is_flocking(world.kind[i])) {
+            continue;
+        }
+        const double rx = static_cast<double>(world.x[i]) - cx, ry = static_cast<double>(world.y[i]) - cy;
+        const double rz = Solid ? static_cast<double>(world.z[i]) - cz : 0.0;
+        const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
+        const double vz = Solid ? static_cast<double>(world.vz[i]) : 0.0;
+        const double r = length(rx, ry, rz), v = length(vx, vy, vz);
+        if (r > 0.0 && v > 0.0) {
+            s[0] += (rx * vy - ry * vx) / (r * v);
+            if constexpr (Solid) {
+                s[1] += (ry * vz - rz * vy) / (r * v);
+                s[2] += (rz * vx - rx * vz) / (r * v);
+            }
+        }
+    }
+}
+
 /// How the neighbour part of the metrics is computed: the SIMD kernel (metrics_kernel.cpp) or the plain
 /// scan below, the readable reference it is tested against.
 enum class NeighbourScan { Simd, Plain };
@@ -172,44 +243,12 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
     // count. In 3D (the world has z) every vector gains its z component; in 2D the planar formulas run
     // unchanged.
     const bool solid = world.has_depth();
-    const auto z_of = [&](std::size_t i) { return solid ? static_cast<double>(world.z[i]) : 0.0; };
-    const auto vz_of = [&](std::size_t i) { return solid ? static_cast<double>(world.vz[i]) : 0.0; };
     const double middle = 0.5 * params.width;
-    struct Sums {
-        double cx = 0.0, cy = 0.0, cz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, speed_sum = 0.0, speed_sq = 0.0;
-        long long count = 0, boids = 0, right = 0, left = 0, any_right = 0, any_left = 0, side = 0,
-                  any_side = 0;
-    };
     const Sums sums = block_sum<Sums>(
         world.size(), nthreads,
-        [&](std::size_t i, Sums& s) {
-            if (!is_flocking(world.kind[i])) {
-                return;
-            }
-            const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
-            const double vz = vz_of(i);
-            const double speed = length(vx, vy, vz);
-            s.cx += static_cast<double>(world.x[i]);
-            s.cy += static_cast<double>(world.y[i]);
-            s.cz += z_of(i);
-            s.speed_sum += speed;
-            s.speed_sq += speed * speed;
-            if (speed > 0.0) {
-                s.ux += vx / speed;
-                s.uy += vy / speed;
-                s.uz += vz / speed;
-            }
-            s.any_right += vx > 0.0 ? 1 : 0;
-            s.any_left += vx < 0.0 ? 1 : 0;
-            const bool on_right = static_cast<double>(world.x[i]) > middle;
-            s.any_side += on_right ? 1 : 0;
-            if (world.kind[i] == Kind::Boid) {
-                ++s.boids;
-                s.side += on_right ? 1 : 0;
-                s.right += vx > 0.0 ? 1 : 0;
-                s.left += vx < 0.0 ? 1 : 0;
-            }
-            ++s.count;
+        [&](std::size_t begin, std::size_t end, Sums& s) {
+            solid ? add_sums<true>(world, begin, end, middle, s)
+                  : add_sums<false>(world, begin, end, middle, s);
         },
         [](Sums& t, const Sums& s) {
             t.cx += s.cx, t.cy += s.cy, t.cz += s.cz, t.ux += s.ux, t.uy += s.uy, t.uz += s.uz;
@@ -239,23 +278,11 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
 
     // Milling: the mean angular momentum of unit vectors about the centroid (in 3D the norm of the mean
     // vector r_hat x u_hat; in 2D only its z component exists).
-    using Mill = std::array<double, 3>;
     const Mill mill = block_sum<Mill>(
         world.size(), nthreads,
-        [&](std::size_t i, Mill& s) {
-            if (!is_flocking(world.kind[i])) {
-                return;
-            }
-            const double rx = static_cast<double>(world.x[i]) - cx, ry = static_cast<double>(world.y[i]) - cy;
-            const double rz = z_of(i) - cz;
-            const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
-            const double vz = vz_of(i);
-            const double r = length(rx, ry, rz), v = length(vx, vy, vz);
-            if (r > 0.0 && v > 0.0) {
-                s[0] += (rx * vy - ry * vx) / (r * v);
-                s[1] += (ry * vz - rz * vy) / (r * v);
-                s[2] += (rz * vx - rx * vz) / (r * v);
-            }
+        [&](std::size_t begin, std::size_t end, Mill& s) {
+            solid ? add_mill<true>(world, begin, end, cx, cy, cz, s)
+                  : add_mill<false>(world, begin, end, cx, cy, cz, s);
         },
         [](Mill& t, const Mill& s) { t[0] += s[0], t[1] += s[1], t[2] += s[2]; });
     m.milling =
@@ -282,8 +309,8 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
                 x1 = std::max(x1, static_cast<double>(world.x[i]));
                 y0 = std::min(y0, static_cast<double>(world.y[i]));
                 y1 = std::max(y1, static_cast<double>(world.y[i]));
-                z0 = std::min(z0, z_of(i));
-                z1 = std::max(z1, z_of(i));
+                z0 = std::min(z0, solid ? static_cast<double>(world.z[i]) : 0.0);
+                z1 = std::max(z1, solid ? static_cast<double>(world.z[i]) : 0.0);
             }
         }
         area = (x1 - x0) * (y1 - y0);
@@ -388,14 +415,16 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
     }
     const double nnd_sum = block_sum<double>(
         slots, nthreads,
-        [&](std::size_t a, double& s) {
-            if constexpr (std::is_floating_point_v<Real>) {
-                if (flock && !(nearest2[a] < range2)) {
-                    fast::metrics_isolated(*flock, a, a + 1, nearest2.get());
+        [&](std::size_t begin, std::size_t end, double& s) {
+            for (std::size_t a = begin; a < end; ++a) {
+                if constexpr (std::is_floating_point_v<Real>) {
+                    if (flock && !(nearest2[a] < range2)) {
+                        fast::metrics_isolated(*flock, a, a + 1, nearest2.get());
+                    }
                 }
+                const double best = nearest2[a];
+                s += std::isfinite(best) ? std::sqrt(best) : 0.0;
             }
-            const double best = nearest2[a];
-            s += std::isfinite(best) ? std::sqrt(best) : 0.0;
         },
         [](double& t, double s) { t += s; });
     m.nnd_mean = slots > 1 ? nnd_sum / static_cast<double>(slots) : 0.0;
