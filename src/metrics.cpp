@@ -374,8 +374,10 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
             // The kernel meets each pair from one end and writes both ends' nearest2: the lines of a plane
             // (a row, or in 3D a layer) write that plane and the next. Planes go in chunks of two or more
             // consecutive ones: first every chunk's planes but its last, then every chunk's last plane, so
-            // that no two threads ever write the same plane at once. Long chunks keep most links within
-            // the sets a thread has just built (a link to a set already joined ends at its first check);
+            // that no two threads ever write the same plane at once. In the first phase a chunk's links
+            // stay within the chunk, so its thread owns their sets (plain loads and stores, and links to
+            // slots already in the agent's set left out a vector at a time); the last planes link chunks
+            // together, with compare-and-swap. Long chunks keep most of the work in the first phase;
             // several chunks a thread share the work out when a thread is slowed.
             const int planes = solid ? f.nz : f.ny, lines_per_plane = solid ? f.ny : 1;
             const int chunk = std::max(2, planes / (8 * nthreads));
@@ -385,7 +387,7 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
                 for (int k = 0; k < chunks; ++k) {
                     const int last = (k + 1 == chunks ? planes : chunk * (k + 1)) - 1;
                     const int begin = phase == 0 ? chunk * k : last, end = phase == 0 ? last : last + 1;
-                    fast::metrics_lines(f, begin * lines_per_plane, end * lines_per_plane, sets,
+                    fast::metrics_lines(f, begin * lines_per_plane, end * lines_per_plane, phase == 0, sets,
                                         nearest2.get());
                 }
             }

@@ -157,37 +157,67 @@ constexpr std::array<std::array<std::uint8_t, 8>, 256> make_lane_offsets() {
 }
 constexpr std::array<std::array<std::uint8_t, 8>, 256> lane_offsets = make_lane_offsets();
 
-/// Unites `a` with the `count` listed slots. Sets only ever merge, so a slot whose parent once was a node of
-/// a's set is in a's set: most links of a dense flock end there. That first check runs over the whole list
-/// without a branch (keeping the slots that fail it), as whether a link ends there is hard to predict; the
-/// few kept are checked again one by one (the grandparent, then the root) and united.
-inline void unite_links(std::uint32_t a, Links& links, std::size_t count, detail::ConcurrentUnionFind& sets) {
-    std::uint32_t root = sets.find(a); // a node of a's set (another thread may link it under a new root)
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < count; ++k) {
-        const std::uint32_t b = links.slot[k];
-        links.slot[kept] = b;
-        kept += sets.parent(b) != root ? 1 : 0;
-    }
-    for (std::size_t k = 0; k < kept; ++k) {
-        const std::uint32_t b = links.slot[k];
-        const std::uint32_t up = sets.parent(b);
-        if (up != root && sets.parent(up) != root) {
-            root = sets.unite(root, b);
+/// How a scan treats the pairs it meets: not at all (the exhaustive search of an isolated agent's nearest),
+/// or as the forward half of an agent's neighbours, with the sets shared with other threads or owned by the
+/// calling thread (see metrics_lines).
+enum class Pairs { None, Shared, Owned };
+
+/// One agent's scan: its slot, a node of its set, and the links listed and not yet united.
+struct AgentScan {
+    std::uint32_t a = 0;
+    std::uint32_t root = 0;
+    std::size_t listed = 0;
+    Links* links = nullptr;
+    detail::ConcurrentUnionFind* sets = nullptr;
+    double* nearest2 = nullptr;
+};
+
+/// Unites the agent with its listed slots. Sets only ever merge, so a slot whose parent once was a node of
+/// the agent's set is in that set: most links of a dense flock end there. With shared sets that check runs
+/// over the whole list first without a branch (keeping the slots that fail it), as whether a link ends
+/// there is hard to predict (with owned sets the scan has already made it, a vector at a time); the slots
+/// kept are checked again one by one (the grandparent, then the root) and united.
+template <Pairs kPairs>
+void unite_links(AgentScan& scan) {
+    detail::ConcurrentUnionFind& sets = *scan.sets;
+    std::uint32_t* const slot = scan.links->slot;
+    std::size_t kept = scan.listed;
+    if constexpr (kPairs == Pairs::Shared) {
+        scan.root = sets.find(scan.root); // another thread may have linked it under a new root
+        kept = 0;
+        for (std::size_t k = 0; k < scan.listed; ++k) {
+            const std::uint32_t b = slot[k];
+            slot[kept] = b;
+            kept += sets.parent(b) != scan.root ? 1 : 0;
         }
     }
+    for (std::size_t k = 0; k < kept; ++k) {
+        const std::uint32_t b = slot[k];
+        if constexpr (kPairs == Pairs::Owned) {
+            const std::uint32_t* const parent = sets.owned_parents();
+            if (parent[b] != scan.root && parent[parent[b]] != scan.root) {
+                scan.root = sets.unite_owned(scan.root, b);
+            }
+        } else {
+            const std::uint32_t up = sets.parent(b);
+            if (up != scan.root && sets.parent(up) != scan.root) {
+                scan.root = sets.unite(scan.root, b);
+            }
+        }
+    }
+    scan.listed = 0;
 }
 
 /// One vector of candidates, slots [p, p + lanes), none of them the agent itself: lowers `best` where a
-/// candidate is closer. With kPairs (the forward half of the agent's neighbours), also lowers the
-/// candidates' own nearest squared distances (`nearest2`) where the agent is closer to them, and lists those
-/// within the link range. With kMasked, only the slots in [first, end) are candidates: the others may be
-/// another thread's, so their `nearest2` is neither read nor written. With kWrap, differences are taken at
-/// their minimum image.
-template <bool kWrap, bool k3D, bool kPairs, bool kMasked, class D, class Real>
+/// candidate is closer. With pairs (the forward half of the agent's neighbours), also lowers the candidates'
+/// own nearest squared distances where the agent is closer to them, and lists those within the link range
+/// (with owned sets, only those whose parent is not the agent's set's node at hand). With kMasked, only
+/// the slots in [first, end) are candidates: the others may be another thread's, so their nearest distance
+/// and parent are neither read nor written. With kWrap, differences are taken at their minimum image.
+template <bool kWrap, bool k3D, Pairs kPairs, bool kMasked, class D, class Real>
 HWY_INLINE void scan_vector(D d, const MetricsFlock<Real>& f, std::size_t p, std::size_t first,
                             std::size_t end, hn::Vec<D> ax, hn::Vec<D> ay, hn::Vec<D> az, hn::Vec<D>& best,
-                            double* nearest2, Links& links, std::size_t& listed) {
+                            AgentScan& scan) {
     const hn::Rebind<Real, D> dr;
     const auto load = [&](const Real* q) {
         if constexpr (std::is_same_v<Real, double>) {
@@ -220,7 +250,8 @@ HWY_INLINE void scan_vector(D d, const MetricsFlock<Real>& f, std::size_t p, std
         linked = hn::And(linked, in_run);
     }
     best = hn::IfThenElse(closer, d2, best);
-    if constexpr (kPairs) {
+    if constexpr (kPairs != Pairs::None) {
+        double* const nearest2 = scan.nearest2;
         if constexpr (kMasked) { // lane by lane, within [first, end) only
             HWY_ALIGN double lanes_d2[HWY_MAX_BYTES / sizeof(double)];
             hn::Store(d2, d, lanes_d2);
@@ -231,52 +262,59 @@ HWY_INLINE void scan_vector(D d, const MetricsFlock<Real>& f, std::size_t p, std
         } else {
             const auto theirs = hn::LoadU(d, nearest2 + p);
             hn::StoreU(hn::IfThenElse(hn::Lt(d2, theirs), d2, theirs), d, nearest2 + p);
+            if constexpr (kPairs == Pairs::Owned) { // links to slots already in the agent's set: none to list
+                const hn::Rebind<std::uint64_t, D> du64;
+                const hn::Rebind<std::uint32_t, D> du32;
+                const auto parent = hn::PromoteTo(du64, hn::LoadU(du32, scan.sets->owned_parents() + p));
+                linked = hn::AndNot(hn::RebindMask(d, hn::Eq(parent, hn::Set(du64, scan.root))), linked);
+            }
         }
+        std::uint32_t* const listed = scan.links->slot + scan.listed;
         const std::size_t lanes = hn::Lanes(d);
         if (lanes <= 8) { // every x86 target: the set lanes' offsets from a table, then one count
             std::uint8_t bits = 0;
             hn::StoreMaskBits(d, linked, &bits);
             const std::uint8_t* const offsets = lane_offsets[bits].data();
             for (std::size_t l = 0; l < lanes; ++l) {
-                links.slot[listed + l] = static_cast<std::uint32_t>(p + offsets[l]);
+                listed[l] = static_cast<std::uint32_t>(p + offsets[l]);
             }
-            listed += static_cast<std::size_t>(std::popcount(bits));
+            scan.listed += static_cast<std::size_t>(std::popcount(bits));
         } else { // wider vectors (other architectures): bit by bit
             std::uint8_t bytes[HWY_MAX_BYTES / sizeof(double) / 8 + 1] = {};
             hn::StoreMaskBits(d, linked, bytes);
+            std::size_t count = 0;
             for (std::size_t l = 0; l < lanes; ++l) {
-                links.slot[listed] = static_cast<std::uint32_t>(p + l);
-                listed += (bytes[l / 8] >> (l % 8)) & 1;
+                listed[count] = static_cast<std::uint32_t>(p + l);
+                count += (bytes[l / 8] >> (l % 8)) & 1;
             }
+            scan.listed += count;
         }
     }
 }
 
 /// The candidates [begin, end), none of them the agent: full vectors, then the last, partial one read
 /// ending at `end` (or at the last slot) with the slots outside [j, end) masked off.
-template <bool kWrap, bool k3D, bool kPairs, class D, class Real>
+template <bool kWrap, bool k3D, Pairs kPairs, class D, class Real>
 HWY_INLINE void scan_run(D d, const MetricsFlock<Real>& f, std::size_t begin, std::size_t end, hn::Vec<D> ax,
-                         hn::Vec<D> ay, hn::Vec<D> az, hn::Vec<D>& best, double* nearest2, std::uint32_t a,
-                         Links& links, std::size_t& listed, detail::ConcurrentUnionFind* sets) {
+                         hn::Vec<D> ay, hn::Vec<D> az, hn::Vec<D>& best, AgentScan& scan) {
     const std::size_t lanes = hn::Lanes(d);
-    // A vector lists at most `lanes` slots, so flushing a full list after every vector keeps it in bounds.
-    const auto flush_full = [&] {
-        if constexpr (kPairs) {
-            if (listed >= Links::capacity) {
-                unite_links(a, links, listed, *sets);
-                listed = 0;
+    // A vector lists at most `lanes` slots, so uniting a full list after every vector keeps it in bounds.
+    const auto unite_full = [&] {
+        if constexpr (kPairs != Pairs::None) {
+            if (scan.listed >= Links::capacity) {
+                unite_links<kPairs>(scan);
             }
         }
     };
     std::size_t j = begin;
     for (; j + lanes <= end; j += lanes) {
-        scan_vector<kWrap, k3D, kPairs, false>(d, f, j, j, end, ax, ay, az, best, nearest2, links, listed);
-        flush_full();
+        scan_vector<kWrap, k3D, kPairs, false>(d, f, j, j, end, ax, ay, az, best, scan);
+        unite_full();
     }
     if (j < end) {
         const std::size_t p = end >= lanes ? end - lanes : 0; // the grid has at least `lanes` slots
-        scan_vector<kWrap, k3D, kPairs, true>(d, f, p, j, end, ax, ay, az, best, nearest2, links, listed);
-        flush_full();
+        scan_vector<kWrap, k3D, kPairs, true>(d, f, p, j, end, ax, ay, az, best, scan);
+        unite_full();
     }
 }
 
@@ -290,22 +328,25 @@ HWY_INLINE std::array<hn::Vec<D>, 3> position(D d, const MetricsFlock<Real>& f, 
 /// Slot `a` against the forward half of its neighbours: its own cell's later slots and the runs of `block`.
 /// Lowers nearest2 of `a` and of every candidate to their squared distance where smaller, and unites `a`
 /// with every candidate closer than the link range.
-template <bool kWrap, bool k3D, class Real>
+template <bool kWrap, bool k3D, Pairs kPairs, class Real>
 HWY_INLINE void scan_pairs(const MetricsFlock<Real>& f, std::uint32_t a, const ForwardBlock& block,
                            double* nearest2, detail::ConcurrentUnionFind& sets, Links& links) {
     const hn::ScalableTag<double> d;
     const auto [ax, ay, az] = position<k3D>(d, f, a);
     auto best = hn::Set(d, std::numeric_limits<double>::infinity());
-    std::size_t listed = 0;
-    scan_run<kWrap, k3D, true>(d, f, a + std::size_t{1}, block.own_end, ax, ay, az, best, nearest2, a, links,
-                               listed, &sets);
+    AgentScan scan;
+    scan.a = a;
+    scan.root = kPairs == Pairs::Owned ? sets.find_owned(a) : a;
+    scan.links = &links;
+    scan.sets = &sets;
+    scan.nearest2 = nearest2;
+    scan_run<kWrap, k3D, kPairs>(d, f, a + std::size_t{1}, block.own_end, ax, ay, az, best, scan);
     for (int r = 0; r < block.count; ++r) {
         const Run run = block.runs[static_cast<std::size_t>(r)];
-        scan_run<kWrap, k3D, true>(d, f, run.begin, run.end, ax, ay, az, best, nearest2, a, links, listed,
-                                   &sets);
+        scan_run<kWrap, k3D, kPairs>(d, f, run.begin, run.end, ax, ay, az, best, scan);
     }
-    if (listed > 0) {
-        unite_links(a, links, listed, sets);
+    if (scan.listed > 0) {
+        unite_links<kPairs>(scan);
     }
     const double mine = hn::GetLane(hn::MinOfLanes(d, best));
     nearest2[a] = mine < nearest2[a] ? mine : nearest2[a];
@@ -318,15 +359,13 @@ double nearest_of_all(const MetricsFlock<Real>& f, std::uint32_t a) {
     const hn::ScalableTag<double> d;
     const auto [ax, ay, az] = position<k3D>(d, f, a);
     auto best = hn::Set(d, std::numeric_limits<double>::infinity());
-    Links unused;
-    std::size_t listed = 0;
-    scan_run<kWrap, k3D, false>(d, f, 0, a, ax, ay, az, best, nullptr, a, unused, listed, nullptr);
-    scan_run<kWrap, k3D, false>(d, f, a + std::size_t{1}, f.slots, ax, ay, az, best, nullptr, a, unused,
-                                listed, nullptr);
+    AgentScan scan;
+    scan_run<kWrap, k3D, Pairs::None>(d, f, 0, a, ax, ay, az, best, scan);
+    scan_run<kWrap, k3D, Pairs::None>(d, f, a + std::size_t{1}, f.slots, ax, ay, az, best, scan);
     return hn::GetLane(hn::MinOfLanes(d, best));
 }
 
-template <bool kWrap, bool k3D, class Real>
+template <bool kWrap, bool k3D, Pairs kPairs, class Real>
 void scan_lines(const MetricsFlock<Real>& f, int line_begin, int line_end, detail::ConcurrentUnionFind& sets,
                 double* nearest2) {
     Links links;
@@ -346,9 +385,9 @@ void scan_lines(const MetricsFlock<Real>& f, int line_begin, int line_end, detai
                                         row == f.ny - 1 || (k3D && (layer == 0 || layer == f.nz - 1)));
             for (std::uint32_t a = first; a < last; ++a) {
                 if (seam) {
-                    scan_pairs<true, k3D>(f, a, block, nearest2, sets, links);
+                    scan_pairs<true, k3D, kPairs>(f, a, block, nearest2, sets, links);
                 } else {
-                    scan_pairs<false, k3D>(f, a, block, nearest2, sets, links);
+                    scan_pairs<false, k3D, kPairs>(f, a, block, nearest2, sets, links);
                 }
             }
         }
@@ -365,17 +404,24 @@ void search_isolated(const MetricsFlock<Real>& f, std::size_t slot_begin, std::s
     }
 }
 
-template <class Real>
-void lines(const MetricsFlock<Real>& f, int line_begin, int line_end, detail::ConcurrentUnionFind& sets,
-           double* nearest2) {
+template <Pairs kPairs, class Real>
+void lines_with(const MetricsFlock<Real>& f, int line_begin, int line_end, detail::ConcurrentUnionFind& sets,
+                double* nearest2) {
     const bool solid = f.z != nullptr;
     if (f.wrap) {
-        solid ? scan_lines<true, true>(f, line_begin, line_end, sets, nearest2)
-              : scan_lines<true, false>(f, line_begin, line_end, sets, nearest2);
+        solid ? scan_lines<true, true, kPairs>(f, line_begin, line_end, sets, nearest2)
+              : scan_lines<true, false, kPairs>(f, line_begin, line_end, sets, nearest2);
     } else {
-        solid ? scan_lines<false, true>(f, line_begin, line_end, sets, nearest2)
-              : scan_lines<false, false>(f, line_begin, line_end, sets, nearest2);
+        solid ? scan_lines<false, true, kPairs>(f, line_begin, line_end, sets, nearest2)
+              : scan_lines<false, false, kPairs>(f, line_begin, line_end, sets, nearest2);
     }
+}
+
+template <class Real>
+void lines(const MetricsFlock<Real>& f, int line_begin, int line_end, bool owned,
+           detail::ConcurrentUnionFind& sets, double* nearest2) {
+    owned ? lines_with<Pairs::Owned>(f, line_begin, line_end, sets, nearest2)
+          : lines_with<Pairs::Shared>(f, line_begin, line_end, sets, nearest2);
 }
 
 template <class Real>
@@ -390,13 +436,13 @@ void isolated(const MetricsFlock<Real>& f, std::size_t slot_begin, std::size_t s
     }
 }
 
-void MetricsLinesF32(const MetricsFlock<float>& f, int line_begin, int line_end,
+void MetricsLinesF32(const MetricsFlock<float>& f, int line_begin, int line_end, bool owned,
                      detail::ConcurrentUnionFind& sets, double* nearest2) {
-    lines(f, line_begin, line_end, sets, nearest2);
+    lines(f, line_begin, line_end, owned, sets, nearest2);
 }
-void MetricsLinesF64(const MetricsFlock<double>& f, int line_begin, int line_end,
+void MetricsLinesF64(const MetricsFlock<double>& f, int line_begin, int line_end, bool owned,
                      detail::ConcurrentUnionFind& sets, double* nearest2) {
-    lines(f, line_begin, line_end, sets, nearest2);
+    lines(f, line_begin, line_end, owned, sets, nearest2);
 }
 void MetricsIsolatedF32(const MetricsFlock<float>& f, std::size_t slot_begin, std::size_t slot_end,
                         double* nearest2) {
@@ -423,15 +469,15 @@ HWY_EXPORT(MetricsIsolatedF64);
 
 namespace boids::fast {
 
-void metrics_lines(const MetricsFlock<float>& flock, int line_begin, int line_end,
+void metrics_lines(const MetricsFlock<float>& flock, int line_begin, int line_end, bool owned,
                    detail::ConcurrentUnionFind& sets, double* nearest2) {
     using namespace metrics_simd;
-    HWY_DYNAMIC_DISPATCH(MetricsLinesF32)(flock, line_begin, line_end, sets, nearest2);
+    HWY_DYNAMIC_DISPATCH(MetricsLinesF32)(flock, line_begin, line_end, owned, sets, nearest2);
 }
-void metrics_lines(const MetricsFlock<double>& flock, int line_begin, int line_end,
+void metrics_lines(const MetricsFlock<double>& flock, int line_begin, int line_end, bool owned,
                    detail::ConcurrentUnionFind& sets, double* nearest2) {
     using namespace metrics_simd;
-    HWY_DYNAMIC_DISPATCH(MetricsLinesF64)(flock, line_begin, line_end, sets, nearest2);
+    HWY_DYNAMIC_DISPATCH(MetricsLinesF64)(flock, line_begin, line_end, owned, sets, nearest2);
 }
 void metrics_isolated(const MetricsFlock<float>& flock, std::size_t slot_begin, std::size_t slot_end,
                       double* nearest2) {
