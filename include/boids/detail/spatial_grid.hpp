@@ -237,11 +237,12 @@ private:
     double origin_x_ = 0.0, origin_y_ = 0.0, origin_z_ = 0.0;
     double cell_w_ = 1.0, cell_h_ = 1.0, cell_d_ = 1.0;
     std::size_t members_ = 0;
-    std::vector<std::uint32_t> cell_start_;  ///< nx * ny * nz + 1 offsets into the slots (prefix sum)
-    std::vector<std::uint32_t> agent_;       ///< world index per slot
-    std::vector<Real> x_, y_, vx_, vy_;      ///< agent state per slot
-    std::vector<Real> z_, vz_;               ///< 3D only
-    std::vector<std::uint32_t> slot_cell_;   ///< scratch: cell of each agent, in world order
+    std::vector<std::uint32_t> cell_start_; ///< nx * ny * nz + 1 offsets into the slots (prefix sum)
+    std::vector<std::uint32_t> agent_;      ///< world index per slot
+    std::vector<Real> x_, y_, vx_, vy_;     ///< agent state per slot
+    std::vector<Real> z_, vz_;              ///< 3D only
+    std::vector<double> bound_x_, bound_y_, bound_z_; ///< scratch: where each line's cells begin (binning)
+    std::vector<std::uint32_t> slot_cell_;            ///< scratch: cell of each agent, in world order
     std::vector<std::uint32_t> counters_;    ///< scratch: per thread, a counter (then a cursor) per cell
     std::vector<std::uint32_t> chunk_total_; ///< scratch: per thread, the members in its share of the cells
 };
