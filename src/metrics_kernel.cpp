@@ -82,8 +82,31 @@ struct ForwardBlock {
 
 template <class Real>
 ForwardBlock forward_block(const MetricsFlock<Real>& f, int col, int row, int layer) {
+    const bool solid = f.z != nullptr;
+    const auto nx = static_cast<std::size_t>(f.nx), ny = static_cast<std::size_t>(f.ny);
+    const std::size_t own = (static_cast<std::size_t>(layer) * ny + static_cast<std::size_t>(row)) * nx +
+                            static_cast<std::size_t>(col);
+    if (col >= 1 && col + 1 < f.nx && row + 1 < f.ny && (!solid || (row >= 1 && layer + 1 < f.nz))) {
+        // Away from the grid's edges, no line repeats and none wraps: the next column, then runs of three
+        // cells centred below the cell (in the next row; in 3D also the three rows of the next layer).
+        ForwardBlock block;
+        block.own_end = f.cell_start[own + 2];
+        const auto add_three = [&](std::size_t centre) {
+            const std::uint32_t begin = f.cell_start[centre - 1], end = f.cell_start[centre + 2];
+            if (begin != end) {
+                block.runs[static_cast<std::size_t>(block.count++)] = {begin, end};
+            }
+        };
+        add_three(own + nx);
+        if (solid) {
+            add_three(own + nx * ny - nx);
+            add_three(own + nx * ny);
+            add_three(own + nx * ny + nx);
+        }
+        return block;
+    }
     const Axis cols = axis_around(col, f.nx, f.wrap), rows = axis_around(row, f.ny, f.wrap);
-    const Axis layers = f.z != nullptr ? axis_around(layer, f.nz, f.wrap) : axis_around(0, 1, false);
+    const Axis layers = solid ? axis_around(layer, f.nz, f.wrap) : axis_around(0, 1, false);
     std::array<std::size_t, 13> cells{};
     std::size_t n = 0;
     for (int l = 0; l < layers.count; ++l) {
@@ -93,20 +116,15 @@ ForwardBlock forward_block(const MetricsFlock<Real>& f, int col, int row, int la
                 const int orow = rows.offset[static_cast<std::size_t>(r)];
                 const int oc = cols.offset[static_cast<std::size_t>(c)];
                 if (ol > 0 || (ol == 0 && (orow > 0 || (orow == 0 && oc > 0)))) {
-                    cells[n++] = (static_cast<std::size_t>(layers.line[static_cast<std::size_t>(l)]) *
-                                      static_cast<std::size_t>(f.ny) +
+                    cells[n++] = (static_cast<std::size_t>(layers.line[static_cast<std::size_t>(l)]) * ny +
                                   static_cast<std::size_t>(rows.line[static_cast<std::size_t>(r)])) *
-                                     static_cast<std::size_t>(f.nx) +
+                                     nx +
                                  static_cast<std::size_t>(cols.line[static_cast<std::size_t>(c)]);
                 }
             }
         }
     }
     std::sort(cells.begin(), cells.begin() + static_cast<std::ptrdiff_t>(n));
-    const std::size_t own =
-        (static_cast<std::size_t>(layer) * static_cast<std::size_t>(f.ny) + static_cast<std::size_t>(row)) *
-            static_cast<std::size_t>(f.nx) +
-        static_cast<std::size_t>(col);
     ForwardBlock block;
     block.own_end = f.cell_start[own + 1];
     for (std::size_t k = 0; k < n; ++k) {
