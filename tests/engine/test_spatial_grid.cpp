@@ -158,7 +158,7 @@ void expect_cells_by_the_formula(bool wrap) {
     const auto line = [](double p, double cell, int n) {
         return static_cast<int>(std::clamp(detail::unclamped_line(p, 0.0, cell), 0.0, n - 1.0));
     };
-    const std::vector<std::uint32_t>& start = grid.cell_starts();
+    const std::span<const std::uint32_t> start = grid.cell_starts();
     for (int r = 0; r < rows; ++r) {
         for (int c = 0; c < columns; ++c) {
             const std::size_t cell =
