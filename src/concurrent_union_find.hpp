@@ -22,12 +22,11 @@ namespace boids::detail {
 /// slots: the caller separates them by a barrier.
 class ConcurrentUnionFind {
 public:
-    ConcurrentUnionFind(std::size_t n, int threads) : parent_(new std::uint32_t[n]), size_(n) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (std::size_t i = 0; i < n; ++i) {
-            parent_[i] = static_cast<std::uint32_t>(i);
-        }
-    }
+    /// Sets over `n` slots, uninitialised: make_set(a) for every slot before any other call.
+    explicit ConcurrentUnionFind(std::size_t n) : parent_(new std::uint32_t[n]) {}
+
+    /// Makes `a` a set of its own (threads may share the slots out, before any of them links).
+    void make_set(std::uint32_t a) { parent_[a] = a; }
 
     /// The parent of `a` (a itself for a root), as last written: a hint that may be stale.
     [[nodiscard]] std::uint32_t parent(std::uint32_t a) const {
@@ -71,9 +70,7 @@ public:
     }
 
     /// Every slot's parent, for a thread reading slots it owns (see the class comment).
-    [[nodiscard]] const std::uint32_t* owned_parents() const {
-        return parent_.get();
-    }
+    [[nodiscard]] const std::uint32_t* owned_parents() const { return parent_.get(); }
 
     /// find(), on slots the calling thread owns.
     std::uint32_t find_owned(std::uint32_t a) {
@@ -94,15 +91,8 @@ public:
         return b;
     }
 
-    /// The number of sets. Call after every unite has finished (outside the parallel region).
-    [[nodiscard]] long long roots(int threads) const {
-        long long count = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : count)
-        for (std::size_t i = 0; i < size_; ++i) {
-            count += parent_[i] == i ? 1 : 0;
-        }
-        return count;
-    }
+    /// True if `a` is the root of its set: counting the roots counts the sets. Call once every link is made.
+    [[nodiscard]] bool is_root(std::uint32_t a) const { return parent_[a] == a; }
 
 private:
     [[nodiscard]] std::atomic_ref<std::uint32_t> shared(std::uint32_t a) const {
@@ -110,7 +100,6 @@ private:
     }
 
     std::unique_ptr<std::uint32_t[]> parent_;
-    std::size_t size_;
 };
 
 } // namespace boids::detail

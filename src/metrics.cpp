@@ -27,7 +27,9 @@ namespace {
 constexpr double pi = 3.14159265358979323846;
 
 /// Agents per block of the parallel sums. The blocks depend on the agent count only, and their partial
-/// sums are added in block order, so every sum is the same bits for any thread count.
+/// sums are added in block order, so every sum is the same bits for any thread count (and whichever thread
+/// takes a block: they are handed out as threads come free, so that a thread the system holds up does not
+/// hold the others up).
 constexpr std::size_t sum_block = 8192;
 
 /// Sums `count` terms in fixed blocks on `threads` threads: `add(begin, end, partial)` adds the terms
@@ -37,7 +39,7 @@ template <class Partial, class Add, class Merge>
 Partial block_sum(std::size_t count, int threads, Add&& add, Merge&& merge) {
     const std::size_t blocks = (count + sum_block - 1) / sum_block;
     std::vector<Partial> partials(blocks);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (std::size_t b = 0; b < blocks; ++b) {
         add(b * sum_block, std::min(count, (b + 1) * sum_block), partials[b]);
     }
@@ -330,17 +332,40 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
     // a dense flock). Slots are in cell order, so the sets a thread touches are mostly close in memory.
     // nearest2[a] is the squared distance from slot a to its nearest other slot (infinity if none).
     const std::unique_ptr<double[]> nearest2(new double[slots]);
-    detail::ConcurrentUnionFind sets(slots, nthreads);
+    detail::ConcurrentUnionFind sets(slots);
     constexpr std::size_t simd_from = 64; // slots: below, the kernel's vectors would be mostly masked off
+    const bool simd = std::is_floating_point_v<Real> && how == NeighbourScan::Simd && slots >= simd_from;
+
+    // One pass sets up every slot: its own set, no nearest distance yet, and (for the kernel on a torus)
+    // whether it lies inside the torus.
+    constexpr int wide = 6;
+    const bool check_inside =
+        simd && wrap && grid.columns() >= wide && grid.rows() >= wide && (!solid || grid.layers() >= wide);
+    const Real *const xs = grid.xs().data(), *const ys = grid.ys().data();
+    const Real* const zs = solid ? grid.zs().data() : nullptr;
+    const auto inside = [](Real v, double length) {
+        return static_cast<double>(v) >= 0.0 && static_cast<double>(v) < length;
+    };
+    bool all_inside = check_inside;
+#pragma omp parallel for num_threads(nthreads) schedule(static) reduction(&& : all_inside)
+    for (std::size_t s = 0; s < slots; ++s) {
+        sets.make_set(static_cast<std::uint32_t>(s));
+        nearest2[s] = std::numeric_limits<double>::infinity();
+        if (check_inside) {
+            all_inside = all_inside && inside(xs[s], params.width) && inside(ys[s], params.height) &&
+                         (zs == nullptr || inside(zs[s], params.depth));
+        }
+    }
+
     // The kernel's flock, when it scans: then agents with nothing in the grid's range are searched as their
     // distances are summed.
     std::optional<fast::MetricsFlock<Real>> flock;
     if constexpr (std::is_floating_point_v<Real>) { // fix15 worlds take the plain scan
-        if (how == NeighbourScan::Simd && slots >= simd_from) {
+        if (simd) {
             fast::MetricsFlock<Real>& f = flock.emplace();
-            f.x = grid.xs().data();
-            f.y = grid.ys().data();
-            f.z = solid ? grid.zs().data() : nullptr;
+            f.x = xs;
+            f.y = ys;
+            f.z = zs;
             f.cell_start = grid.cell_starts().data();
             f.slots = slots;
             f.nx = grid.columns();
@@ -350,27 +375,9 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
             f.width = params.width;
             f.height = params.height;
             f.depth = params.depth;
-            if (wrap) {
-                constexpr int wide = 6;
-                const Real *const xs = grid.xs().data(), *const ys = grid.ys().data();
-                const Real* const zs = solid ? grid.zs().data() : nullptr;
-                const auto inside = [](Real v, double length) {
-                    return static_cast<double>(v) >= 0.0 && static_cast<double>(v) < length;
-                };
-                bool all = f.nx >= wide && f.ny >= wide && (!solid || f.nz >= wide);
-#pragma omp parallel for num_threads(nthreads) schedule(static) reduction(&& : all)
-                for (std::size_t s = 0; s < slots; ++s) {
-                    all = all && inside(xs[s], params.width) && inside(ys[s], params.height) &&
-                          (zs == nullptr || inside(zs[s], params.depth));
-                }
-                f.inside = all;
-            }
+            f.inside = all_inside;
             f.link2 = link2;
             f.range2 = range2;
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-            for (std::size_t s = 0; s < slots; ++s) {
-                nearest2[s] = std::numeric_limits<double>::infinity();
-            }
             // The kernel meets each pair from one end and writes both ends' nearest2: the lines of a plane
             // (a row, or in 3D a layer) write that plane and the next. Planes go in chunks of two or more
             // consecutive ones: first every chunk's planes but its last, then every chunk's last plane, so
@@ -415,9 +422,14 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
             solid ? scan.template operator()<false, true>() : scan.template operator()<false, false>();
         }
     }
-    const double nnd_sum = block_sum<double>(
+    // The nearest distances summed per slot, and the sets counted by their roots.
+    struct Nearest {
+        double sum = 0.0;
+        long long roots = 0;
+    };
+    const Nearest nearest = block_sum<Nearest>(
         slots, nthreads,
-        [&](std::size_t begin, std::size_t end, double& s) {
+        [&](std::size_t begin, std::size_t end, Nearest& s) {
             for (std::size_t a = begin; a < end; ++a) {
                 if constexpr (std::is_floating_point_v<Real>) {
                     if (flock && !(nearest2[a] < range2)) {
@@ -425,12 +437,13 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
                     }
                 }
                 const double best = nearest2[a];
-                s += std::isfinite(best) ? std::sqrt(best) : 0.0;
+                s.sum += std::isfinite(best) ? std::sqrt(best) : 0.0;
+                s.roots += sets.is_root(static_cast<std::uint32_t>(a)) ? 1 : 0;
             }
         },
-        [](double& t, double s) { t += s; });
-    m.nnd_mean = slots > 1 ? nnd_sum / static_cast<double>(slots) : 0.0;
-    m.groups = sets.roots(nthreads);
+        [](Nearest& t, const Nearest& s) { t.sum += s.sum, t.roots += s.roots; });
+    m.nnd_mean = slots > 1 ? nearest.sum / static_cast<double>(slots) : 0.0;
+    m.groups = nearest.roots;
     return m;
 }
 
