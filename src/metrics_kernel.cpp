@@ -36,9 +36,11 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using fast::MetricsFlock;
 
-/// A run of consecutive candidate slots [begin, end).
+/// A run of consecutive candidate slots [begin, end), and the slots of its plane (its row, or in 3D its
+/// layer; of both planes, for a run that spans two) [lo, hi): a thread scanning a plane writes that plane's
+/// and the next one's nearest distances, and no other thread reads or writes them meanwhile.
 struct Run {
-    std::uint32_t begin, end;
+    std::uint32_t begin, end, lo, hi;
 };
 
 /// The lines (columns, rows or layers) next to line `c` of `n` on one axis, each once, with their offsets
@@ -76,8 +78,7 @@ inline Axis axis_around(int c, int n, bool wrap) {
 struct ForwardBlock {
     std::array<Run, 13> runs;
     int count = 0;
-    std::uint32_t own_end =
-        0; ///< the agents after one in its cell, and a run that follows them: [a + 1, own_end)
+    Run own{}; ///< [a + 1, own.end): the agents after one in its cell, and a run that follows them
 };
 
 template <class Real>
@@ -86,22 +87,31 @@ ForwardBlock forward_block(const MetricsFlock<Real>& f, int col, int row, int la
     const auto nx = static_cast<std::size_t>(f.nx), ny = static_cast<std::size_t>(f.ny);
     const std::size_t own = (static_cast<std::size_t>(layer) * ny + static_cast<std::size_t>(row)) * nx +
                             static_cast<std::size_t>(col);
+    const std::size_t per_plane = solid ? nx * ny : nx, planes = solid ? static_cast<std::size_t>(f.nz) : ny;
+    const std::size_t own_plane = solid ? static_cast<std::size_t>(layer) : static_cast<std::size_t>(row);
+    const auto plane = [&](std::size_t p) { // the slots of plane p
+        return std::array<std::uint32_t, 2>{f.cell_start[p * per_plane], f.cell_start[(p + 1) * per_plane]};
+    };
+    const auto [own_lo, own_hi] = plane(own_plane);
+    ForwardBlock block;
     if (col >= 1 && col + 1 < f.nx && row + 1 < f.ny && (!solid || (row >= 1 && layer + 1 < f.nz))) {
         // Away from the grid's edges, no line repeats and none wraps: the next column, then runs of three
         // cells centred below the cell (in the next row; in 3D also the three rows of the next layer).
-        ForwardBlock block;
-        block.own_end = f.cell_start[own + 2];
-        const auto add_three = [&](std::size_t centre) {
+        const auto [next_lo, next_hi] = plane(own_plane + 1);
+        block.own = {0, f.cell_start[own + 2], own_lo, own_hi};
+        const auto add_three = [&](std::size_t centre, std::uint32_t lo, std::uint32_t hi) {
             const std::uint32_t begin = f.cell_start[centre - 1], end = f.cell_start[centre + 2];
             if (begin != end) {
-                block.runs[static_cast<std::size_t>(block.count++)] = {begin, end};
+                block.runs[static_cast<std::size_t>(block.count++)] = {begin, end, lo, hi};
             }
         };
-        add_three(own + nx);
         if (solid) {
-            add_three(own + nx * ny - nx);
-            add_three(own + nx * ny);
-            add_three(own + nx * ny + nx);
+            add_three(own + nx, own_lo, own_hi);
+            add_three(own + nx * ny - nx, next_lo, next_hi);
+            add_three(own + nx * ny, next_lo, next_hi);
+            add_three(own + nx * ny + nx, next_lo, next_hi);
+        } else {
+            add_three(own + nx, next_lo, next_hi);
         }
         return block;
     }
@@ -125,19 +135,27 @@ ForwardBlock forward_block(const MetricsFlock<Real>& f, int col, int row, int la
         }
     }
     std::sort(cells.begin(), cells.begin() + static_cast<std::ptrdiff_t>(n));
-    ForwardBlock block;
-    block.own_end = f.cell_start[own + 1];
+    block.own = {0, f.cell_start[own + 1], own_lo, own_hi};
+    // Runs that meet are merged: every plane between them in slot order is empty, so their planes' slots
+    // together are the two planes', which the scanning thread owns.
+    const auto merge = [](Run& run, const Run& next) {
+        run.end = next.end;
+        run.lo = std::min(run.lo, next.lo);
+        run.hi = std::max(run.hi, next.hi);
+    };
     for (std::size_t k = 0; k < n; ++k) {
         const std::uint32_t begin = f.cell_start[cells[k]], end = f.cell_start[cells[k] + 1];
         if (begin == end) {
             continue;
         }
-        if (begin == block.own_end) { // slots right after the cell's own: one run with them
-            block.own_end = end;
+        const auto [lo, hi] = plane(cells[k] / per_plane == own_plane ? own_plane : (own_plane + 1) % planes);
+        const Run run{begin, end, lo, hi};
+        if (begin == block.own.end) { // slots right after the cell's own: one run with them
+            merge(block.own, run);
         } else if (block.count > 0 && block.runs[static_cast<std::size_t>(block.count - 1)].end == begin) {
-            block.runs[static_cast<std::size_t>(block.count - 1)].end = end;
+            merge(block.runs[static_cast<std::size_t>(block.count - 1)], run);
         } else {
-            block.runs[static_cast<std::size_t>(block.count++)] = {begin, end};
+            block.runs[static_cast<std::size_t>(block.count++)] = run;
         }
     }
     return block;
@@ -230,12 +248,14 @@ void unite_links(AgentScan& scan) {
 /// candidate is closer. With pairs (the forward half of the agent's neighbours), also lowers the candidates'
 /// own nearest squared distances where the agent is closer to them, and lists those within the link range
 /// (with owned sets, only those whose parent is not the agent's set's node at hand). With kMasked, only
-/// the slots in [first, end) are candidates: the others may be another thread's, so their nearest distance
-/// and parent are neither read nor written. With kWrap, differences are taken at their minimum image.
+/// the slots in [first, end) are candidates; the others are the scanning thread's to read and write back
+/// unchanged when `ours` (they lie in a plane it owns), else they may be another thread's and their nearest
+/// distance and parent are neither read nor written. With kWrap, differences are taken at their minimum
+/// image.
 template <bool kWrap, bool k3D, Pairs kPairs, bool kMasked, class D, class Real>
 HWY_INLINE void scan_vector(D d, const MetricsFlock<Real>& f, std::size_t p, std::size_t first,
-                            std::size_t end, hn::Vec<D> ax, hn::Vec<D> ay, hn::Vec<D> az, hn::Vec<D>& best,
-                            AgentScan& scan) {
+                            std::size_t end, bool ours, hn::Vec<D> ax, hn::Vec<D> ay, hn::Vec<D> az,
+                            hn::Vec<D>& best, AgentScan& scan) {
     const hn::Rebind<Real, D> dr;
     const auto load = [&](const Real* q) {
         if constexpr (std::is_same_v<Real, double>) {
@@ -260,31 +280,35 @@ HWY_INLINE void scan_vector(D d, const MetricsFlock<Real>& f, std::size_t p, std
     }
     auto closer = hn::Lt(d2, best);
     auto linked = hn::Lt(d2, hn::Set(d, f.link2));
+    const auto slot = hn::Iota(d, static_cast<double>(p)); // exact: slots are below 2^32
+    const auto in_run = hn::And(hn::Ge(slot, hn::Set(d, static_cast<double>(first))),
+                                hn::Lt(slot, hn::Set(d, static_cast<double>(end))));
     if constexpr (kMasked) {
-        const auto slot = hn::Iota(d, static_cast<double>(p)); // exact: slots are below 2^32
-        const auto in_run = hn::And(hn::Ge(slot, hn::Set(d, static_cast<double>(first))),
-                                    hn::Lt(slot, hn::Set(d, static_cast<double>(end))));
         closer = hn::And(closer, in_run);
         linked = hn::And(linked, in_run);
     }
     best = hn::IfThenElse(closer, d2, best);
     if constexpr (kPairs != Pairs::None) {
         double* const nearest2 = scan.nearest2;
-        if constexpr (kMasked) { // lane by lane, within [first, end) only
-            HWY_ALIGN double lanes_d2[HWY_MAX_BYTES / sizeof(double)];
-            hn::Store(d2, d, lanes_d2);
-            for (std::size_t s = first; s < end; ++s) {
-                const double v = lanes_d2[s - p];
-                nearest2[s] = v < nearest2[s] ? v : nearest2[s];
-            }
-        } else {
+        if (!kMasked || ours) {
             const auto theirs = hn::LoadU(d, nearest2 + p);
-            hn::StoreU(hn::IfThenElse(hn::Lt(d2, theirs), d2, theirs), d, nearest2 + p);
+            auto lower = hn::Lt(d2, theirs);
+            if constexpr (kMasked) {
+                lower = hn::And(lower, in_run);
+            }
+            hn::StoreU(hn::IfThenElse(lower, d2, theirs), d, nearest2 + p);
             if constexpr (kPairs == Pairs::Owned) { // links to slots already in the agent's set: none to list
                 const hn::Rebind<std::uint64_t, D> du64;
                 const hn::Rebind<std::uint32_t, D> du32;
                 const auto parent = hn::PromoteTo(du64, hn::LoadU(du32, scan.sets->owned_parents() + p));
                 linked = hn::AndNot(hn::RebindMask(d, hn::Eq(parent, hn::Set(du64, scan.root))), linked);
+            }
+        } else { // lane by lane, within [first, end) only
+            HWY_ALIGN double lanes_d2[HWY_MAX_BYTES / sizeof(double)];
+            hn::Store(d2, d, lanes_d2);
+            for (std::size_t s = first; s < end; ++s) {
+                const double v = lanes_d2[s - p];
+                nearest2[s] = v < nearest2[s] ? v : nearest2[s];
             }
         }
         std::uint32_t* const listed = scan.links->slot + scan.listed;
@@ -310,11 +334,14 @@ HWY_INLINE void scan_vector(D d, const MetricsFlock<Real>& f, std::size_t p, std
     }
 }
 
-/// The candidates [begin, end), none of them the agent: full vectors, then the last, partial one read
-/// ending at `end` (or at the last slot) with the slots outside [j, end) masked off.
+/// The candidates of `run` from `begin` (its first slot, or later), none of them the agent: full vectors,
+/// then the last, partial one with the slots outside [j, end) masked off, read within the run's planes
+/// (where the scanning thread owns the slots around the run) if they hold a vector, else ending at `end` (or
+/// at the grid's last slot).
 template <bool kWrap, bool k3D, Pairs kPairs, class D, class Real>
-HWY_INLINE void scan_run(D d, const MetricsFlock<Real>& f, std::size_t begin, std::size_t end, hn::Vec<D> ax,
+HWY_INLINE void scan_run(D d, const MetricsFlock<Real>& f, const Run& run, std::size_t begin, hn::Vec<D> ax,
                          hn::Vec<D> ay, hn::Vec<D> az, hn::Vec<D>& best, AgentScan& scan) {
+    const std::size_t end = run.end;
     const std::size_t lanes = hn::Lanes(d);
     // A vector lists at most `lanes` slots, so uniting a full list after every vector keeps it in bounds.
     const auto unite_full = [&] {
@@ -326,12 +353,16 @@ HWY_INLINE void scan_run(D d, const MetricsFlock<Real>& f, std::size_t begin, st
     };
     std::size_t j = begin;
     for (; j + lanes <= end; j += lanes) {
-        scan_vector<kWrap, k3D, kPairs, false>(d, f, j, j, end, ax, ay, az, best, scan);
+        scan_vector<kWrap, k3D, kPairs, false>(d, f, j, j, end, true, ax, ay, az, best, scan);
         unite_full();
     }
     if (j < end) {
-        const std::size_t p = end >= lanes ? end - lanes : 0; // the grid has at least `lanes` slots
-        scan_vector<kWrap, k3D, kPairs, true>(d, f, p, j, end, ax, ay, az, best, scan);
+        const bool ours = kPairs != Pairs::None && run.hi - run.lo >= lanes;
+        const std::size_t p =
+            ours           ? std::clamp<std::size_t>(end - std::min(end, lanes), run.lo, run.hi - lanes)
+            : end >= lanes ? end - lanes
+                           : 0; // the grid has at least `lanes` slots
+        scan_vector<kWrap, k3D, kPairs, true>(d, f, p, j, end, ours, ax, ay, az, best, scan);
         unite_full();
     }
 }
@@ -358,10 +389,10 @@ HWY_INLINE void scan_pairs(const MetricsFlock<Real>& f, std::uint32_t a, const F
     scan.links = &links;
     scan.sets = &sets;
     scan.nearest2 = nearest2;
-    scan_run<kWrap, k3D, kPairs>(d, f, a + std::size_t{1}, block.own_end, ax, ay, az, best, scan);
+    scan_run<kWrap, k3D, kPairs>(d, f, block.own, a + std::size_t{1}, ax, ay, az, best, scan);
     for (int r = 0; r < block.count; ++r) {
-        const Run run = block.runs[static_cast<std::size_t>(r)];
-        scan_run<kWrap, k3D, kPairs>(d, f, run.begin, run.end, ax, ay, az, best, scan);
+        const Run& run = block.runs[static_cast<std::size_t>(r)];
+        scan_run<kWrap, k3D, kPairs>(d, f, run, run.begin, ax, ay, az, best, scan);
     }
     if (scan.listed > 0) {
         unite_links<kPairs>(scan);
@@ -378,8 +409,10 @@ double nearest_of_all(const MetricsFlock<Real>& f, std::uint32_t a) {
     const auto [ax, ay, az] = position<k3D>(d, f, a);
     auto best = hn::Set(d, std::numeric_limits<double>::infinity());
     AgentScan scan;
-    scan_run<kWrap, k3D, Pairs::None>(d, f, 0, a, ax, ay, az, best, scan);
-    scan_run<kWrap, k3D, Pairs::None>(d, f, a + std::size_t{1}, f.slots, ax, ay, az, best, scan);
+    const auto slots = static_cast<std::uint32_t>(f.slots);
+    scan_run<kWrap, k3D, Pairs::None>(d, f, Run{0, a, 0, slots}, 0, ax, ay, az, best, scan);
+    scan_run<kWrap, k3D, Pairs::None>(d, f, Run{a + 1, slots, 0, slots}, a + std::size_t{1}, ax, ay, az, best,
+                                      scan);
     return hn::GetLane(hn::MinOfLanes(d, best));
 }
 
