@@ -139,14 +139,20 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
         const std::size_t begin = n * t / nt, end = n * (t + 1) / nt;
         std::uint32_t* const counter = counters_.data() + t * cells;
         std::fill(counter, counter + cells, 0u);
+        // Binned first, then counted: with many cells a counter is a cache miss away, so the counting (and
+        // the scatter below) fetches the counter of the member 16 ahead while it counts this one.
         for (std::size_t i = begin; i < end; ++i) {
-            if (!member(i)) {
-                slot_cell_[i] = outside;
-                continue;
+            slot_cell_[i] = member(i) ? static_cast<std::uint32_t>(bin(i)) : outside;
+        }
+        constexpr std::size_t ahead = 16;
+        for (std::size_t i = begin; i < end; ++i) {
+            if (i + ahead < end && slot_cell_[i + ahead] != outside) {
+                __builtin_prefetch(counter + slot_cell_[i + ahead], 1);
             }
-            const auto c = static_cast<std::uint32_t>(bin(i));
-            slot_cell_[i] = c;
-            ++counter[c];
+            const std::uint32_t c = slot_cell_[i];
+            if (c != outside) {
+                ++counter[c];
+            }
         }
 #pragma omp barrier
         detail::prefix_cursors(
@@ -154,6 +160,9 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
             [&](std::size_t c, std::size_t u) -> std::uint32_t& { return counters_[u * cells + c]; },
             [](std::size_t, std::size_t, std::uint32_t) {});
         for (std::size_t i = begin; i < end; ++i) {
+            if (i + ahead < end && slot_cell_[i + ahead] != outside) {
+                __builtin_prefetch(counter + slot_cell_[i + ahead], 1);
+            }
             const std::uint32_t c = slot_cell_[i];
             if (c == outside) {
                 continue;
