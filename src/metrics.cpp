@@ -41,7 +41,11 @@ Partial block_sum(std::size_t count, int threads, Add&& add, Merge&& merge) {
     std::vector<Partial> partials(blocks);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (std::size_t b = 0; b < blocks; ++b) {
-        add(b * sum_block, std::min(count, (b + 1) * sum_block), partials[b]);
+        // Summed on this thread's stack, then stored: neighbouring partials share cache lines, which two
+        // threads adding into them at once would pass back and forth at every term.
+        Partial partial{};
+        add(b * sum_block, std::min(count, (b + 1) * sum_block), partial);
+        partials[b] = partial;
     }
     Partial total{};
     for (const Partial& p : partials) {
