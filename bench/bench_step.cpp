@@ -9,11 +9,14 @@
 // ns_per_boid_step is wall time per boid per step (all threads). Reported, never asserted.
 
 #include "boids/detail/grid_geometry.hpp"
+#include "boids/metrics.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
 #include "boids/workloads.hpp"
 
 #include <benchmark/benchmark.h>
+
+#include <ctime>
 
 namespace {
 
@@ -143,6 +146,28 @@ BENCHMARK(RankStepOnWholeFlockGrid)
     ->Arg(100'000'000)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+/// The process's CPU time so far, in ms (every thread's).
+double process_cpu_ms() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
+/// compute_metrics (what World.metrics() returns) on the W20 flock, on 1 or 2 threads. cpu_ms_per_thread
+/// is the process CPU time per call divided by the threads: the wall time on otherwise idle cores.
+void Metrics(benchmark::State& state) {
+    const long long n = state.range(0);
+    const int threads = static_cast<int>(state.range(1));
+    Simulation<float> sim = make_w20(n);
+    const double cpu_start = process_cpu_ms();
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(compute_metrics(sim.world(), sim.params(), threads));
+    }
+    state.counters["cpu_ms_per_thread"] =
+        (process_cpu_ms() - cpu_start) / threads / static_cast<double>(state.iterations());
+}
+BENCHMARK(Metrics)->ArgsProduct({{100'000, 1'000'000}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 

@@ -15,6 +15,7 @@
 #include <limits>
 #include <memory>
 #include <omp.h>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -26,21 +27,25 @@ namespace {
 constexpr double pi = 3.14159265358979323846;
 
 /// Agents per block of the parallel sums. The blocks depend on the agent count only, and their partial
-/// sums are added in block order, so every sum is the same bits for any thread count.
+/// sums are added in block order, so every sum is the same bits for any thread count (and whichever thread
+/// takes a block: they are handed out as threads come free, so that a thread the system holds up does not
+/// hold the others up).
 constexpr std::size_t sum_block = 8192;
 
-/// Sums `count` terms in fixed blocks on `threads` threads: `add(i, partial)` adds term i into a block's
-/// partial (a default-constructed Partial), `merge(total, partial)` adds the partials in block order.
+/// Sums `count` terms in fixed blocks on `threads` threads: `add(begin, end, partial)` adds the terms
+/// [begin, end) of a block, in order, into its partial (a default-constructed Partial), `merge(total,
+/// partial)` adds the partials in block order.
 template <class Partial, class Add, class Merge>
 Partial block_sum(std::size_t count, int threads, Add&& add, Merge&& merge) {
     const std::size_t blocks = (count + sum_block - 1) / sum_block;
     std::vector<Partial> partials(blocks);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (std::size_t b = 0; b < blocks; ++b) {
-        const std::size_t end = std::min(count, (b + 1) * sum_block);
-        for (std::size_t i = b * sum_block; i < end; ++i) {
-            add(i, partials[b]);
-        }
+        // Summed on this thread's stack, then stored: neighbouring partials share cache lines, which two
+        // threads adding into them at once would pass back and forth at every term.
+        Partial partial{};
+        add(b * sum_block, std::min(count, (b + 1) * sum_block), partial);
+        partials[b] = partial;
     }
     Partial total{};
     for (const Partial& p : partials) {
@@ -157,6 +162,79 @@ double nearest_candidate(const SpatialGrid<Real>& grid, const Geometry& g, std::
     return best;
 }
 
+/// The O(N) sums of the metrics over a block of agents.
+struct Sums {
+    double cx = 0.0, cy = 0.0, cz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, speed_sum = 0.0, speed_sq = 0.0;
+    long long count = 0, boids = 0, right = 0, left = 0, any_right = 0, any_left = 0, side = 0, any_side = 0;
+};
+
+/// Adds the agents [begin, end) into the sums: positions, unit velocities, speeds, and the counts behind
+/// the scouts' decision (those moving right or left, those on the right half). In a plane (Solid false) the
+/// z sums are left at +0.0, which is what adding each agent's z = 0 and 0 / speed would leave them at.
+template <bool Solid, class Real>
+void add_sums(const World<Real>& world, std::size_t begin, std::size_t end, double middle, Sums& s) {
+    for (std::size_t i = begin; i < end; ++i) {
+        if (!is_flocking(world.kind[i])) {
+            continue;
+        }
+        const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
+        const double vz = Solid ? static_cast<double>(world.vz[i]) : 0.0;
+        const double speed = length(vx, vy, vz);
+        s.cx += static_cast<double>(world.x[i]);
+        s.cy += static_cast<double>(world.y[i]);
+        if constexpr (Solid) {
+            s.cz += static_cast<double>(world.z[i]);
+        }
+        s.speed_sum += speed;
+        s.speed_sq += speed * speed;
+        if (speed > 0.0) {
+            s.ux += vx / speed;
+            s.uy += vy / speed;
+            if constexpr (Solid) {
+                s.uz += vz / speed;
+            }
+        }
+        s.any_right += vx > 0.0 ? 1 : 0;
+        s.any_left += vx < 0.0 ? 1 : 0;
+        const bool on_right = static_cast<double>(world.x[i]) > middle;
+        s.any_side += on_right ? 1 : 0;
+        if (world.kind[i] == Kind::Boid) {
+            ++s.boids;
+            s.side += on_right ? 1 : 0;
+            s.right += vx > 0.0 ? 1 : 0;
+            s.left += vx < 0.0 ? 1 : 0;
+        }
+        ++s.count;
+    }
+}
+
+/// The milling sums: the angular momentum of unit vectors about the centroid (cx, cy, cz), r_hat x u_hat.
+using Mill = std::array<double, 3>;
+
+/// Adds the agents [begin, end) into the milling sums. In a plane only the z component, s[0], is summed:
+/// the others' terms there are +0.0 or -0.0, which leave a sum at +0.0 where it starts.
+template <bool Solid, class Real>
+void add_mill(const World<Real>& world, std::size_t begin, std::size_t end, double cx, double cy, double cz,
+              Mill& s) {
+    for (std::size_t i = begin; i < end; ++i) {
+        if (!is_flocking(world.kind[i])) {
+            continue;
+        }
+        const double rx = static_cast<double>(world.x[i]) - cx, ry = static_cast<double>(world.y[i]) - cy;
+        const double rz = Solid ? static_cast<double>(world.z[i]) - cz : 0.0;
+        const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
+        const double vz = Solid ? static_cast<double>(world.vz[i]) : 0.0;
+        const double r = length(rx, ry, rz), v = length(vx, vy, vz);
+        if (r > 0.0 && v > 0.0) {
+            s[0] += (rx * vy - ry * vx) / (r * v);
+            if constexpr (Solid) {
+                s[1] += (ry * vz - rz * vy) / (r * v);
+                s[2] += (rz * vx - rx * vz) / (r * v);
+            }
+        }
+    }
+}
+
 /// How the neighbour part of the metrics is computed: the SIMD kernel (metrics_kernel.cpp) or the plain
 /// scan below, the readable reference it is tested against.
 enum class NeighbourScan { Simd, Plain };
@@ -171,44 +249,12 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
     // count. In 3D (the world has z) every vector gains its z component; in 2D the planar formulas run
     // unchanged.
     const bool solid = world.has_depth();
-    const auto z_of = [&](std::size_t i) { return solid ? static_cast<double>(world.z[i]) : 0.0; };
-    const auto vz_of = [&](std::size_t i) { return solid ? static_cast<double>(world.vz[i]) : 0.0; };
     const double middle = 0.5 * params.width;
-    struct Sums {
-        double cx = 0.0, cy = 0.0, cz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, speed_sum = 0.0, speed_sq = 0.0;
-        long long count = 0, boids = 0, right = 0, left = 0, any_right = 0, any_left = 0, side = 0,
-                  any_side = 0;
-    };
     const Sums sums = block_sum<Sums>(
         world.size(), nthreads,
-        [&](std::size_t i, Sums& s) {
-            if (!is_flocking(world.kind[i])) {
-                return;
-            }
-            const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
-            const double vz = vz_of(i);
-            const double speed = length(vx, vy, vz);
-            s.cx += static_cast<double>(world.x[i]);
-            s.cy += static_cast<double>(world.y[i]);
-            s.cz += z_of(i);
-            s.speed_sum += speed;
-            s.speed_sq += speed * speed;
-            if (speed > 0.0) {
-                s.ux += vx / speed;
-                s.uy += vy / speed;
-                s.uz += vz / speed;
-            }
-            s.any_right += vx > 0.0 ? 1 : 0;
-            s.any_left += vx < 0.0 ? 1 : 0;
-            const bool on_right = static_cast<double>(world.x[i]) > middle;
-            s.any_side += on_right ? 1 : 0;
-            if (world.kind[i] == Kind::Boid) {
-                ++s.boids;
-                s.side += on_right ? 1 : 0;
-                s.right += vx > 0.0 ? 1 : 0;
-                s.left += vx < 0.0 ? 1 : 0;
-            }
-            ++s.count;
+        [&](std::size_t begin, std::size_t end, Sums& s) {
+            solid ? add_sums<true>(world, begin, end, middle, s)
+                  : add_sums<false>(world, begin, end, middle, s);
         },
         [](Sums& t, const Sums& s) {
             t.cx += s.cx, t.cy += s.cy, t.cz += s.cz, t.ux += s.ux, t.uy += s.uy, t.uz += s.uz;
@@ -238,23 +284,11 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
 
     // Milling: the mean angular momentum of unit vectors about the centroid (in 3D the norm of the mean
     // vector r_hat x u_hat; in 2D only its z component exists).
-    using Mill = std::array<double, 3>;
     const Mill mill = block_sum<Mill>(
         world.size(), nthreads,
-        [&](std::size_t i, Mill& s) {
-            if (!is_flocking(world.kind[i])) {
-                return;
-            }
-            const double rx = static_cast<double>(world.x[i]) - cx, ry = static_cast<double>(world.y[i]) - cy;
-            const double rz = z_of(i) - cz;
-            const double vx = static_cast<double>(world.vx[i]), vy = static_cast<double>(world.vy[i]);
-            const double vz = vz_of(i);
-            const double r = length(rx, ry, rz), v = length(vx, vy, vz);
-            if (r > 0.0 && v > 0.0) {
-                s[0] += (rx * vy - ry * vx) / (r * v);
-                s[1] += (ry * vz - rz * vy) / (r * v);
-                s[2] += (rz * vx - rx * vz) / (r * v);
-            }
+        [&](std::size_t begin, std::size_t end, Mill& s) {
+            solid ? add_mill<true>(world, begin, end, cx, cy, cz, s)
+                  : add_mill<false>(world, begin, end, cx, cy, cz, s);
         },
         [](Mill& t, const Mill& s) { t[0] += s[0], t[1] += s[1], t[2] += s[2]; });
     m.milling =
@@ -281,8 +315,8 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
                 x1 = std::max(x1, static_cast<double>(world.x[i]));
                 y0 = std::min(y0, static_cast<double>(world.y[i]));
                 y1 = std::max(y1, static_cast<double>(world.y[i]));
-                z0 = std::min(z0, z_of(i));
-                z1 = std::max(z1, z_of(i));
+                z0 = std::min(z0, solid ? static_cast<double>(world.z[i]) : 0.0);
+                z1 = std::max(z1, solid ? static_cast<double>(world.z[i]) : 0.0);
             }
         }
         area = (x1 - x0) * (y1 - y0);
@@ -297,52 +331,77 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
     const double link2 = link * link, range2 = range * range;
     const Geometry geometry{params.width, params.height, params.depth};
 
-    // Groups: every pair closer than the link range is united as it is found (from its smaller slot), in
-    // a union-find over the grid's slots: O(N) memory, where a list of the pairs grows with N times the
-    // neighbours (gigabytes for a dense flock). Slots are in cell order, so the sets a thread touches are
-    // mostly close in memory.
-    std::vector<double> nearest(slots, 0.0);
-    detail::ConcurrentUnionFind sets(slots, nthreads);
+    // Groups: every pair closer than the link range is united as it is found, in a union-find over the
+    // grid's slots: O(N) memory, where a list of the pairs grows with N times the neighbours (gigabytes for
+    // a dense flock). Slots are in cell order, so the sets a thread touches are mostly close in memory.
+    // nearest2[a] is the squared distance from slot a to its nearest other slot (infinity if none).
+    const std::unique_ptr<double[]> nearest2(new double[slots]);
+    detail::ConcurrentUnionFind sets(slots);
     constexpr std::size_t simd_from = 64; // slots: below, the kernel's vectors would be mostly masked off
-    bool scanned = false;
+    const bool simd = std::is_floating_point_v<Real> && how == NeighbourScan::Simd && slots >= simd_from;
+
+    // One pass sets up every slot: its own set, no nearest distance yet, and (for the kernel on a torus)
+    // whether it lies inside the torus.
+    constexpr int wide = 6;
+    const bool check_inside =
+        simd && wrap && grid.columns() >= wide && grid.rows() >= wide && (!solid || grid.layers() >= wide);
+    const Real *const xs = grid.xs().data(), *const ys = grid.ys().data();
+    const Real* const zs = solid ? grid.zs().data() : nullptr;
+    const auto inside = [](Real v, double length) {
+        return static_cast<double>(v) >= 0.0 && static_cast<double>(v) < length;
+    };
+    bool all_inside = check_inside;
+#pragma omp parallel for num_threads(nthreads) schedule(static) reduction(&& : all_inside)
+    for (std::size_t s = 0; s < slots; ++s) {
+        sets.make_set(static_cast<std::uint32_t>(s));
+        nearest2[s] = std::numeric_limits<double>::infinity();
+        if (check_inside) {
+            all_inside = all_inside && inside(xs[s], params.width) && inside(ys[s], params.height) &&
+                         (zs == nullptr || inside(zs[s], params.depth));
+        }
+    }
+
+    // The kernel's flock, when it scans: then agents with nothing in the grid's range are searched as their
+    // distances are summed.
+    std::optional<fast::MetricsFlock<Real>> flock;
     if constexpr (std::is_floating_point_v<Real>) { // fix15 worlds take the plain scan
-        if (how == NeighbourScan::Simd && slots >= simd_from) {
-            fast::MetricsFlock<Real> flock;
-            flock.x = grid.xs().data();
-            flock.y = grid.ys().data();
-            flock.z = solid ? grid.zs().data() : nullptr;
-            flock.cell_start = grid.cell_starts().data();
-            flock.slots = slots;
-            flock.nx = grid.columns();
-            flock.ny = grid.rows();
-            flock.nz = grid.layers();
-            flock.wrap = wrap;
-            flock.width = params.width;
-            flock.height = params.height;
-            flock.depth = params.depth;
-            if (wrap) {
-                constexpr int wide = 6;
-                const Real *const xs = grid.xs().data(), *const ys = grid.ys().data();
-                const Real* const zs = solid ? grid.zs().data() : nullptr;
-                const auto inside = [](Real v, double length) {
-                    return static_cast<double>(v) >= 0.0 && static_cast<double>(v) < length;
-                };
-                bool all = flock.nx >= wide && flock.ny >= wide && (!solid || flock.nz >= wide);
-#pragma omp parallel for num_threads(nthreads) schedule(static) reduction(&& : all)
-                for (std::size_t s = 0; s < slots; ++s) {
-                    all = all && inside(xs[s], params.width) && inside(ys[s], params.height) &&
-                          (zs == nullptr || inside(zs[s], params.depth));
+        if (simd) {
+            fast::MetricsFlock<Real>& f = flock.emplace();
+            f.x = xs;
+            f.y = ys;
+            f.z = zs;
+            f.cell_start = grid.cell_starts().data();
+            f.slots = slots;
+            f.nx = grid.columns();
+            f.ny = grid.rows();
+            f.nz = grid.layers();
+            f.wrap = wrap;
+            f.width = params.width;
+            f.height = params.height;
+            f.depth = params.depth;
+            f.inside = all_inside;
+            f.link2 = link2;
+            f.range2 = range2;
+            // The kernel meets each pair from one end and writes both ends' nearest2: the lines of a plane
+            // (a row, or in 3D a layer) write that plane and the next. Planes go in chunks of two or more
+            // consecutive ones: first every chunk's planes but its last, then every chunk's last plane, so
+            // that no two threads ever write the same plane at once. In the first phase a chunk's links
+            // stay within the chunk, so its thread owns their sets (plain loads and stores, and links to
+            // slots already in the agent's set left out a vector at a time); the last planes link chunks
+            // together, with compare-and-swap. Long chunks keep most of the work in the first phase;
+            // several chunks a thread share the work out when a thread is slowed.
+            const int planes = solid ? f.nz : f.ny, lines_per_plane = solid ? f.ny : 1;
+            const int chunk = std::max(2, planes / (8 * nthreads));
+            const int chunks = std::max(1, planes / chunk);
+            for (int phase = 0; phase < 2; ++phase) {
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1)
+                for (int k = 0; k < chunks; ++k) {
+                    const int last = (k + 1 == chunks ? planes : chunk * (k + 1)) - 1;
+                    const int begin = phase == 0 ? chunk * k : last, end = phase == 0 ? last : last + 1;
+                    fast::metrics_lines(f, begin * lines_per_plane, end * lines_per_plane, phase == 0, sets,
+                                        nearest2.get());
                 }
-                flock.inside = all;
             }
-            flock.link2 = link2;
-            flock.range2 = range2;
-            const int lines = flock.ny * flock.nz;
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 4)
-            for (int line = 0; line < lines; ++line) {
-                fast::metrics_lines(flock, line, line + 1, sets, nearest.data());
-            }
-            scanned = true;
         }
     }
     const auto scan = [&]<bool Wrap, bool Solid>() {
@@ -357,21 +416,38 @@ Metrics metrics_of(const World<Real>& world, const Params& params, int threads, 
                     }
                 }
             }
-            nearest[a] = std::isfinite(best) ? std::sqrt(best) : 0.0;
+            nearest2[a] = best;
         }
     };
-    if (!scanned) {
+    if (!flock) {
         if (wrap) {
             solid ? scan.template operator()<true, true>() : scan.template operator()<true, false>();
         } else {
             solid ? scan.template operator()<false, true>() : scan.template operator()<false, false>();
         }
     }
-    const double nnd_sum = block_sum<double>(
-        slots, nthreads, [&](std::size_t a, double& s) { s += nearest[a]; },
-        [](double& t, double s) { t += s; });
-    m.nnd_mean = slots > 1 ? nnd_sum / static_cast<double>(slots) : 0.0;
-    m.groups = sets.roots(nthreads);
+    // The nearest distances summed per slot, and the sets counted by their roots.
+    struct Nearest {
+        double sum = 0.0;
+        long long roots = 0;
+    };
+    const Nearest nearest = block_sum<Nearest>(
+        slots, nthreads,
+        [&](std::size_t begin, std::size_t end, Nearest& s) {
+            for (std::size_t a = begin; a < end; ++a) {
+                if constexpr (std::is_floating_point_v<Real>) {
+                    if (flock && !(nearest2[a] < range2)) {
+                        fast::metrics_isolated(*flock, a, a + 1, nearest2.get());
+                    }
+                }
+                const double best = nearest2[a];
+                s.sum += std::isfinite(best) ? std::sqrt(best) : 0.0;
+                s.roots += sets.is_root(static_cast<std::uint32_t>(a)) ? 1 : 0;
+            }
+        },
+        [](Nearest& t, const Nearest& s) { t.sum += s.sum, t.roots += s.roots; });
+    m.nnd_mean = slots > 1 ? nearest.sum / static_cast<double>(slots) : 0.0;
+    m.groups = nearest.roots;
     return m;
 }
 

@@ -30,14 +30,33 @@ struct MetricsFlock {
     double range2 = 0.0; ///< the grid's range, squared: an agent with nothing closer is searched exhaustively
 };
 
-/// For every slot s of the grid lines [line_begin, line_end) (line = layer * ny + row): nearest[s] = the
-/// distance to the nearest other slot (0 if there is none), and sets.unite(s, t) for every later slot t
-/// closer than the link range. Distances are computed in double exactly as the plain scan computes them
-/// (the same differences, minimum images and sums of squares), and a minimum and a set of links do not
-/// depend on the order they are found in: the results are the plain scan's, on every instruction set.
-void metrics_lines(const MetricsFlock<float>& flock, int line_begin, int line_end,
-                   detail::ConcurrentUnionFind& sets, double* nearest);
-void metrics_lines(const MetricsFlock<double>& flock, int line_begin, int line_end,
-                   detail::ConcurrentUnionFind& sets, double* nearest);
+/// For every slot s of the grid lines [line_begin, line_end) (line = layer * ny + row), against the forward
+/// half of its neighbours (its cell's later slots, and the cells after its own in the 3 x 3 (x 3) block:
+/// the next column; the next row; in 3D, the next layer): lowers nearest2[s] and nearest2[t] to the squared
+/// distance between s and t where it is smaller, and unites s and t in `sets` where t is closer than the
+/// link range. Every pair of neighbours is met from one of its two slots, so once every line is done
+/// (nearest2 starting at infinity), nearest2[s] is the squared distance from s to its nearest other slot in
+/// the 3 x 3 (x 3) cells around it. The lines of one call write nearest2 in their own rows and in the row
+/// after them (in 3D, their own layers and the layer after them): calls on other lines may run at the same
+/// time when neither writes the other's. With `owned`, the calling thread alone touches the sets of those
+/// slots while the call runs (no link has yet joined them to slots beyond), and reads and links them with
+/// plain loads and stores; otherwise other threads may link at the same time.
+///
+/// Distances are computed in double exactly as the plain scan computes them (the same differences, minimum
+/// images and sums of squares; a difference is the negative of the reverse one, so a pair's distance is the
+/// same bits from either end), and a minimum and a set of links do not depend on the order they are found
+/// in: the results are the plain scan's, on every instruction set.
+void metrics_lines(const MetricsFlock<float>& flock, int line_begin, int line_end, bool owned,
+                   detail::ConcurrentUnionFind& sets, double* nearest2);
+void metrics_lines(const MetricsFlock<double>& flock, int line_begin, int line_end, bool owned,
+                   detail::ConcurrentUnionFind& sets, double* nearest2);
+
+/// For every slot s in [slot_begin, slot_end) whose nearest2[s] is not below the grid's range (squared):
+/// nearest2[s] = the squared distance to the nearest other slot of the whole grid (infinity if there is
+/// none), searched exhaustively, as the plain scan does for an agent with no neighbour in range.
+void metrics_isolated(const MetricsFlock<float>& flock, std::size_t slot_begin, std::size_t slot_end,
+                      double* nearest2);
+void metrics_isolated(const MetricsFlock<double>& flock, std::size_t slot_begin, std::size_t slot_end,
+                      double* nearest2);
 
 } // namespace boids::fast

@@ -1,5 +1,7 @@
 #include "boids/detail/spatial_grid.hpp"
 
+#include "boids/detail/cell_bounds.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -121,6 +123,60 @@ TEST(SpatialGrid, CellsStayNearTheMemberCountHoweverFarAgentsSpread) {
     SpatialGrid<double> grid;
     grid.build(w, GridMembers::Flocking, 1e-3, true, 1e7, 1.0, 0.0, 1);
     EXPECT_LE(static_cast<double>(grid.columns()) * grid.rows(), 8.0 * 16);
+}
+
+/// Every slot of a grid lies in the cell SpatialGrid's formula gives its position (unclamped_line, clamped),
+/// with agents placed on every boundary between two lines and one unit in the last place below it, where
+/// binning by a guess and a table of boundaries could go wrong by a line.
+template <class Real>
+void expect_cells_by_the_formula(bool wrap) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> u(0.0, 500.0);
+    World<Real> w;
+    for (int i = 0; i < 3000; ++i) {
+        w.add(Kind::Boid, static_cast<Real>(u(rng)), static_cast<Real>(u(rng)), 1, 0, 0);
+    }
+    w.add(Kind::Boid, 0, 0, 1, 0, 0); // the box's corner: margin mode's origin is 0 too
+    SpatialGrid<Real> grid;
+    grid.build(w, GridMembers::Flocking, 40, wrap, 500, 500, 2);
+    const double cell_w = grid.cell_width(), cell_h = grid.cell_height();
+    for (int c = 1; c < grid.columns(); ++c) {
+        const Real x = detail::line_lower_bound<Real>(0.0, cell_w, c);
+        w.add(Kind::Boid, x, static_cast<Real>(u(rng)), 1, 0, 0);
+        w.add(Kind::Boid, std::nextafter(x, Real(-1)), static_cast<Real>(u(rng)), 1, 0, 0);
+    }
+    for (int r = 1; r < grid.rows(); ++r) {
+        const Real y = detail::line_lower_bound<Real>(0.0, cell_h, r);
+        w.add(Kind::Boid, static_cast<Real>(u(rng)), y, 1, 0, 0);
+        w.add(Kind::Boid, static_cast<Real>(u(rng)), std::nextafter(y, Real(-1)), 1, 0, 0);
+    }
+    const int columns = grid.columns(), rows = grid.rows();
+    grid.build(w, GridMembers::Flocking, 40, wrap, 500, 500, 2);
+    ASSERT_EQ(grid.columns(), columns);
+    ASSERT_EQ(grid.rows(), rows);
+    ASSERT_EQ(grid.cell_width(), cell_w);
+    const auto line = [](double p, double cell, int n) {
+        return static_cast<int>(std::clamp(detail::unclamped_line(p, 0.0, cell), 0.0, n - 1.0));
+    };
+    const std::span<const std::uint32_t> start = grid.cell_starts();
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < columns; ++c) {
+            const std::size_t cell =
+                static_cast<std::size_t>(r) * static_cast<std::size_t>(columns) + static_cast<std::size_t>(c);
+            for (std::uint32_t s = start[cell]; s < start[cell + 1]; ++s) {
+                ASSERT_EQ(line(static_cast<double>(grid.x(s)), cell_w, columns), c) << grid.x(s);
+                ASSERT_EQ(line(static_cast<double>(grid.y(s)), cell_h, rows), r) << grid.y(s);
+            }
+        }
+    }
+    EXPECT_EQ(grid.size(), w.size());
+}
+
+TEST(SpatialGrid, AgentsOnACellBoundaryGoWhereTheFormulaPutsThem) {
+    expect_cells_by_the_formula<float>(true);
+    expect_cells_by_the_formula<float>(false);
+    expect_cells_by_the_formula<double>(true);
+    expect_cells_by_the_formula<double>(false);
 }
 
 } // namespace

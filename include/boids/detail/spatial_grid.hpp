@@ -4,11 +4,13 @@
 /// the 3 x 3 cells (3 x 3 x 3 in 3D) around a point instead of every agent.
 
 #include "boids/detail/grid_geometry.hpp"
+#include "boids/detail/uninitialized_vector.hpp"
 #include "boids/world.hpp"
 
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -163,10 +165,10 @@ public:
 
     /// The slots' coordinates (z: empty in a planar grid) and the cells' first slots (cells + 1 offsets,
     /// cells numbered (layer * rows + row) * columns + column), for a kernel that reads the grid whole.
-    [[nodiscard]] const std::vector<Real>& xs() const { return x_; }
-    [[nodiscard]] const std::vector<Real>& ys() const { return y_; }
-    [[nodiscard]] const std::vector<Real>& zs() const { return z_; }
-    [[nodiscard]] const std::vector<std::uint32_t>& cell_starts() const { return cell_start_; }
+    [[nodiscard]] std::span<const Real> xs() const { return x_; }
+    [[nodiscard]] std::span<const Real> ys() const { return y_; }
+    [[nodiscard]] std::span<const Real> zs() const { return z_; }
+    [[nodiscard]] std::span<const std::uint32_t> cell_starts() const { return cell_start_; }
     /// True for a torus (built with wrap).
     [[nodiscard]] bool wraps() const { return wrap_; }
 
@@ -241,13 +243,15 @@ private:
     double origin_x_ = 0.0, origin_y_ = 0.0, origin_z_ = 0.0;
     double cell_w_ = 1.0, cell_h_ = 1.0, cell_d_ = 1.0;
     std::size_t members_ = 0;
-    std::vector<std::uint32_t> cell_start_;  ///< nx * ny * nz + 1 offsets into the slots (prefix sum)
-    std::vector<std::uint32_t> agent_;       ///< world index per slot
-    std::vector<Real> x_, y_, vx_, vy_;      ///< agent state per slot
-    std::vector<Real> z_, vz_;               ///< 3D only
-    std::vector<std::uint32_t> slot_cell_;   ///< scratch: cell of each agent, in world order
-    std::vector<std::uint32_t> counters_;    ///< scratch: per thread, a counter (then a cursor) per cell
-    std::vector<std::uint32_t> chunk_total_; ///< scratch: per thread, the members in its share of the cells
+    // Every array is written in full by each build before it is read: none is zero-filled first.
+    detail::UninitializedVector<std::uint32_t> cell_start_; ///< nx * ny * nz + 1 offsets into the slots
+    detail::UninitializedVector<std::uint32_t> agent_;      ///< world index per slot
+    detail::UninitializedVector<Real> x_, y_, vx_, vy_;     ///< agent state per slot
+    detail::UninitializedVector<Real> z_, vz_;              ///< 3D only
+    std::vector<double> bound_x_, bound_y_, bound_z_; ///< scratch: where each line's cells begin (binning)
+    detail::UninitializedVector<std::uint32_t> slot_cell_;   ///< scratch: cell of each agent, in world order
+    detail::UninitializedVector<std::uint32_t> counters_;    ///< scratch: per thread, a counter per cell
+    detail::UninitializedVector<std::uint32_t> chunk_total_; ///< scratch: per thread, its share's members
 };
 
 } // namespace boids
