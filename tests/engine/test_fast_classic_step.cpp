@@ -260,25 +260,31 @@ TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBits) {
     }
 }
 
+/// Steps `start` 15 times on the plain path and on the fast path of every SIMD target of this CPU, and
+/// compares the state hashes.
+void expect_every_simd_target_gives_the_plain_paths_bits(const Params& p, const World<float>& start) {
+    const std::string scene =
+        std::to_string(p.dimensions) + "D, " + (p.boundary == Boundary::Wrap ? "wrap" : "margin");
+    Simulation<float> plain = make_sim(p, start, false, 2);
+    plain.step(15);
+    const std::uint64_t expected = state_hash(plain.world());
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        Simulation<float> fast = make_sim(p, start, true, 2);
+        fast.step(15);
+        EXPECT_TRUE(fast.last_step_fast());
+        EXPECT_EQ(state_hash(fast.world()), expected)
+            << "SIMD target " << hwy::TargetName(target) << ", " << scene;
+    }
+    hwy::SetSupportedTargetsForTest(0);
+}
+
 TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBitsOnEverySimdTarget) {
     for (const int dimensions : {2, 3}) {
         for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
             Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
             p.fov_angle = 240;
-            const World<float> start = busy_world_with_view<float>(p);
-            Simulation<float> plain = make_sim(p, start, false, 2);
-            plain.step(15);
-            const std::uint64_t expected = state_hash(plain.world());
-            for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-                hwy::SetSupportedTargetsForTest(target);
-                Simulation<float> fast = make_sim(p, start, true, 2);
-                fast.step(15);
-                EXPECT_TRUE(fast.last_step_fast());
-                EXPECT_EQ(state_hash(fast.world()), expected)
-                    << "SIMD target " << hwy::TargetName(target) << ", " << dimensions << "D, "
-                    << (boundary == Boundary::Wrap ? "wrap" : "margin");
-            }
-            hwy::SetSupportedTargetsForTest(0);
+            expect_every_simd_target_gives_the_plain_paths_bits(p, busy_world_with_view<float>(p));
         }
     }
 }
@@ -330,19 +336,7 @@ TEST(FastClassicStep, LineOfSightGivesThePlainPathsBitsOnEverySimdTarget) {
         Params p = busy_params(boundary);
         p.line_of_sight_factor = 0.5;
         p.line_of_sight_angle = 45;
-        const World<float> start = busy_world_with_sight<float>(p);
-        Simulation<float> plain = make_sim(p, start, false, 2);
-        plain.step(15);
-        const std::uint64_t expected = state_hash(plain.world());
-        for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-            hwy::SetSupportedTargetsForTest(target);
-            Simulation<float> fast = make_sim(p, start, true, 2);
-            fast.step(15);
-            EXPECT_TRUE(fast.last_step_fast());
-            EXPECT_EQ(state_hash(fast.world()), expected) << "SIMD target " << hwy::TargetName(target) << ", "
-                                                          << (boundary == Boundary::Wrap ? "wrap" : "margin");
-        }
-        hwy::SetSupportedTargetsForTest(0);
+        expect_every_simd_target_gives_the_plain_paths_bits(p, busy_world_with_sight<float>(p));
     }
 }
 
