@@ -331,25 +331,38 @@ HWY_INLINE void sight_note(D d, const FlockInCellOrder<Real>& f, std::uint32_t j
     noted = at + hn::CountTrue(di, keep);
 }
 
+/// sum + x in the lanes of `m`, sum in the others. Without mask registers (AVX2 and below) as sum + (x
+/// where m, +0 elsewhere): an AND and an add, where the blend form costs an add and a blend. The same bits:
+/// a sum that starts at +0 is never -0 (an addition gives -0 only from two -0s), and s + (+0) is s for
+/// every other s.
+template <class V, class M>
+HWY_INLINE V add_where(M m, V sum, V x) {
+#if HWY_TARGET <= HWY_AVX3
+    return hn::IfThenElse(m, hn::Add(sum, x), sum); // a masked add
+#else
+    return hn::Add(sum, hn::IfThenElseZero(m, x));
+#endif
+}
+
 /// Adds candidate `j`, seen at (xj, yj, zj), to the sums of the lanes `averaged`: those that have it in
 /// visual range but not in protected range. (A function rather than a lambda: GCC outlined the lambda,
 /// which sent the sums through memory at every candidate.)
 template <bool k3D, class D, class Real>
 HWY_INLINE void add_averaged(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Mask<D> averaged,
                              hn::Vec<D> xj, hn::Vec<D> yj, hn::Vec<D> zj, NeighbourSums<D>& s) {
-    s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, xj), s.xsum);
-    s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, yj), s.ysum);
+    s.xsum = add_where(averaged, s.xsum, xj);
+    s.ysum = add_where(averaged, s.ysum, yj);
     if constexpr (k3D) {
-        s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, zj), s.zsum);
+        s.zsum = add_where(averaged, s.zsum, zj);
     } else {
         (void)zj;
     }
-    s.vxsum = hn::IfThenElse(averaged, hn::Add(s.vxsum, hn::Set(d, f.vx[j])), s.vxsum);
-    s.vysum = hn::IfThenElse(averaged, hn::Add(s.vysum, hn::Set(d, f.vy[j])), s.vysum);
+    s.vxsum = add_where(averaged, s.vxsum, hn::Set(d, f.vx[j]));
+    s.vysum = add_where(averaged, s.vysum, hn::Set(d, f.vy[j]));
     if constexpr (k3D) {
-        s.vzsum = hn::IfThenElse(averaged, hn::Add(s.vzsum, hn::Set(d, f.vz[j])), s.vzsum);
+        s.vzsum = add_where(averaged, s.vzsum, hn::Set(d, f.vz[j]));
     }
-    s.count = hn::IfThenElse(averaged, hn::Add(s.count, hn::Set(d, Real(1))), s.count);
+    s.count = add_where(averaged, s.count, hn::Set(d, Real(1)));
 }
 
 /// Adds candidate `j`, seen at (xj, yj, zj) (its position, or across a wrap seam its nearest image), to the
@@ -413,10 +426,10 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
             return;
         }
     }
-    s.close_dx = hn::IfThenElse(close, hn::Add(s.close_dx, dx), s.close_dx);
-    s.close_dy = hn::IfThenElse(close, hn::Add(s.close_dy, dy), s.close_dy);
+    s.close_dx = add_where(close, s.close_dx, dx);
+    s.close_dy = add_where(close, s.close_dy, dy);
     if constexpr (k3D) {
-        s.close_dz = hn::IfThenElse(close, hn::Add(s.close_dz, dz), s.close_dz);
+        s.close_dz = add_where(close, s.close_dz, dz);
     }
     add_averaged<k3D>(d, f, j, hn::AndNot(close, near), xj, yj, zj, s);
 }
