@@ -42,9 +42,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 /// floating-point type: a whole number far below 2^24, so exact, and one masked add per candidate. The z
 /// sums are used in 3D only.
 template <class D>
-struct Sight;
-
-template <class D>
 struct NeighbourSums {
     using V = hn::Vec<D>;
     explicit NeighbourSums(D d)
@@ -52,11 +49,6 @@ struct NeighbourSums {
           count(xsum), zsum(xsum), vzsum(xsum), close_dz(xsum) {}
     V xsum, ysum, vxsum, vysum, close_dx, close_dy, count;
     V zsum, vzsum, close_dz;
-    /// Line of sight only (nullptr otherwise): each lane's neighbour dead ahead (see Sight), and how many
-    /// candidates are noted there (kept here, in a register while the loop runs: the notes' vector stores
-    /// could alias anything in memory).
-    Sight<D>* sight = nullptr;
-    std::size_t sight_noted = 0;
 };
 
 /// The neighbour tests beyond the lab's rules a variant of the kernel compiles in (its kView bits): a field
@@ -69,6 +61,9 @@ template <class D>
 struct ReachBox {
     hn::Vec<D> lo_x, hi_x, lo_y, hi_y, lo_z, hi_z, reach2;
 };
+
+template <class D>
+struct Sight;
 
 /// One vector of agents: their old positions, and their slots (for excluding an agent's own pair).
 template <class D>
@@ -83,6 +78,10 @@ struct Lanes {
     hn::Vec<D> vx, vy, vz, kvv, kvv_sight, mvv;
     hn::Mask<D> view_exact;
     hn::Mask<D> agents; ///< the lanes that hold an agent (the others hold the next slots' positions)
+    // Line of sight only (left uninitialised otherwise): each lane's neighbour dead ahead, and the notes.
+    // Not in NeighbourSums: the loops copy the sums to keep them in registers, and a struct of vectors and
+    // scalars was copied with `rep movs` (see tests/engine/check_kernel_code.sh).
+    Sight<D>* sight;
 };
 
 /// The lanes that see a candidate at offset (dx, dy, dz), by classic::in_field_of_view itself, lane by lane.
@@ -289,34 +288,35 @@ struct Sight {
     HWY_ALIGN Index lane[room];
     HWY_ALIGN Index slot[room];
     HWY_ALIGN Real seen_x[room], seen_y[room];
+    std::size_t noted = 0; ///< how many candidates are noted
 };
 
-/// Shows the `noted` candidates to their lanes' LookAhead (classic::LookAhead::see, as the plain path asks
-/// it, with the offset computed as the kernel's lanes do).
+/// Shows the noted candidates to their lanes' LookAhead (classic::LookAhead::see, as the plain path asks
+/// it, with the offset computed as the kernel's lanes do) and empties the notes.
 template <class D, class Real>
-HWY_NOINLINE void sight_settle(const FlockInCellOrder<Real>& f, Sight<D>& sight, std::size_t noted) {
-    for (std::size_t e = 0; e < noted; ++e) {
+HWY_NOINLINE void sight_settle(const FlockInCellOrder<Real>& f, Sight<D>& sight) {
+    for (std::size_t e = 0; e < sight.noted; ++e) {
         const auto l = static_cast<std::size_t>(sight.lane[e]);
         const Real dx = sight.x[l] - sight.seen_x[e], dy = sight.y[l] - sight.seen_y[e];
         sight.ahead[l].see(static_cast<double>(sight.vx[l]), static_cast<double>(sight.vy[l]),
                            static_cast<double>(dx), static_cast<double>(dy),
                            f.agent[static_cast<std::size_t>(sight.slot[e])], f.c.cos_line_of_sight);
     }
+    sight.noted = 0;
 }
 
 /// Notes candidate `j`, seen at (xj, yj), for the lanes `ahead` (see Sight): their lane numbers moved to the
 /// front of a vector, stored whole, and the count advanced by how many there are.
 template <class D, class Real>
 HWY_INLINE void sight_note(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Vec<D> xj,
-                           hn::Vec<D> yj, const Lanes<D>& a, hn::Mask<D> ahead, Sight<D>& sight,
-                           std::size_t& noted) {
+                           hn::Vec<D> yj, const Lanes<D>& a, hn::Mask<D> ahead) {
     const hn::RebindToSigned<D> di;
     using TI = hn::TFromD<decltype(di)>;
-    if (HWY_UNLIKELY(noted + hn::Lanes(d) > Sight<D>::capacity)) {
-        sight_settle(f, sight, noted);
-        noted = 0;
+    Sight<D>& sight = *a.sight;
+    if (HWY_UNLIKELY(sight.noted + hn::Lanes(d) > Sight<D>::capacity)) {
+        sight_settle(f, sight);
     }
-    const std::size_t at = noted;
+    const std::size_t at = sight.noted;
     const auto lane_index = hn::Sub(a.slot, hn::Set(di, hn::GetLane(a.slot)));
     const auto keep = hn::RebindMask(di, ahead);
     if constexpr (kOwnCompress) {
@@ -328,7 +328,7 @@ HWY_INLINE void sight_note(D d, const FlockInCellOrder<Real>& f, std::uint32_t j
     hn::StoreU(hn::Set(di, static_cast<TI>(j)), di, sight.slot + at);
     hn::StoreU(xj, d, sight.seen_x + at);
     hn::StoreU(yj, d, sight.seen_y + at);
-    noted = at + hn::CountTrue(di, keep);
+    sight.noted = at + hn::CountTrue(di, keep);
 }
 
 /// sum + x in the lanes of `m`, sum in the others. Without mask registers (AVX2 and below) as sum + (x
@@ -416,7 +416,7 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
         const auto apart = hn::And(hn::And(near, a.agents), hn::Gt(d2, hn::Zero(d)));
         const auto ahead =
             hn::And(apart, in_view<k3D>(d, a, dx, dy, dz, d2, a.kvv_sight, f.c.cos_line_of_sight));
-        sight_note(d, f, j, xj, yj, a, ahead, *s.sight, s.sight_noted);
+        sight_note(d, f, j, xj, yj, a, ahead);
     }
     if constexpr (kRareClose) {
         // No lane has this candidate in its protected range (in 3D W20 about one candidate in fifty
@@ -730,9 +730,11 @@ HWY_INLINE hn::Vec<D> nearest_image(D d, hn::Vec<D> a, hn::Vec<D> x, hn::TFromD<
 /// docs/MODEL.md §2.3-2.9 for `count` agents in lanes, from their neighbour sums; the new state may be
 /// stored up to slot `writable_end` (the end of the row). Out of line: it runs once per vector of agents
 /// (against ~6 candidates per agent), and one copy serves the kernel's variants of the candidate test.
+/// `sight`: the lanes' neighbours dead ahead, with a line of sight (nullptr otherwise).
 template <bool kWrap, bool k3D, class D, class Real>
 HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_t slot0, std::size_t count,
-                              std::size_t writable_end, const Lanes<D>& a, const NeighbourSums<D>& s) {
+                              std::size_t writable_end, const Lanes<D>& a, const NeighbourSums<D>& s,
+                              const Sight<D>* sight) {
     const auto& c = f.c;
     const auto zero = hn::Zero(d);
     const auto x = a.x, y = a.y, z = a.z;
@@ -855,12 +857,12 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     }
 
     // Flake's sidestep, for the lanes that saw a neighbour dead ahead (classic::sidestep, in double).
-    if (s.sight != nullptr) {
+    if (sight != nullptr) {
         HWY_ALIGN Real lane_v[2][max_lanes] = {};
         hn::Store(vx, d, lane_v[0]);
         hn::Store(vy, d, lane_v[1]);
         for (std::size_t l = 0; l < count; ++l) {
-            classic::sidestep(s.sight->ahead[l], c.line_of_sight_factor, lane_v[0][l], lane_v[1][l]);
+            classic::sidestep(sight->ahead[l], c.line_of_sight_factor, lane_v[0][l], lane_v[1][l]);
         }
         vx = hn::Load(d, lane_v[0]);
         vy = hn::Load(d, lane_v[1]);
@@ -1181,14 +1183,15 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
                     hn::Store(a.y, d, sight.y);
                     hn::Store(a.vx, d, sight.vx);
                     hn::Store(a.vy, d, sight.vy);
-                    s.sight = &sight;
+                    a.sight = &sight;
                 }
                 add_tile_candidates<kWrap, kView, k3D>(d, f, general, layer, row, col0, col1, slot, count, a,
                                                        s);
                 if constexpr ((kView & view_sight) != 0) {
-                    sight_settle(f, sight, s.sight_noted);
+                    sight_settle(f, sight);
                 }
-                finish_agents<kWrap, k3D>(d, f, slot, count, start[f.nx], a, s);
+                finish_agents<kWrap, k3D>(d, f, slot, count, start[f.nx], a, s,
+                                          (kView & view_sight) != 0 ? &sight : nullptr);
             }
             col0 = col1 + 1;
         }
