@@ -20,16 +20,12 @@ struct Policy {
         Real xsum{0}, ysum{0}, vxsum{0}, vysum{0}, close_dx{0}, close_dy{0}, pdx{0}, pdy{0};
         Real zsum{0}, vzsum{0}, close_dz{0}, pdz{0}; // 3D (0 in 2D)
         long long neighbours = 0;
-        // Line of sight: the nearest neighbour dead ahead, and on which side of the heading it is.
-        double ahead_d2 = -1;
-        std::uint32_t ahead_index = 0;
-        double ahead_cross = 0;
+        LookAhead ahead; ///< line of sight: the nearest neighbour dead ahead
     };
 
     Policy(const Params& p, const Constants<Real>& constants, long long step_number)
-        : c(constants), params(p), step(step_number),
-          cos_line_of_sight(std::cos(p.line_of_sight_angle * std::numbers::pi / 180.0)),
-          perching(p.perch_rest_max > 0), ledge_y(p.ledge_y >= 0 ? p.ledge_y : p.height - p.margin_bottom),
+        : c(constants), params(p), step(step_number), perching(p.perch_rest_max > 0),
+          ledge_y(p.ledge_y >= 0 ? p.ledge_y : p.height - p.margin_bottom),
           ledge_x0(p.ledge_x0 >= 0 ? p.ledge_x0 : p.margin_left),
           ledge_x1(p.ledge_x1 >= 0 ? p.ledge_x1 : p.width - p.margin_right) {}
 
@@ -48,8 +44,9 @@ struct Policy {
     void accumulate(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
         if (T::abs(n.dx) < c.visual && T::abs(n.dy) < c.visual && T::abs(n.dz) < c.visual && sees(a, n)) {
             const Real d2 = n.dx * n.dx + n.dy * n.dy + n.dz * n.dz;
-            if (params.line_of_sight_factor > 0 && d2 < c.visual2) {
-                look_ahead(s, a, n);
+            if (c.line_of_sight && d2 < c.visual2) {
+                s.ahead.see(static_cast<double>(a.vx), static_cast<double>(a.vy), static_cast<double>(n.dx),
+                            static_cast<double>(n.dy), n.index, c.cos_line_of_sight);
             }
             if (d2 < c.protected2) {
                 s.close_dx = s.close_dx + n.dx;
@@ -67,22 +64,6 @@ struct Policy {
                 }
                 ++s.neighbours;
             }
-        }
-    }
-
-    /// Flake's line of sight: remembers the nearest neighbour within line_of_sight_angle of the heading.
-    void look_ahead(Sums& s, const Agent<Real>& a, const Neighbour<Real>& n) const {
-        const double vx = static_cast<double>(a.vx), vy = static_cast<double>(a.vy);
-        const double tx = -static_cast<double>(n.dx), ty = -static_cast<double>(n.dy);
-        const double d2 = tx * tx + ty * ty;
-        const double norms = std::sqrt((vx * vx + vy * vy) * d2);
-        if (norms == 0 || vx * tx + vy * ty < norms * cos_line_of_sight) {
-            return;
-        }
-        if (s.ahead_d2 < 0 || d2 < s.ahead_d2 || (d2 == s.ahead_d2 && n.index < s.ahead_index)) {
-            s.ahead_d2 = d2;
-            s.ahead_index = n.index;
-            s.ahead_cross = vx * ty - vy * tx; // > 0: the neighbour is to the heading's left (+90 degrees)
         }
     }
 
@@ -177,15 +158,7 @@ struct Policy {
             flee_predators(c, s.pdx, s.pdy, s.pdz, a.vx, a.vy, a.vz);
         }
         steer_scout(c, a.kind, a.vx, a.bias);
-        if (s.ahead_d2 >= 0) { // sidestep, away from the side the neighbour ahead is on
-            const double vx = static_cast<double>(a.vx), vy = static_cast<double>(a.vy);
-            const double speed = std::hypot(vx, vy);
-            if (speed > 0) {
-                const double side = s.ahead_cross > 0 ? -1.0 : 1.0; // dead centre: to the left
-                a.vx = a.vx + T::from_double(side * -vy / speed * params.line_of_sight_factor);
-                a.vy = a.vy + T::from_double(side * vx / speed * params.line_of_sight_factor);
-            }
-        }
+        sidestep(s.ahead, c.line_of_sight_factor, a.vx, a.vy);
         steer_around_obstacles(a);
         seek_food(a);
         if (params.gravity > 0) {
@@ -209,7 +182,6 @@ struct Policy {
     const Constants<Real>& c;
     const Params& params;
     long long step;
-    double cos_line_of_sight;
     bool perching;
     double ledge_y, ledge_x0, ledge_x1;
 };

@@ -6,6 +6,7 @@
 #include "boids/scalar.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <type_traits>
 
@@ -41,7 +42,9 @@ struct Constants {
           three_d(p.dimensions == 3), depth(T::from_double(p.depth)), half_depth(depth / Real(2)),
           front_edge(T::from_double(p.margin_front)), back_edge(T::from_double(p.depth - p.margin_back)),
           predators_first(p.predator_order == PredatorOrder::BeforeFlocking),
-          fov_limited(p.fov_angle < 360.0), cos_half_fov(std::cos(p.fov_angle * std::numbers::pi / 360.0)) {}
+          fov_limited(p.fov_angle < 360.0), cos_half_fov(std::cos(p.fov_angle * std::numbers::pi / 360.0)),
+          line_of_sight(p.line_of_sight_factor > 0), line_of_sight_factor(p.line_of_sight_factor),
+          cos_line_of_sight(std::cos(p.line_of_sight_angle * std::numbers::pi / 180.0)) {}
 
     /// PyNBoids' wrap (wrap_style = sprite): no torus (no minimum image, no seeing across the seam), and a
     /// boid reappears on the other side only once its sprite is wholly off screen
@@ -65,6 +68,8 @@ struct Constants {
     bool predators_first; ///< PredatorOrder::BeforeFlocking: flee before cohesion and alignment
     bool fov_limited;     ///< a field of view below 360 degrees (in_field_of_view)
     double cos_half_fov;  ///< cosine of half the field of view
+    bool line_of_sight;   ///< Flake's sidestep is on (LookAhead)
+    double line_of_sight_factor, cos_line_of_sight;
 };
 
 /// Field of view (docs/MODEL.md §3): whether a neighbour in direction (tx, ty, tz) from an agent flying at
@@ -75,6 +80,48 @@ inline bool in_field_of_view(double vx, double vy, double vz, double tx, double 
                              double cos_half_fov) {
     const double norms = std::sqrt((vx * vx + vy * vy + vz * vz) * (tx * tx + ty * ty + tz * tz));
     return norms == 0.0 || vx * tx + vy * ty + vz * tz >= norms * cos_half_fov;
+}
+
+/// Flake's clear line of sight (docs/MODEL.md §3.5): of the neighbours in visual range, the nearest one
+/// within the sight angle of the agent's heading, and on which side of the heading it is. Planar. The
+/// plain path and the fast kernel feed it the same pairs in the same order, so they keep the same one.
+struct LookAhead {
+    double d2 = -1;          ///< the neighbour ahead's squared distance; below 0: none seen
+    std::uint32_t index = 0; ///< its world index (ties of distance go to the lower one)
+    double cross = 0;        ///< > 0: it is to the heading's left (+90 degrees)
+
+    /// A neighbour at offset (dx, dy) (the agent's position minus the neighbour's) of an agent flying at
+    /// (vx, vy): kept if it is ahead, within the angle whose cosine is `cos_sight`, and nearer than the one
+    /// kept so far.
+    void see(double vx, double vy, double dx, double dy, std::uint32_t neighbour, double cos_sight) {
+        const double tx = -dx, ty = -dy; // toward the neighbour
+        const double t2 = tx * tx + ty * ty;
+        const double norms = std::sqrt((vx * vx + vy * vy) * t2);
+        if (norms == 0 || vx * tx + vy * ty < norms * cos_sight) {
+            return;
+        }
+        if (d2 < 0 || t2 < d2 || (t2 == d2 && neighbour < index)) {
+            d2 = t2;
+            index = neighbour;
+            cross = vx * ty - vy * tx;
+        }
+    }
+};
+
+/// Flake's sidestep, once the neighbours were seen: a push of `factor` along the unit normal of the
+/// velocity, away from the side the neighbour ahead is on (dead centre: to the left).
+template <class Real>
+inline void sidestep(const LookAhead& ahead, double factor, Real& vx, Real& vy) {
+    if (ahead.d2 < 0) {
+        return;
+    }
+    const double x = static_cast<double>(vx), y = static_cast<double>(vy);
+    const double speed = std::hypot(x, y);
+    if (speed > 0) {
+        const double side = ahead.cross > 0 ? -1.0 : 1.0;
+        vx = vx + ScalarTraits<Real>::from_double(side * -y / speed * factor);
+        vy = vy + ScalarTraits<Real>::from_double(side * x / speed * factor);
+    }
 }
 
 /// The image of a neighbour at `x` nearest to an agent at `a` on a circle of length `length`, for positions

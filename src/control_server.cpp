@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 
 namespace boids {
@@ -94,6 +96,14 @@ void ControlServer::stop() {
         reply_cv_.notify_all(); // clients waiting for a reply give up
     }
     std::lock_guard lock(clients_mutex_);
+    // A client whose command was just answered (`quit`, mostly: the loop stops right after it) sends its
+    // reply before its socket is shut down; on a busy machine its thread may not have run yet.
+    const auto deadline = Clock::now() + std::chrono::seconds(2);
+    for (Client& client : clients_) {
+        while (client.state == ClientState::Busy && Clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
     for (Client& client : clients_) {
         ::shutdown(client.fd, SHUT_RDWR); // wakes a client thread blocked in recv()
     }

@@ -13,8 +13,10 @@
 // width or the thread; additions and multiplications stay separate (no FMA: -ffp-contract=off and no MulAdd),
 // and a candidate across a wrap seam is seen at its nearest image, x - shift, as classic::nearest_image
 // computes it. A field of view below 360 degrees takes each pair's view test in lanes where its answer is
-// certain and in double, as the plain path does, where it is not (in_view). So the fast path reproduces the
-// plain path's bits (predator sums aside, see fast_classic_step.cpp), on every instruction set.
+// certain and in double, as the plain path does, where it is not (in_view); Flake's line of sight notes the
+// candidates that test may put in a lane's sight cone and shows them to the plain path's own double test
+// in the same order (Sight). So the fast path reproduces the plain path's bits (predator sums aside, see
+// fast_classic_step.cpp), on every instruction set.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "fast_classic_kernel.cpp"
@@ -49,6 +51,10 @@ struct NeighbourSums {
     V zsum, vzsum, close_dz;
 };
 
+/// The neighbour tests beyond the lab's rules a variant of the kernel compiles in (its kView bits): a field
+/// of view, and Flake's line of sight (planar).
+inline constexpr unsigned view_fov = 1, view_sight = 2;
+
 /// The lanes' bounding box, which a candidate must be within reach of to matter to some lane (see
 /// list_and_add), in vectors, and the square of that reach: the visual range plus an allowance for rounding.
 template <class D>
@@ -56,17 +62,26 @@ struct ReachBox {
     hn::Vec<D> lo_x, hi_x, lo_y, hi_y, lo_z, hi_z, reach2;
 };
 
+template <class D>
+struct Sight;
+
 /// One vector of agents: their old positions, and their slots (for excluding an agent's own pair).
 template <class D>
 struct Lanes {
     hn::Vec<D> x, y, z; // z is unused in 2D
     hn::Vec<hn::RebindToSigned<D>> slot;
     ReachBox<D> box; ///< 3D culling only (set by bound_lanes; left uninitialised otherwise)
-    // A field of view only (set by view_lanes; left uninitialised otherwise): the lanes' velocities, their
-    // squared speed times c |c| (c the cosine of half the field of view) and times the test's margin, and
-    // the lanes whose every candidate takes the exact test (see in_view).
-    hn::Vec<D> vx, vy, vz, kvv, mvv;
+    // A field of view or a line of sight only (set by view_lanes; left uninitialised otherwise): the lanes'
+    // velocities, their squared speed times c |c| (c the cosine of half the field of view; of the sight
+    // angle for kvv_sight) and times the test's margin, and the lanes whose every candidate takes the
+    // exact test (see in_view).
+    hn::Vec<D> vx, vy, vz, kvv, kvv_sight, mvv;
     hn::Mask<D> view_exact;
+    hn::Mask<D> agents; ///< the lanes that hold an agent (the others hold the next slots' positions)
+    // Line of sight only (left uninitialised otherwise): each lane's neighbour dead ahead, and the notes.
+    // Not in NeighbourSums: the loops copy the sums to keep them in registers, and a struct of vectors and
+    // scalars was copied with `rep movs` (see tests/engine/check_kernel_code.sh).
+    Sight<D>* sight;
 };
 
 /// The lanes that see a candidate at offset (dx, dy, dz), by classic::in_field_of_view itself, lane by lane.
@@ -117,8 +132,11 @@ HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t s
     if constexpr (k3D) {
         vv = hn::Add(vv, hn::Mul(a.vz, a.vz));
     }
-    const double cos = f.c.cos_half_fov;
-    a.kvv = hn::Mul(hn::Set(d, static_cast<Real>(cos * std::abs(cos))), vv);
+    const auto cone = [&](double cos) HWY_ATTR {
+        return hn::Mul(hn::Set(d, static_cast<Real>(cos * std::abs(cos))), vv);
+    };
+    a.kvv = cone(f.c.cos_half_fov);
+    a.kvv_sight = cone(f.c.cos_line_of_sight);
     const auto margin = static_cast<Real>(view_margin_epsilons * std::numeric_limits<Real>::epsilon());
     a.mvv = hn::Mul(hn::Set(d, margin), vv);
     const auto min_coordinate = hn::Set(d, static_cast<Real>(view_min_coordinate));
@@ -128,7 +146,8 @@ HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t s
     if constexpr (k3D) {
         fit = hn::And(fit, hn::Ge(hn::Abs(a.z), min_coordinate));
     }
-    a.view_exact = hn::AndNot(fit, hn::FirstN(d, count));
+    a.agents = hn::FirstN(d, count);
+    a.view_exact = hn::AndNot(fit, a.agents);
 }
 
 /// The lanes that see a candidate at offset (dx, dy, dz) = agent - candidate, d2 its squared length:
@@ -144,12 +163,12 @@ HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t s
 /// lanes' position bound keeps any other candidate at |t|^2 >= 2^-88, a normal number.
 template <bool k3D, class D>
 HWY_INLINE hn::Mask<D> in_view(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
-                               hn::Vec<D> d2, double cos_half_fov) {
+                               hn::Vec<D> d2, hn::Vec<D> kvv, double cos_half_fov) {
     auto along = hn::Add(hn::Mul(a.vx, dx), hn::Mul(a.vy, dy));
     if constexpr (k3D) {
         along = hn::Add(along, hn::Mul(a.vz, dz));
     }
-    const auto s = hn::Add(hn::Mul(along, hn::Abs(along)), hn::Mul(a.kvv, d2));
+    const auto s = hn::Add(hn::Mul(along, hn::Abs(along)), hn::Mul(kvv, d2));
     const auto seen = hn::Le(s, hn::Zero(d));
     const auto unsure = hn::Or(hn::Lt(hn::Abs(s), hn::Mul(a.mvv, d2)), a.view_exact);
     if (HWY_LIKELY(hn::AllFalse(d, unsure))) {
@@ -205,25 +224,145 @@ struct CandidateList {
     std::size_t size = 0;
 };
 
+// Highway 1.0's Compress below AVX-512 (AVX2, SSE4, SSSE3) keeps its index table in a constexpr local
+// array, which GCC 12 copies onto the stack at every call (1 KiB with `rep movsq` on AVX2), and the listing
+// compresses up to four vectors per vector of candidates. On those targets the listing permutes with
+// TableLookupLanes instead, its order read from a table in static storage, once per vector of candidates
+// for all its columns. AVX-512 compresses natively; the portable fallback has one lane.
+constexpr bool kOwnCompress = HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3;
+
+/// Row `bits` of the table lists the lanes set in `bits` in order, then the others: the permutation that
+/// moves a vector's kept lanes to its front, as Compress does.
+template <std::size_t kLanes, class T>
+struct CompressOrder {
+    alignas(64) T lane[std::size_t{1} << kLanes][kLanes]{};
+    constexpr CompressOrder() {
+        for (std::size_t bits = 0; bits < (std::size_t{1} << kLanes); ++bits) {
+            std::size_t out = 0;
+            for (const bool kept : {true, false}) {
+                for (std::size_t l = 0; l < kLanes; ++l) {
+                    if ((((bits >> l) & 1) != 0) == kept) {
+                        lane[bits][out++] = static_cast<T>(l);
+                    }
+                }
+            }
+        }
+    }
+};
+template <std::size_t kLanes, class T>
+inline constexpr CompressOrder<kLanes, T> compress_order{};
+
+/// The lane order that moves the lanes of `keep` to the front, for TableLookupLanes (with IndicesFromVec)
+/// on vectors of D or of its signed integers. 32-bit lanes read bytes (2 KiB for 8 lanes), 64-bit ones
+/// their own width (512 bytes for 4 lanes).
+template <class D>
+HWY_INLINE hn::Vec<hn::RebindToSigned<D>> compress_order_of(D d, hn::Mask<D> keep) {
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    constexpr std::size_t lanes = hn::MaxLanes(D());
+    static_assert(lanes <= 8, "a table of 2^lanes rows");
+    std::uint8_t bits[8] = {};
+    hn::StoreMaskBits(d, keep, bits);
+    if constexpr (sizeof(TI) == 4) {
+        const hn::Rebind<std::int8_t, decltype(di)> d8;
+        return hn::PromoteTo(di, hn::LoadU(d8, compress_order<lanes, std::int8_t>.lane[bits[0]]));
+    } else {
+        return hn::LoadU(di, compress_order<lanes, TI>.lane[bits[0]]);
+    }
+}
+
+/// Flake's line of sight for one vector of agents: their neighbour dead ahead so far (classic::LookAhead),
+/// and the candidates that may be ahead of some lane, noted in the neighbour loop's order without a branch
+/// (the cone holds a few candidates per agent, but some lane of eight has one in most candidates) and
+/// shown to the lanes' LookAhead by sight_settle.
+template <class D>
+struct Sight {
+    using Real = hn::TFromD<D>;
+    using Index = hn::TFromD<hn::RebindToSigned<D>>;
+    static constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
+    static constexpr std::size_t capacity = 256;
+    static constexpr std::size_t room = capacity + max_lanes;
+    classic::LookAhead ahead[max_lanes];
+    HWY_ALIGN Real x[max_lanes], y[max_lanes], vx[max_lanes], vy[max_lanes]; ///< the lanes' agents
+    // The noted candidates: the lane, the candidate's slot, and where the lane sees it (its nearest image).
+    HWY_ALIGN Index lane[room];
+    HWY_ALIGN Index slot[room];
+    HWY_ALIGN Real seen_x[room], seen_y[room];
+    std::size_t noted = 0; ///< how many candidates are noted
+};
+
+/// Shows the noted candidates to their lanes' LookAhead (classic::LookAhead::see, as the plain path asks
+/// it, with the offset computed as the kernel's lanes do) and empties the notes.
+template <class D, class Real>
+HWY_NOINLINE void sight_settle(const FlockInCellOrder<Real>& f, Sight<D>& sight) {
+    for (std::size_t e = 0; e < sight.noted; ++e) {
+        const auto l = static_cast<std::size_t>(sight.lane[e]);
+        const Real dx = sight.x[l] - sight.seen_x[e], dy = sight.y[l] - sight.seen_y[e];
+        sight.ahead[l].see(static_cast<double>(sight.vx[l]), static_cast<double>(sight.vy[l]),
+                           static_cast<double>(dx), static_cast<double>(dy),
+                           f.agent[static_cast<std::size_t>(sight.slot[e])], f.c.cos_line_of_sight);
+    }
+    sight.noted = 0;
+}
+
+/// Notes candidate `j`, seen at (xj, yj), for the lanes `ahead` (see Sight): their lane numbers moved to the
+/// front of a vector, stored whole, and the count advanced by how many there are.
+template <class D, class Real>
+HWY_INLINE void sight_note(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Vec<D> xj,
+                           hn::Vec<D> yj, const Lanes<D>& a, hn::Mask<D> ahead) {
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    Sight<D>& sight = *a.sight;
+    if (HWY_UNLIKELY(sight.noted + hn::Lanes(d) > Sight<D>::capacity)) {
+        sight_settle(f, sight);
+    }
+    const std::size_t at = sight.noted;
+    const auto lane_index = hn::Sub(a.slot, hn::Set(di, hn::GetLane(a.slot)));
+    const auto keep = hn::RebindMask(di, ahead);
+    if constexpr (kOwnCompress) {
+        hn::StoreU(hn::TableLookupLanes(lane_index, hn::IndicesFromVec(di, compress_order_of(d, ahead))), di,
+                   sight.lane + at);
+    } else {
+        hn::StoreU(hn::Compress(lane_index, keep), di, sight.lane + at);
+    }
+    hn::StoreU(hn::Set(di, static_cast<TI>(j)), di, sight.slot + at);
+    hn::StoreU(xj, d, sight.seen_x + at);
+    hn::StoreU(yj, d, sight.seen_y + at);
+    sight.noted = at + hn::CountTrue(di, keep);
+}
+
+/// sum + x in the lanes of `m`, sum in the others. Without mask registers (AVX2 and below) as sum + (x
+/// where m, +0 elsewhere): an AND and an add, where the blend form costs an add and a blend. The same bits:
+/// a sum that starts at +0 is never -0 (an addition gives -0 only from two -0s), and s + (+0) is s for
+/// every other s.
+template <class V, class M>
+HWY_INLINE V add_where(M m, V sum, V x) {
+#if HWY_TARGET <= HWY_AVX3
+    return hn::IfThenElse(m, hn::Add(sum, x), sum); // a masked add
+#else
+    return hn::Add(sum, hn::IfThenElseZero(m, x));
+#endif
+}
+
 /// Adds candidate `j`, seen at (xj, yj, zj), to the sums of the lanes `averaged`: those that have it in
 /// visual range but not in protected range. (A function rather than a lambda: GCC outlined the lambda,
 /// which sent the sums through memory at every candidate.)
 template <bool k3D, class D, class Real>
 HWY_INLINE void add_averaged(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Mask<D> averaged,
                              hn::Vec<D> xj, hn::Vec<D> yj, hn::Vec<D> zj, NeighbourSums<D>& s) {
-    s.xsum = hn::IfThenElse(averaged, hn::Add(s.xsum, xj), s.xsum);
-    s.ysum = hn::IfThenElse(averaged, hn::Add(s.ysum, yj), s.ysum);
+    s.xsum = add_where(averaged, s.xsum, xj);
+    s.ysum = add_where(averaged, s.ysum, yj);
     if constexpr (k3D) {
-        s.zsum = hn::IfThenElse(averaged, hn::Add(s.zsum, zj), s.zsum);
+        s.zsum = add_where(averaged, s.zsum, zj);
     } else {
         (void)zj;
     }
-    s.vxsum = hn::IfThenElse(averaged, hn::Add(s.vxsum, hn::Set(d, f.vx[j])), s.vxsum);
-    s.vysum = hn::IfThenElse(averaged, hn::Add(s.vysum, hn::Set(d, f.vy[j])), s.vysum);
+    s.vxsum = add_where(averaged, s.vxsum, hn::Set(d, f.vx[j]));
+    s.vysum = add_where(averaged, s.vysum, hn::Set(d, f.vy[j]));
     if constexpr (k3D) {
-        s.vzsum = hn::IfThenElse(averaged, hn::Add(s.vzsum, hn::Set(d, f.vz[j])), s.vzsum);
+        s.vzsum = add_where(averaged, s.vzsum, hn::Set(d, f.vz[j]));
     }
-    s.count = hn::IfThenElse(averaged, hn::Add(s.count, hn::Set(d, Real(1))), s.count);
+    s.count = add_where(averaged, s.count, hn::Set(d, Real(1)));
 }
 
 /// Adds candidate `j`, seen at (xj, yj, zj) (its position, or across a wrap seam its nearest image), to the
@@ -232,7 +371,7 @@ HWY_INLINE void add_averaged(D d, const FlockInCellOrder<Real>& f, std::uint32_t
 /// d2 < visual^2 unless the protected range exceeds the visual range) and the exclusion of the agent itself
 /// (free otherwise: its own pair has d2 = 0, lands in the protected bucket and adds +0 to sums that start
 /// at +0).
-template <bool kGeneral, bool kRareClose, bool kFov, bool k3D, class D, class Real>
+template <bool kGeneral, bool kRareClose, unsigned kView, bool k3D, class D, class Real>
 HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Vec<D> xj,
                               hn::Vec<D> yj, hn::Vec<D> zj, const Lanes<D>& a, NeighbourSums<D>& s) {
     static_assert(!(kRareClose && kGeneral), "kRareClose relies on the common case's candidate test");
@@ -264,10 +403,20 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
     } else {
         (void)visual;
     }
-    if constexpr (kFov) { // only the candidates in the lane's view count
-        const auto seen = in_view<k3D>(d, a, dx, dy, dz, d2, f.c.cos_half_fov);
+    if constexpr ((kView & view_fov) != 0) { // only the candidates in the lane's view count
+        const auto seen = in_view<k3D>(d, a, dx, dy, dz, d2, a.kvv, f.c.cos_half_fov);
         near = hn::And(near, seen);
         close = hn::And(close, seen);
+    }
+    if constexpr ((kView & view_sight) != 0) {
+        // The lanes whose agent may have this candidate dead ahead (in_view's exact cone test with the sight
+        // angle) keep it if it is the nearest there so far, by the plain path's own double test. A candidate
+        // at the agent's own position (itself, mostly) is never ahead there: left out here.
+        static_assert(!k3D, "Flake's line of sight is planar");
+        const auto apart = hn::And(hn::And(near, a.agents), hn::Gt(d2, hn::Zero(d)));
+        const auto ahead =
+            hn::And(apart, in_view<k3D>(d, a, dx, dy, dz, d2, a.kvv_sight, f.c.cos_line_of_sight));
+        sight_note(d, f, j, xj, yj, a, ahead);
     }
     if constexpr (kRareClose) {
         // No lane has this candidate in its protected range (in 3D W20 about one candidate in fifty
@@ -277,17 +426,17 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
             return;
         }
     }
-    s.close_dx = hn::IfThenElse(close, hn::Add(s.close_dx, dx), s.close_dx);
-    s.close_dy = hn::IfThenElse(close, hn::Add(s.close_dy, dy), s.close_dy);
+    s.close_dx = add_where(close, s.close_dx, dx);
+    s.close_dy = add_where(close, s.close_dy, dy);
     if constexpr (k3D) {
-        s.close_dz = hn::IfThenElse(close, hn::Add(s.close_dz, dz), s.close_dz);
+        s.close_dz = add_where(close, s.close_dz, dz);
     }
     add_averaged<k3D>(d, f, j, hn::AndNot(close, near), xj, yj, zj, s);
 }
 
 /// Adds the candidates of slots [begin, end) to the lanes' sums (see add_candidate), all of them in order,
 /// kShift: seen across a wrap seam at x - shift. The sums are accumulated in a local copy (see add_listed).
-template <bool kShift, bool kGeneral, bool kFov, bool k3D, class D, class Real>
+template <bool kShift, bool kGeneral, unsigned kView, bool k3D, class D, class Real>
 HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32_t begin, std::uint32_t end,
                                SeamShift<Real> shift, const Lanes<D>& a, NeighbourSums<D>& sums) {
     NeighbourSums<D> s = sums;
@@ -304,7 +453,7 @@ HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32
         } else {
             (void)sx, (void)sy, (void)sz;
         }
-        add_candidate<kGeneral, false, kFov, k3D>(d, f, j, xj, yj, zj, a, s);
+        add_candidate<kGeneral, false, kView, k3D>(d, f, j, xj, yj, zj, a, s);
     }
     sums = s;
 }
@@ -370,17 +519,17 @@ HWY_INLINE int tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, in
 
 /// The neighbour loop over the listed candidates [begin, end), seen at their listed positions (kListed:
 /// a seam tile's, see CandidateList) or their own. kRareClose: see add_candidate.
-template <bool kListed, bool kRareClose, bool kFov, bool k3D, class D, class Real>
+template <bool kListed, bool kRareClose, unsigned kView, bool k3D, class D, class Real>
 HWY_INLINE void add_list_range(D d, const FlockInCellOrder<Real>& f, const CandidateList<D>& list,
                                std::size_t begin, std::size_t end, const Lanes<D>& a, NeighbourSums<D>& s) {
     for (std::size_t k = begin; k < end; ++k) {
         const auto j = static_cast<std::uint32_t>(list.slot[k]);
         if constexpr (kListed) {
-            add_candidate<false, kRareClose, kFov, k3D>(d, f, j, hn::Set(d, list.x[k]), hn::Set(d, list.y[k]),
-                                                        hn::Set(d, list.z[k]), a, s);
+            add_candidate<false, kRareClose, kView, k3D>(d, f, j, hn::Set(d, list.x[k]),
+                                                         hn::Set(d, list.y[k]), hn::Set(d, list.z[k]), a, s);
         } else {
-            add_candidate<false, kRareClose, kFov, k3D>(d, f, j, hn::Set(d, f.x[j]), hn::Set(d, f.y[j]),
-                                                        k3D ? hn::Set(d, f.z[j]) : hn::Zero(d), a, s);
+            add_candidate<false, kRareClose, kView, k3D>(d, f, j, hn::Set(d, f.x[j]), hn::Set(d, f.y[j]),
+                                                         k3D ? hn::Set(d, f.z[j]) : hn::Zero(d), a, s);
         }
     }
 }
@@ -388,27 +537,27 @@ HWY_INLINE void add_list_range(D d, const FlockInCellOrder<Real>& f, const Candi
 /// The neighbour loop over the whole list. The tile's own agents, [own_begin, own_end) in the list, are
 /// each in its own lane's protected range (d2 = 0); the others rarely in any lane's, so they take
 /// add_candidate's kRareClose test and the own agents do not (it would mispredict on each of them).
-template <bool kListed, bool kFov, bool k3D, class D, class Real>
+template <bool kListed, unsigned kView, bool k3D, class D, class Real>
 HWY_INLINE void add_list(D d, const FlockInCellOrder<Real>& f, const CandidateList<D>& list,
                          std::size_t own_begin, std::size_t own_end, const Lanes<D>& a, NeighbourSums<D>& s) {
-    add_list_range<kListed, true, kFov, k3D>(d, f, list, 0, own_begin, a, s);
-    add_list_range<kListed, false, kFov, k3D>(d, f, list, own_begin, own_end, a, s);
-    add_list_range<kListed, true, kFov, k3D>(d, f, list, own_end, list.size, a, s);
+    add_list_range<kListed, true, kView, k3D>(d, f, list, 0, own_begin, a, s);
+    add_list_range<kListed, false, kView, k3D>(d, f, list, own_begin, own_end, a, s);
+    add_list_range<kListed, true, kView, k3D>(d, f, list, own_end, list.size, a, s);
 }
 
 /// Runs the neighbour loop over the listed candidates and empties the list. The sums are accumulated in a
 /// local copy: Highway's vector types may alias any float, so the compiler would otherwise store every sum
 /// back to `sums` after each candidate in case the next candidate's loads read them. Out of line: one copy
 /// of the loops serves the listing's flushes and the tile's end.
-template <bool kFov, bool k3D, class D, class Real>
+template <unsigned kView, bool k3D, class D, class Real>
 HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool seam, CandidateList<D>& list,
                              std::size_t own_begin, std::size_t own_end, const Lanes<D>& a,
                              NeighbourSums<D>& sums) {
     NeighbourSums<D> s = sums;
     if (seam) {
-        add_list<true, kFov, k3D>(d, f, list, own_begin, own_end, a, s);
+        add_list<true, kView, k3D>(d, f, list, own_begin, own_end, a, s);
     } else {
-        add_list<false, kFov, k3D>(d, f, list, own_begin, own_end, a, s);
+        add_list<false, kView, k3D>(d, f, list, own_begin, own_end, a, s);
     }
     sums = s;
     list.size = 0;
@@ -422,55 +571,8 @@ HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool seam, Ca
 /// trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs. `seam`: some
 /// run is across a wrap seam; then the tile's candidates are culled and listed at the positions the tile
 /// sees (x - shift, the nearest images), and the loop reads them from the list. The lanes' own agents are
-// Highway 1.0's Compress below AVX-512 (AVX2, SSE4, SSSE3) keeps its index table in a constexpr local
-// array, which GCC 12 copies onto the stack at every call (1 KiB with `rep movsq` on AVX2), and the listing
-// compresses up to four vectors per vector of candidates. On those targets the listing permutes with
-// TableLookupLanes instead, its order read from a table in static storage, once per vector of candidates
-// for all its columns. AVX-512 compresses natively; the portable fallback has one lane.
-constexpr bool kOwnCompress = HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3;
-
-/// Row `bits` of the table lists the lanes set in `bits` in order, then the others: the permutation that
-/// moves a vector's kept lanes to its front, as Compress does.
-template <std::size_t kLanes, class T>
-struct CompressOrder {
-    alignas(64) T lane[std::size_t{1} << kLanes][kLanes]{};
-    constexpr CompressOrder() {
-        for (std::size_t bits = 0; bits < (std::size_t{1} << kLanes); ++bits) {
-            std::size_t out = 0;
-            for (const bool kept : {true, false}) {
-                for (std::size_t l = 0; l < kLanes; ++l) {
-                    if ((((bits >> l) & 1) != 0) == kept) {
-                        lane[bits][out++] = static_cast<T>(l);
-                    }
-                }
-            }
-        }
-    }
-};
-template <std::size_t kLanes, class T>
-inline constexpr CompressOrder<kLanes, T> compress_order{};
-
-/// The lane order that moves the lanes of `keep` to the front, for TableLookupLanes (with IndicesFromVec)
-/// on vectors of D or of its signed integers. 32-bit lanes read bytes (2 KiB for 8 lanes), 64-bit ones
-/// their own width (512 bytes for 4 lanes).
-template <class D>
-HWY_INLINE hn::Vec<hn::RebindToSigned<D>> compress_order_of(D d, hn::Mask<D> keep) {
-    const hn::RebindToSigned<D> di;
-    using TI = hn::TFromD<decltype(di)>;
-    constexpr std::size_t lanes = hn::MaxLanes(D());
-    static_assert(lanes <= 8, "a table of 2^lanes rows");
-    std::uint8_t bits[8] = {};
-    hn::StoreMaskBits(d, keep, bits);
-    if constexpr (sizeof(TI) == 4) {
-        const hn::Rebind<std::int8_t, decltype(di)> d8;
-        return hn::PromoteTo(di, hn::LoadU(d8, compress_order<lanes, std::int8_t>.lane[bits[0]]));
-    } else {
-        return hn::LoadU(di, compress_order<lanes, TI>.lane[bits[0]]);
-    }
-}
-
 /// the `own_count` slots from `own` (a.slot): listed whole, and their place noted (see add_list).
-template <bool kWrap, bool kFov, bool k3D, class D, class Real>
+template <bool kWrap, unsigned kView, bool k3D, class D, class Real>
 HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, const CandidateRun<Real>* runs,
                              int count, std::uint32_t own, std::size_t own_count, const Lanes<D>& a,
                              NeighbourSums<D>& sums) {
@@ -487,7 +589,7 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, co
     const auto flush_if_full = [&]() {
         if (HWY_UNLIKELY(size + lanes > CandidateList<D>::capacity)) {
             list.size = size;
-            add_listed<kFov, k3D>(d, f, listed, list, own_begin, own_end, a, sums);
+            add_listed<kView, k3D>(d, f, listed, list, own_begin, own_end, a, sums);
             size = own_begin = own_end = 0;
         }
     };
@@ -570,11 +672,11 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, co
         }
     }
     list.size = size;
-    add_listed<kFov, k3D>(d, f, listed, list, own_begin, own_end, a, sums);
+    add_listed<kView, k3D>(d, f, listed, list, own_begin, own_end, a, sums);
 }
 
 /// Adds the candidates of `count` runs to the lanes' sums, each run with the loop its shift and place need.
-template <bool kWrap, bool kGeneral, bool kFov, bool k3D, class D, class Real>
+template <bool kWrap, bool kGeneral, unsigned kView, bool k3D, class D, class Real>
 HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, const CandidateRun<Real>* runs, int count,
                          const Lanes<D>& a, NeighbourSums<D>& s) {
     for (int k = 0; k < count; ++k) {
@@ -583,9 +685,9 @@ HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, const CandidateRu
             continue;
         }
         if (kWrap && run.shift.any()) {
-            add_candidates<true, kGeneral, kFov, k3D>(d, f, run.begin, run.end, run.shift, a, s);
+            add_candidates<true, kGeneral, kView, k3D>(d, f, run.begin, run.end, run.shift, a, s);
         } else {
-            add_candidates<false, kGeneral, kFov, k3D>(d, f, run.begin, run.end, run.shift, a, s);
+            add_candidates<false, kGeneral, kView, k3D>(d, f, run.begin, run.end, run.shift, a, s);
         }
     }
 }
@@ -593,14 +695,14 @@ HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, const CandidateRu
 /// The candidates of a tile in line (layer, row), visited in the plain path's order. `general`: the
 /// candidate test of add_candidate's kGeneral (a runtime flag here, so that the rest of the kernel is
 /// compiled once for both tests).
-template <bool kWrap, bool kFov, bool k3D, class D, class Real>
+template <bool kWrap, unsigned kView, bool k3D, class D, class Real>
 HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, bool general, int layer, int row,
                                     int col0, int col1, std::uint32_t slot0, std::size_t agents,
                                     const Lanes<D>& a, NeighbourSums<D>& s) {
     CandidateRun<Real> runs[max_tile_runs];
     const int count = tile_runs<kWrap, k3D>(f, layer, row, col0, col1, runs);
     if (general) {
-        add_runs<kWrap, true, kFov, k3D>(d, f, runs, count, a, s);
+        add_runs<kWrap, true, kView, k3D>(d, f, runs, count, a, s);
     } else if constexpr (k3D) {
         // 3D tiles gather their culled candidates in a list and run one neighbour loop over it; 2D tiles
         // run the loop over each run of candidates directly (culling and listing measured slower there).
@@ -608,9 +710,9 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, bool g
         for (int k = 0; k < count; ++k) {
             seam = seam || runs[k].shift.any();
         }
-        list_and_add<kWrap, kFov, k3D>(d, f, seam, runs, count, slot0, agents, a, s);
+        list_and_add<kWrap, kView, k3D>(d, f, seam, runs, count, slot0, agents, a, s);
     } else {
-        add_runs<kWrap, false, kFov, k3D>(d, f, runs, count, a, s);
+        add_runs<kWrap, false, kView, k3D>(d, f, runs, count, a, s);
     }
 }
 
@@ -628,9 +730,11 @@ HWY_INLINE hn::Vec<D> nearest_image(D d, hn::Vec<D> a, hn::Vec<D> x, hn::TFromD<
 /// docs/MODEL.md §2.3-2.9 for `count` agents in lanes, from their neighbour sums; the new state may be
 /// stored up to slot `writable_end` (the end of the row). Out of line: it runs once per vector of agents
 /// (against ~6 candidates per agent), and one copy serves the kernel's variants of the candidate test.
+/// `sight`: the lanes' neighbours dead ahead, with a line of sight (nullptr otherwise).
 template <bool kWrap, bool k3D, class D, class Real>
 HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_t slot0, std::size_t count,
-                              std::size_t writable_end, const Lanes<D>& a, const NeighbourSums<D>& s) {
+                              std::size_t writable_end, const Lanes<D>& a, const NeighbourSums<D>& s,
+                              const Sight<D>* sight) {
     const auto& c = f.c;
     const auto zero = hn::Zero(d);
     const auto x = a.x, y = a.y, z = a.z;
@@ -750,6 +854,18 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         const auto target = hn::IfThenElse(scout1, one, hn::Neg(one));
         vx = hn::IfThenElse(scout, hn::Add(hn::Mul(hn::Sub(one, bias), vx), hn::Mul(bias, target)), vx);
         hn::Store(bias, d, lane_bias);
+    }
+
+    // Flake's sidestep, for the lanes that saw a neighbour dead ahead (classic::sidestep, in double).
+    if (sight != nullptr) {
+        HWY_ALIGN Real lane_v[2][max_lanes] = {};
+        hn::Store(vx, d, lane_v[0]);
+        hn::Store(vy, d, lane_v[1]);
+        for (std::size_t l = 0; l < count; ++l) {
+            classic::sidestep(sight->ahead[l], c.line_of_sight_factor, lane_v[0][l], lane_v[1][l]);
+        }
+        vx = hn::Load(d, lane_v[0]);
+        vy = hn::Load(d, lane_v[1]);
     }
 
     // Step 8: speed limits (every component by one factor; zero velocity becomes (min_speed, 0, 0)).
@@ -1020,7 +1136,7 @@ HWY_INLINE void bin_line(const FlockInCellOrder<Real>& f, const std::uint32_t* s
 
 /// One line of cells (a row of one layer) at a time: greedy tiles of consecutive cells that fit one
 /// vector.
-template <bool kWrap, bool kFov, bool k3D, class Real>
+template <bool kWrap, unsigned kView, bool k3D, class Real>
 void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, int line_end) {
     using D = hn::ScalableTag<Real>;
     const D d;
@@ -1031,6 +1147,7 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
     // short enough that its candidate block is not mostly wasted on sparse rows.
     const int max_tile = kWrap ? std::min(4, f.nx - 2) : 4;
     const auto lane_index = hn::Iota(di, 0); // once: Highway's Iota goes through memory
+    Sight<D> sight;                          // line of sight only
     for (int line = line_begin; line < line_end; ++line) {
         const int layer = line / f.ny, row = line % f.ny;
         const std::uint32_t* start =
@@ -1054,13 +1171,27 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
                 if (k3D && !general) {
                     bound_lanes<k3D>(d, count, f.c.visual, a);
                 }
-                if constexpr (kFov) {
+                if constexpr (kView != 0) {
                     view_lanes<k3D>(d, f, slot, count, a);
                 }
                 NeighbourSums<D> s(d);
-                add_tile_candidates<kWrap, kFov, k3D>(d, f, general, layer, row, col0, col1, slot, count, a,
-                                                      s);
-                finish_agents<kWrap, k3D>(d, f, slot, count, start[f.nx], a, s);
+                if constexpr ((kView & view_sight) != 0) {
+                    for (std::size_t l = 0; l < lanes; ++l) {
+                        sight.ahead[l] = classic::LookAhead{};
+                    }
+                    hn::Store(a.x, d, sight.x);
+                    hn::Store(a.y, d, sight.y);
+                    hn::Store(a.vx, d, sight.vx);
+                    hn::Store(a.vy, d, sight.vy);
+                    a.sight = &sight;
+                }
+                add_tile_candidates<kWrap, kView, k3D>(d, f, general, layer, row, col0, col1, slot, count, a,
+                                                       s);
+                if constexpr ((kView & view_sight) != 0) {
+                    sight_settle(f, sight);
+                }
+                finish_agents<kWrap, k3D>(d, f, slot, count, start[f.nx], a, s,
+                                          (kView & view_sight) != 0 ? &sight : nullptr);
             }
             col0 = col1 + 1;
         }
@@ -1071,14 +1202,17 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
 }
 
 /// The kernel for the world's boundary and dimensions.
-template <bool kFov, class Real>
+template <unsigned kView, class Real>
 void lines_with(const FlockInCellOrder<Real>& f, bool general, int line_begin, int line_end) {
-    if (f.c.wrap) {
-        f.c.three_d ? lines_impl<true, kFov, true>(f, general, line_begin, line_end)
-                    : lines_impl<true, kFov, false>(f, general, line_begin, line_end);
+    if constexpr ((kView & view_sight) != 0) { // planar only
+        f.c.wrap ? lines_impl<true, kView, false>(f, general, line_begin, line_end)
+                 : lines_impl<false, kView, false>(f, general, line_begin, line_end);
+    } else if (f.c.wrap) {
+        f.c.three_d ? lines_impl<true, kView, true>(f, general, line_begin, line_end)
+                    : lines_impl<true, kView, false>(f, general, line_begin, line_end);
     } else {
-        f.c.three_d ? lines_impl<false, kFov, true>(f, general, line_begin, line_end)
-                    : lines_impl<false, kFov, false>(f, general, line_begin, line_end);
+        f.c.three_d ? lines_impl<false, kView, true>(f, general, line_begin, line_end)
+                    : lines_impl<false, kView, false>(f, general, line_begin, line_end);
     }
 }
 
@@ -1087,10 +1221,13 @@ void lines(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
     // The general candidate test is needed only when the protected range exceeds the visual range, or
     // is zero (then the agent's own pair must be excluded explicitly).
     const bool general = !(f.c.protected2 <= f.c.visual2) || !(f.c.protected2 > Real(0));
+    const bool sight = f.c.line_of_sight && !f.c.three_d; // (validation keeps it planar)
     if (f.c.fov_limited) {
-        lines_with<true>(f, general, line_begin, line_end);
+        sight ? lines_with<view_fov | view_sight>(f, general, line_begin, line_end)
+              : lines_with<view_fov>(f, general, line_begin, line_end);
     } else {
-        lines_with<false>(f, general, line_begin, line_end);
+        sight ? lines_with<view_sight>(f, general, line_begin, line_end)
+              : lines_with<0>(f, general, line_begin, line_end);
     }
 }
 

@@ -37,6 +37,7 @@ struct FlockInCellOrder {
     const Real* vy = nullptr;
     const Real* z = nullptr; // 3D only (c.three_d)
     const Real* vz = nullptr;
+    const std::uint32_t* agent = nullptr; // world index of each slot (ties of Flake's line of sight)
 
     // Predators' old positions (read only), in world order.
     const Real* predator_x = nullptr;

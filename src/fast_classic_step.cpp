@@ -529,6 +529,7 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     flock.vy = next_.vy.data();
     flock.z = next_.z.data();
     flock.vz = next_.vz.data();
+    flock.agent = next_.agent.data();
     flock.predator_x = predator_x_.data();
     flock.predator_y = predator_y_.data();
     flock.predator_z = predator_z_.data();

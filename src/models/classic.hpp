@@ -72,7 +72,7 @@ inline constexpr std::array<Extension, 12> extensions{{
     {"predator_order", [](const Params& p) { return p.predator_order != PredatorOrder::AfterEdges; }, nullptr},
     {"gravity", [](const Params& p) { return p.gravity != 0.0; }, &ModelAbilities::extensions},
     {"max_dive_speed", [](const Params& p) { return p.max_dive_speed != 0.0; }, &ModelAbilities::extensions},
-    {"line_of_sight_factor", [](const Params& p) { return p.line_of_sight_factor != 0.0; }, &ModelAbilities::extensions},
+    {"line_of_sight_factor", [](const Params& p) { return p.line_of_sight_factor != 0.0; }, &ModelAbilities::extensions, true},
     {"perch_rest_max", [](const Params& p) { return p.perch_rest_max != 0.0; }, &ModelAbilities::extensions},
     {"food", [](const Params& p) { return !p.food.empty(); }, &ModelAbilities::extensions},
     // Every model keeps agents out of obstacles (the integrate phase); only the classic one also steers

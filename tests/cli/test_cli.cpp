@@ -239,7 +239,7 @@ TEST(Cli, BenchModelsPrintsEveryModelAndExtensionAtW20sNeighbourCount) {
         {"classic fov 270", "fast"},
         {"classic obstacles", "plain"},
         {"classic food", "plain"},
-        {"classic line of sight", "plain"},
+        {"classic line of sight", "fast"},
         {"classic perching", "plain"},
         {"classic gravity", "plain"},
         {"classic predators edge", "fast"},

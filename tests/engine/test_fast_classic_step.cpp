@@ -260,26 +260,83 @@ TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBits) {
     }
 }
 
+/// Steps `start` 15 times on the plain path and on the fast path of every SIMD target of this CPU, and
+/// compares the state hashes.
+void expect_every_simd_target_gives_the_plain_paths_bits(const Params& p, const World<float>& start) {
+    const std::string scene =
+        std::to_string(p.dimensions) + "D, " + (p.boundary == Boundary::Wrap ? "wrap" : "margin");
+    Simulation<float> plain = make_sim(p, start, false, 2);
+    plain.step(15);
+    const std::uint64_t expected = state_hash(plain.world());
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        Simulation<float> fast = make_sim(p, start, true, 2);
+        fast.step(15);
+        EXPECT_TRUE(fast.last_step_fast());
+        EXPECT_EQ(state_hash(fast.world()), expected)
+            << "SIMD target " << hwy::TargetName(target) << ", " << scene;
+    }
+    hwy::SetSupportedTargetsForTest(0);
+}
+
 TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBitsOnEverySimdTarget) {
     for (const int dimensions : {2, 3}) {
         for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
             Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
             p.fov_angle = 240;
-            const World<float> start = busy_world_with_view<float>(p);
-            Simulation<float> plain = make_sim(p, start, false, 2);
-            plain.step(15);
-            const std::uint64_t expected = state_hash(plain.world());
-            for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-                hwy::SetSupportedTargetsForTest(target);
-                Simulation<float> fast = make_sim(p, start, true, 2);
-                fast.step(15);
-                EXPECT_TRUE(fast.last_step_fast());
-                EXPECT_EQ(state_hash(fast.world()), expected)
-                    << "SIMD target " << hwy::TargetName(target) << ", " << dimensions << "D, "
-                    << (boundary == Boundary::Wrap ? "wrap" : "margin");
-            }
-            hwy::SetSupportedTargetsForTest(0);
+            expect_every_simd_target_gives_the_plain_paths_bits(p, busy_world_with_view<float>(p));
         }
+    }
+}
+
+/// The busy flock, and for Flake's line of sight boids away from it (in margin mode) each with two
+/// neighbours ahead at exactly the same distance on either side of its heading: the one of lower index
+/// decides the side of the sidestep. The pairs sit at several heights, so that a row of cells separates
+/// some of them and the grid order is not the world order.
+template <class Real>
+World<Real> busy_world_with_sight(const Params& p) {
+    World<Real> w = busy_world_with_view<Real>(p);
+    for (int k = 0; k < 4; ++k) {
+        const double x = -1000 - 100 * k, y = -1000 - 10 * k;
+        w.add(Kind::Boid, Real(x), Real(y), Real(2), Real(0), Real(0));
+        w.add(Kind::Boid, Real(x + 20), Real(y + 15), Real(2), Real(0), Real(0)); // ahead, on one side,
+        w.add(Kind::Boid, Real(x + 20), Real(y - 15), Real(2), Real(0), Real(0)); // on the other, as near
+    }
+    return w;
+}
+
+TEST(FastClassicStep, LineOfSightGivesThePlainPathsBits) {
+    // The sight cone is tested in the kernel's lanes (exactly, as the field of view is), the nearest
+    // neighbour ahead is kept by the plain path's own double test, and the sidestep taken in double: narrow
+    // and wide sight angles, with and without a field of view, margins and wrap, both scalar types.
+    for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+        for (const auto& [angle, fov] : {std::pair{15.0, 360.0}, {60.0, 360.0}, {40.0, 250.0}}) {
+            Params p = busy_params(boundary);
+            p.line_of_sight_factor = 0.8;
+            p.line_of_sight_angle = angle;
+            p.fov_angle = fov;
+            SCOPED_TRACE("sight angle " + std::to_string(angle) + ", fov " + std::to_string(fov) +
+                         (boundary == Boundary::Wrap ? ", wrap" : ", margin"));
+            const World<float> start = busy_world_with_sight<float>(p);
+            expect_fast_equals_plain(p, start, 30);
+            expect_fast_equals_plain(p, busy_world_with_sight<double>(p), 20);
+            // The sidestep is taken: without it the flock flies otherwise.
+            Params blind = p;
+            blind.line_of_sight_factor = 0;
+            Simulation<float> with = make_sim(p, start, true, 2), without = make_sim(blind, start, true, 2);
+            with.step(3);
+            without.step(3);
+            EXPECT_NE(state_hash(with.world()), state_hash(without.world()));
+        }
+    }
+}
+
+TEST(FastClassicStep, LineOfSightGivesThePlainPathsBitsOnEverySimdTarget) {
+    for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+        Params p = busy_params(boundary);
+        p.line_of_sight_factor = 0.5;
+        p.line_of_sight_angle = 45;
+        expect_every_simd_target_gives_the_plain_paths_bits(p, busy_world_with_sight<float>(p));
     }
 }
 
@@ -543,8 +600,10 @@ TEST(FastClassicStep, FallsBackToThePlainPathWhereItDoesNotApply) {
     Simulation<float> forced = make_sim(p, busy_world<float>(p, 0), false, 2);
     forced.step();
     EXPECT_FALSE(forced.last_step_fast());
-    // A field of view takes the fast path; any other extension the plain path.
-    for (const auto& [key, value, fast] : {std::tuple{"fov_angle", "270", true}, {"gravity", "0.1", false}}) {
+    // A field of view and a line of sight take the fast path; the other extensions the plain path.
+    for (const auto& [key, value, fast] : {std::tuple{"fov_angle", "270", true},
+                                           {"line_of_sight_factor", "0.5", true},
+                                           {"gravity", "0.1", false}}) {
         Params extended = p;
         set_param(extended, key, value);
         Simulation<float> one = make_sim(extended, busy_world<float>(p, 0), true, 2);
