@@ -97,8 +97,9 @@ void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, double depth,
     }
 }
 
-/// The fast path implements the lab's rules as they stand (docs/MODEL.md §2) and the field of view: the
-/// classic model with no other extension. Everything else takes the policy path.
+/// The fast path implements the lab's rules as they stand (docs/MODEL.md §2) and the extensions marked so in
+/// models::extensions (the field of view, hunting predators and their speed). Everything else takes the
+/// policy path.
 bool fast_path_applies(const Params& p) {
     return p.model == Model::Classic && !models::off_the_fast_path(p);
 }
