@@ -223,6 +223,22 @@ TEST(FastClassicStep, SparseLinesOfAWrapWorldGiveThePlainPathsBits) {
     expect_fast_equals_plain(p, spawn_world<double>(p, AgentCounts{1200, 0, 0, 0}, 12), 40);
 }
 
+/// The fast path on each SIMD target this CPU runs gives the plain path's state after `steps` steps.
+template <class Real>
+void expect_plain_bits_on_every_simd_target(const Params& p, const World<Real>& start, int steps) {
+    Simulation<Real> plain = make_sim(p, start, false, 2);
+    plain.step(steps);
+    const std::uint64_t expected = state_hash(plain.world());
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        Simulation<Real> fast = make_sim(p, start, true, 2);
+        fast.step(steps);
+        EXPECT_TRUE(fast.last_step_fast()) << "SIMD target " << hwy::TargetName(target);
+        EXPECT_EQ(state_hash(fast.world()), expected) << "SIMD target " << hwy::TargetName(target);
+    }
+    hwy::SetSupportedTargetsForTest(0);
+}
+
 /// The busy flock hunted by six predators, with two boids that share one spot and one velocity far from
 /// the others (they stay together: each sees the other at offset 0) and a predator near them, which sees
 /// two prey exactly as near (the lock goes to the lower index).
@@ -346,19 +362,8 @@ TEST(FastClassicStep, HuntingPredatorsGiveThePlainPathsBitsOnEverySimdTarget) {
     for (const int dimensions : {2, 3}) {
         Params p = dimensions == 3 ? busy_params_3d(Boundary::Wrap) : busy_params(Boundary::Wrap);
         p.predator_behavior = PredatorBehavior::Pursue;
-        const World<double> start = hunting_world<double>(p);
-        Simulation<double> plain = make_sim(p, start, false, 2);
-        plain.step(20);
-        const std::uint64_t expected = state_hash(plain.world());
-        for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-            hwy::SetSupportedTargetsForTest(target);
-            Simulation<double> fast = make_sim(p, start, true, 2);
-            fast.step(20);
-            EXPECT_TRUE(fast.last_step_fast());
-            EXPECT_EQ(state_hash(fast.world()), expected)
-                << "SIMD target " << hwy::TargetName(target) << ", " << dimensions << "D";
-        }
-        hwy::SetSupportedTargetsForTest(0);
+        SCOPED_TRACE(std::to_string(dimensions) + "D");
+        expect_plain_bits_on_every_simd_target(p, hunting_world<double>(p), 20);
     }
 }
 
@@ -409,20 +414,9 @@ TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBitsOnEverySimdTarget) {
         for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
             Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
             p.fov_angle = 240;
-            const World<float> start = busy_world_with_view<float>(p);
-            Simulation<float> plain = make_sim(p, start, false, 2);
-            plain.step(15);
-            const std::uint64_t expected = state_hash(plain.world());
-            for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-                hwy::SetSupportedTargetsForTest(target);
-                Simulation<float> fast = make_sim(p, start, true, 2);
-                fast.step(15);
-                EXPECT_TRUE(fast.last_step_fast());
-                EXPECT_EQ(state_hash(fast.world()), expected)
-                    << "SIMD target " << hwy::TargetName(target) << ", " << dimensions << "D, "
-                    << (boundary == Boundary::Wrap ? "wrap" : "margin");
-            }
-            hwy::SetSupportedTargetsForTest(0);
+            SCOPED_TRACE(std::to_string(dimensions) + "D, " +
+                         (boundary == Boundary::Wrap ? "wrap" : "margin"));
+            expect_plain_bits_on_every_simd_target(p, busy_world_with_view<float>(p), 15);
         }
     }
 }
