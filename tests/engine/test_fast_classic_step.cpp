@@ -267,17 +267,19 @@ struct LockEvents {
     int across_seam = 0; ///< a predator and its prey on either side of a wrap seam (nearest images)
 };
 
-/// Steps both paths side by side with hunting predators, the fast one without looking at its world, and
-/// compares the final states (positions, velocities and locks) bit for bit. Returns what the plain path's
-/// locks did, step by step.
+/// Steps both paths side by side with hunting predators (the fast one on two threads and on one) without
+/// looking at the fast ones' worlds, and compares the final states (positions, velocities and locks) bit
+/// for bit. Returns what the plain path's locks did, step by step.
 template <class Real>
 LockEvents expect_hunt_gives_plain_bits(const Params& p, const World<Real>& start, int steps) {
     Simulation<Real> fast = make_sim(p, start, true, 2);
+    Simulation<Real> fast_alone = make_sim(p, start, true, 1);
     Simulation<Real> plain = make_sim(p, start, false, 2);
     LockEvents events;
     std::vector<std::int32_t> before = plain.world().target;
     for (int s = 0; s < steps; ++s) {
         fast.step();
+        fast_alone.step();
         plain.step();
         EXPECT_TRUE(fast.last_step_fast()) << "step " << s;
         const World<Real>& w = plain.world();
@@ -301,6 +303,7 @@ LockEvents expect_hunt_gives_plain_bits(const Params& p, const World<Real>& star
         before = w.target;
     }
     expect_same_world(fast.world(), plain.world());
+    expect_same_world(fast_alone.world(), plain.world());
     return events;
 }
 
