@@ -9,7 +9,8 @@
 //    is the order SpatialGrid gives the plain path.
 // 2. Neighbour pass (kernel), rows of cells spread over the threads, from the sorted slots into new slot
 //    columns (the update is synchronous), positions moved and wrapped.
-// 3. Predators: edges, speed limits, move (they ignore the flock), directly in the world.
+// 3. Predators, directly in the world: what a hunting one sees of the flock (the plain path's grid search
+//    over the sorted slots, in its order), its steering (predators::Behavior, the plain path's), its move.
 //
 // The world's flocking rows are written back only by sync(), which Simulation calls when the world is
 // looked at; repeated steps never permute the flock back to world order. A step that follows a look writes
@@ -31,6 +32,8 @@
 #include "classic_rules.hpp"
 #include "fast_classic_kernel.hpp"
 #include "models/key_table.hpp"
+#include "neighbour_pass.hpp"
+#include "predator_behavior.hpp"
 
 #include <algorithm>
 #include <array>
@@ -455,6 +458,53 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
 }
 
 template <class Real>
+void FastClassicStep<Real>::move_predators(World<Real>& world, const Params& params,
+                                           const classic::Constants<Real>& c) const {
+    const predators::Behavior<Real> hunter(params, c);
+    const Geometry<Real> geo{c.wrap,        c.width,   c.height, c.half_width,
+                             c.half_height, c.three_d, c.depth,  c.half_depth};
+    const bool look = hunter.hunts() && !cur_.agent.empty();
+    // The flock as it was (next_, in this step's cell order; cur_.agent names the agents of its slots).
+    const std::uint32_t* const agent = cur_.agent.data();
+    const Real *const x = next_.x.data(), *const y = next_.y.data();
+    const Real *const vx = next_.vx.data(), *const vy = next_.vy.data();
+    const Real *const z = next_.z.data(), *const vz = next_.vz.data();
+    const std::uint32_t* const first = cell_start_.data();
+    for (const std::uint32_t i : predators_) {
+        Agent<Real> a = agent_at(world, i, three_d_);
+        typename predators::Behavior<Real>::Sight sight;
+        if (look) {
+            // The plain path's search (SpatialGrid::for_each_within) on the same grid: the same cells in
+            // the same order, and world order within a cell, so the sight's sums in double get its bits.
+            detail::for_each_cell_within(
+                grid_, c.wrap, three_d_, static_cast<double>(a.x), static_cast<double>(a.y),
+                static_cast<double>(a.z), params.predator_vision, [&](std::size_t cell) {
+                    for (std::uint32_t s = first[cell]; s < first[cell + 1]; ++s) {
+                        hunter.see(sight, a,
+                                   geo.neighbour(a, x[s], y[s], three_d_ ? z[s] : Real(0), vx[s], vy[s],
+                                                 three_d_ ? vz[s] : Real(0), agent[s]));
+                    }
+                });
+        }
+        hunter.steer(sight, a);
+        Real px = a.x + a.vx, py = a.y + a.vy;
+        if (c.wrap) {
+            px = classic::wrap_position(px, c.width);
+            py = classic::wrap_position(py, c.height);
+        }
+        world.x[i] = px;
+        world.y[i] = py;
+        world.vx[i] = a.vx;
+        world.vy[i] = a.vy;
+        world.target[i] = a.target;
+        if (three_d_) {
+            world.z[i] = c.wrap ? classic::wrap_position(a.z + a.vz, c.depth) : a.z + a.vz;
+            world.vz[i] = a.vz;
+        }
+    }
+}
+
+template <class Real>
 bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, int threads,
                                      StepProfile& profile, const GridExtent* whole) {
     using clock = std::chrono::steady_clock;
@@ -583,30 +633,9 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     cur_.kind.swap(next_.kind);
     profile.neighbours_ms = ms_since(t_neighbours);
 
-    // Phase 3: predators: edges and speed limits only, then move (docs/MODEL.md §2.10).
+    // Phase 3: predators: what they see of the flock before it moved, their steering, then their move.
     const auto t_integrate = clock::now();
-    for (const std::uint32_t i : predators_) {
-        Real vx = world.vx[i], vy = world.vy[i];
-        Real vz = three_d_ ? world.vz[i] : Real(0);
-        const Real z = three_d_ ? world.z[i] : Real(0);
-        if (!c.wrap) {
-            classic::turn_at_edges(c, world.x[i], world.y[i], z, vx, vy, vz);
-        }
-        classic::limit_speed(c, vx, vy, vz);
-        Real x = world.x[i] + vx, y = world.y[i] + vy;
-        if (c.wrap) {
-            x = classic::wrap_position(x, c.width);
-            y = classic::wrap_position(y, c.height);
-        }
-        world.x[i] = x;
-        world.y[i] = y;
-        world.vx[i] = vx;
-        world.vy[i] = vy;
-        if (three_d_) {
-            world.z[i] = c.wrap ? classic::wrap_position(z + vz, c.depth) : z + vz;
-            world.vz[i] = vz;
-        }
-    }
+    move_predators(world, params, c);
     // A world looked at since the last step will likely be looked at after this one: its rows are brought
     // up to date now, so that the first look costs a copy, not a scatter of the flock.
     world_current_ = false;

@@ -68,6 +68,10 @@ private:
     /// previous step's kernel in the same geometry).
     void sort_by_cell(bool cells_known);
     bool compute_geometry(const Params& params, int threads, const GridExtent* whole);
+    /// Steers and moves the predators in the world (after the neighbour pass, while next_ still holds the
+    /// flock's old state in this step's cell order): a hunting predator sees the flock as the plain path's
+    /// grid search does, and predators::Behavior steers it.
+    void move_predators(World<Real>& world, const Params& params, const classic::Constants<Real>& c) const;
     [[nodiscard]] std::size_t cell_count() const {
         return static_cast<std::size_t>(grid_.nx) * static_cast<std::size_t>(grid_.ny) *
                static_cast<std::size_t>(grid_.nz);

@@ -66,10 +66,8 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
     for (std::size_t i = 0; i < n; ++i) {
         Agent<Real> a = agent_at(w, i, depth, ids);
         const auto neighbour = [&](const SpatialGrid<Real>& grid, std::uint32_t s) {
-            Real x = grid.x(s), y = grid.y(s), z = grid.z(s);
-            geo.nearest_image(a.x, a.y, a.z, x, y, z);
-            return Neighbour<Real>{a.x - x,    a.y - y,       x,       y, grid.vx(s),
-                                   grid.vy(s), grid.agent(s), a.z - z, z, grid.vz(s)};
+            return geo.neighbour(a, grid.x(s), grid.y(s), grid.z(s), grid.vx(s), grid.vy(s), grid.vz(s),
+                                 grid.agent(s));
         };
         if (is_flocking(a.kind)) {
             typename Policy::Sums sums{};

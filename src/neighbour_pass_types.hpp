@@ -52,6 +52,14 @@ struct Geometry {
             }
         }
     }
+
+    /// Agent a's view of the agent `index` at (x, y, z) with velocity (vx, vy, vz): its nearest image, and
+    /// the offset a minus that image.
+    [[nodiscard]] Neighbour<Real> neighbour(const Agent<Real>& a, Real x, Real y, Real z, Real vx, Real vy,
+                                            Real vz, std::uint32_t index) const {
+        nearest_image(a.x, a.y, a.z, x, y, z);
+        return {a.x - x, a.y - y, x, y, vx, vy, index, a.z - z, z, vz};
+    }
 };
 
 } // namespace boids

@@ -43,18 +43,8 @@ void sequential_pass(World<Real>& w, const Params& params, const classic::Consta
     for (std::size_t i = 0; i < n; ++i) {
         Agent<Real> a = agent_at(w, i, depth);
         const auto neighbour = [&](std::size_t j) {
-            Real x = w.x[j], y = w.y[j], z = depth ? w.z[j] : Real(0);
-            geo.nearest_image(a.x, a.y, a.z, x, y, z);
-            return Neighbour<Real>{a.x - x,
-                                   a.y - y,
-                                   x,
-                                   y,
-                                   w.vx[j],
-                                   w.vy[j],
-                                   static_cast<std::uint32_t>(j),
-                                   a.z - z,
-                                   z,
-                                   depth ? w.vz[j] : Real(0)};
+            return geo.neighbour(a, w.x[j], w.y[j], depth ? w.z[j] : Real(0), w.vx[j], w.vy[j],
+                                 depth ? w.vz[j] : Real(0), static_cast<std::uint32_t>(j));
         };
         const auto flock_member = [&](std::size_t j) { return j != i && is_flocking(w.kind[j]); };
         if (is_flocking(a.kind)) {

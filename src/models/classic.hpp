@@ -65,8 +65,8 @@ inline constexpr std::array<Extension, 12> extensions{{
     {"update", [](const Params& p) { return p.update != UpdateOrder::Synchronous; }, &ModelAbilities::sequential},
     {"speed_estimate", [](const Params& p) { return p.speed_estimate != SpeedEstimate::Exact; }, &ModelAbilities::extensions},
     {"fov_angle", [](const Params& p) { return p.fov_angle < 360.0; }, &ModelAbilities::extensions, true},
-    {"predator_behavior", [](const Params& p) { return p.predator_behavior != PredatorBehavior::Edge; }, &ModelAbilities::hunting},
-    {"predator_speed", [](const Params& p) { return p.predator_speed != 0.0; }, &ModelAbilities::hunting},
+    {"predator_behavior", [](const Params& p) { return p.predator_behavior != PredatorBehavior::Edge; }, &ModelAbilities::hunting, true},
+    {"predator_speed", [](const Params& p) { return p.predator_speed != 0.0; }, &ModelAbilities::hunting, true},
     // Only the classic model's boids flee predators; the order means nothing to the others (they do not
     // read the key), so it is not refused under them.
     {"predator_order", [](const Params& p) { return p.predator_order != PredatorOrder::AfterEdges; }, nullptr},

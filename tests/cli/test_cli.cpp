@@ -243,8 +243,8 @@ TEST(Cli, BenchModelsPrintsEveryModelAndExtensionAtW20sNeighbourCount) {
         {"classic perching", "plain"},
         {"classic gravity", "plain"},
         {"classic predators edge", "fast"},
-        {"classic predators chasing", "plain"},
-        {"classic predators pursuing", "plain"},
+        {"classic predators chasing", "fast"},
+        {"classic predators pursuing", "fast"},
     };
     std::istringstream lines(r.out);
     std::string line;

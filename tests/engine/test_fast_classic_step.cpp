@@ -79,6 +79,26 @@ Simulation<Real> make_sim(const Params& p, const World<Real>& w, bool fast, int 
     return sim;
 }
 
+/// Two worlds bit for bit: every agent's state, and their hashes.
+template <class Real>
+void expect_same_world(const World<Real>& a, const World<Real>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        ASSERT_EQ(a.x[i], b.x[i]) << "agent " << i;
+        ASSERT_EQ(a.y[i], b.y[i]) << "agent " << i;
+        ASSERT_EQ(a.vx[i], b.vx[i]) << "agent " << i;
+        ASSERT_EQ(a.vy[i], b.vy[i]) << "agent " << i;
+        ASSERT_EQ(a.bias[i], b.bias[i]) << "agent " << i;
+        ASSERT_EQ(a.target[i], b.target[i]) << "agent " << i;
+    }
+    ASSERT_EQ(a.z.size(), b.z.size());
+    for (std::size_t i = 0; i < a.z.size(); ++i) {
+        ASSERT_EQ(a.z[i], b.z[i]) << "agent " << i;
+        ASSERT_EQ(a.vz[i], b.vz[i]) << "agent " << i;
+    }
+    EXPECT_EQ(state_hash(a), state_hash(b));
+}
+
 /// Steps both paths side by side; the fast one without looking at its world in between (its flock
 /// stays in cell order), then compares the final states bit for bit.
 template <class Real>
@@ -91,22 +111,7 @@ void expect_fast_equals_plain(const Params& p, const World<Real>& start, int ste
         ASSERT_TRUE(fast.last_step_fast()) << "step " << s;
         ASSERT_FALSE(plain.last_step_fast());
     }
-    const World<Real>& a = fast.world();
-    const World<Real>& b = plain.world();
-    ASSERT_EQ(a.size(), b.size());
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        ASSERT_EQ(a.x[i], b.x[i]) << "agent " << i;
-        ASSERT_EQ(a.y[i], b.y[i]) << "agent " << i;
-        ASSERT_EQ(a.vx[i], b.vx[i]) << "agent " << i;
-        ASSERT_EQ(a.vy[i], b.vy[i]) << "agent " << i;
-        ASSERT_EQ(a.bias[i], b.bias[i]) << "agent " << i;
-    }
-    ASSERT_EQ(a.z.size(), b.z.size());
-    for (std::size_t i = 0; i < a.z.size(); ++i) {
-        ASSERT_EQ(a.z[i], b.z[i]) << "agent " << i;
-        ASSERT_EQ(a.vz[i], b.vz[i]) << "agent " << i;
-    }
-    EXPECT_EQ(state_hash(a), state_hash(b));
+    expect_same_world(fast.world(), plain.world());
 }
 
 // A flock strung out far along one axis (a state file can ask for it) steps with a grid that follows the
@@ -218,6 +223,153 @@ TEST(FastClassicStep, SparseLinesOfAWrapWorldGiveThePlainPathsBits) {
     expect_fast_equals_plain(p, spawn_world<double>(p, AgentCounts{1200, 0, 0, 0}, 12), 40);
 }
 
+/// The fast path on each SIMD target this CPU runs gives the plain path's state after `steps` steps.
+template <class Real>
+void expect_plain_bits_on_every_simd_target(const Params& p, const World<Real>& start, int steps) {
+    Simulation<Real> plain = make_sim(p, start, false, 2);
+    plain.step(steps);
+    const std::uint64_t expected = state_hash(plain.world());
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        Simulation<Real> fast = make_sim(p, start, true, 2);
+        fast.step(steps);
+        EXPECT_TRUE(fast.last_step_fast()) << "SIMD target " << hwy::TargetName(target);
+        EXPECT_EQ(state_hash(fast.world()), expected) << "SIMD target " << hwy::TargetName(target);
+    }
+    hwy::SetSupportedTargetsForTest(0);
+}
+
+/// The busy flock hunted by six predators, with two boids that share one spot and one velocity far from
+/// the others (they stay together: each sees the other at offset 0) and a predator near them, which sees
+/// two prey exactly as near (the lock goes to the lower index).
+template <class Real>
+World<Real> hunting_world(const Params& p) {
+    World<Real> w = busy_world<Real>(p, 6);
+    const bool deep = p.dimensions == 3;
+    const auto add = [&](Kind kind, double x, double y, double vx, double vy) {
+        if (deep) {
+            w.add_3d(kind, Real(x), Real(y), Real(p.depth / 2), Real(vx), Real(vy), Real(0), Real(0));
+        } else {
+            w.add(kind, Real(x), Real(y), Real(vx), Real(vy), Real(0));
+        }
+    };
+    add(Kind::Boid, 150, 120, 1, 0.5);
+    add(Kind::Boid, 150, 120, 1, 0.5);
+    add(Kind::Predator, 130, 110, 1, 0.5);
+    return w;
+}
+
+/// What the predators' locks did over a run.
+struct LockEvents {
+    int acquired = 0;    ///< from no prey to one
+    int switched = 0;    ///< the prey escaped and the nearest other boid in sight took its place
+    int lost = 0;        ///< the prey escaped and no boid was in sight
+    int across_seam = 0; ///< a predator and its prey on either side of a wrap seam (nearest images)
+};
+
+/// Steps both paths side by side with hunting predators (the fast one on two threads and on one) without
+/// looking at the fast ones' worlds, and compares the final states (positions, velocities and locks) bit
+/// for bit. Returns what the plain path's locks did, step by step.
+template <class Real>
+LockEvents expect_hunt_gives_plain_bits(const Params& p, const World<Real>& start, int steps) {
+    Simulation<Real> fast = make_sim(p, start, true, 2);
+    Simulation<Real> fast_alone = make_sim(p, start, true, 1);
+    Simulation<Real> plain = make_sim(p, start, false, 2);
+    LockEvents events;
+    std::vector<std::int32_t> before = plain.world().target;
+    for (int s = 0; s < steps; ++s) {
+        fast.step();
+        fast_alone.step();
+        plain.step();
+        EXPECT_TRUE(fast.last_step_fast()) << "step " << s;
+        const World<Real>& w = plain.world();
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            if (w.kind[i] != Kind::Predator) {
+                continue;
+            }
+            const std::int32_t was = before[i], now = w.target[i];
+            events.acquired += was < 0 && now >= 0;
+            events.switched += was >= 0 && now >= 0 && now != was;
+            events.lost += was >= 0 && now < 0;
+            if (now >= 0 && p.boundary == Boundary::Wrap) {
+                const auto t = static_cast<std::size_t>(now);
+                const auto apart = [](Real a, Real b, double side) {
+                    return std::abs(static_cast<double>(a) - static_cast<double>(b)) > side / 2;
+                };
+                events.across_seam += apart(w.x[i], w.x[t], p.width) || apart(w.y[i], w.y[t], p.height) ||
+                                      (p.dimensions == 3 && apart(w.z[i], w.z[t], p.depth));
+            }
+        }
+        before = w.target;
+    }
+    expect_same_world(fast.world(), plain.world());
+    expect_same_world(fast_alone.world(), plain.world());
+    return events;
+}
+
+/// Chasing and pursuing predators in 2D or 3D: margins and wrap, both scalar types, a vision shorter than a
+/// grid cell (the visual range, 40) and one reaching four cells out, with and without their own speed.
+void expect_hunts_give_plain_bits(int dimensions) {
+    for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+        for (const PredatorBehavior behavior : {PredatorBehavior::ChaseCentroid, PredatorBehavior::Pursue}) {
+            LockEvents total;
+            for (const double vision : {30.0, 150.0}) {
+                Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
+                p.predator_behavior = behavior;
+                p.predator_vision = vision;
+                p.predator_speed = vision < p.visual_range ? 7.0 : 0.0;
+                SCOPED_TRACE(std::to_string(dimensions) + "D, " +
+                             (boundary == Boundary::Wrap ? "wrap" : "margin") + ", " +
+                             (behavior == PredatorBehavior::Pursue ? "pursue" : "chase") + ", vision " +
+                             std::to_string(vision));
+                const LockEvents events = expect_hunt_gives_plain_bits(p, hunting_world<double>(p), 60);
+                expect_hunt_gives_plain_bits(p, hunting_world<float>(p), 40);
+                if (behavior == PredatorBehavior::Pursue) {
+                    EXPECT_GT(events.acquired, 0);
+                }
+                total.switched += events.switched;
+                total.lost += events.lost;
+                total.across_seam += events.across_seam;
+            }
+            if (behavior == PredatorBehavior::Pursue) { // prey escaped, and the hunt went on
+                EXPECT_GT(total.switched, 0);
+                EXPECT_GT(total.lost, 0);
+                if (boundary == Boundary::Wrap) {
+                    EXPECT_GT(total.across_seam, 0);
+                }
+            }
+        }
+    }
+}
+
+TEST(FastClassicStep, HuntingPredatorsGiveThePlainPathsBits) {
+    expect_hunts_give_plain_bits(2);
+}
+
+TEST(FastClassicStep, HuntingPredatorsIn3DGiveThePlainPathsBits) {
+    expect_hunts_give_plain_bits(3);
+}
+
+TEST(FastClassicStep, PredatorsAtTheirOwnSpeedGiveThePlainPathsBits) {
+    // The lab's predator at a speed of its own: it keeps turning back at the margins.
+    for (const int dimensions : {2, 3}) {
+        for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+            Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
+            p.predator_speed = 11;
+            expect_hunt_gives_plain_bits(p, hunting_world<float>(p), 40);
+        }
+    }
+}
+
+TEST(FastClassicStep, HuntingPredatorsGiveThePlainPathsBitsOnEverySimdTarget) {
+    for (const int dimensions : {2, 3}) {
+        Params p = dimensions == 3 ? busy_params_3d(Boundary::Wrap) : busy_params(Boundary::Wrap);
+        p.predator_behavior = PredatorBehavior::Pursue;
+        SCOPED_TRACE(std::to_string(dimensions) + "D");
+        expect_plain_bits_on_every_simd_target(p, hunting_world<double>(p), 20);
+    }
+}
+
 /// The busy flock with a field of view, and agents that put the kernel's view test to its edges: a boid at
 /// rest (it sees all around), boids on a coordinate axis (their lanes take the exact test), and a boid
 /// with neighbours square to its heading and dead behind it (at 180 degrees, on the cone's edge).
@@ -260,31 +412,14 @@ TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBits) {
     }
 }
 
-/// Steps `start` 15 times on the plain path and on the fast path of every SIMD target of this CPU, and
-/// compares the state hashes.
-void expect_every_simd_target_gives_the_plain_paths_bits(const Params& p, const World<float>& start) {
-    const std::string scene =
-        std::to_string(p.dimensions) + "D, " + (p.boundary == Boundary::Wrap ? "wrap" : "margin");
-    Simulation<float> plain = make_sim(p, start, false, 2);
-    plain.step(15);
-    const std::uint64_t expected = state_hash(plain.world());
-    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-        hwy::SetSupportedTargetsForTest(target);
-        Simulation<float> fast = make_sim(p, start, true, 2);
-        fast.step(15);
-        EXPECT_TRUE(fast.last_step_fast());
-        EXPECT_EQ(state_hash(fast.world()), expected)
-            << "SIMD target " << hwy::TargetName(target) << ", " << scene;
-    }
-    hwy::SetSupportedTargetsForTest(0);
-}
-
 TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBitsOnEverySimdTarget) {
     for (const int dimensions : {2, 3}) {
         for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
             Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
             p.fov_angle = 240;
-            expect_every_simd_target_gives_the_plain_paths_bits(p, busy_world_with_view<float>(p));
+            SCOPED_TRACE(std::to_string(dimensions) + "D, " +
+                         (boundary == Boundary::Wrap ? "wrap" : "margin"));
+            expect_plain_bits_on_every_simd_target(p, busy_world_with_view<float>(p), 15);
         }
     }
 }
@@ -336,7 +471,8 @@ TEST(FastClassicStep, LineOfSightGivesThePlainPathsBitsOnEverySimdTarget) {
         Params p = busy_params(boundary);
         p.line_of_sight_factor = 0.5;
         p.line_of_sight_angle = 45;
-        expect_every_simd_target_gives_the_plain_paths_bits(p, busy_world_with_sight<float>(p));
+        SCOPED_TRACE(boundary == Boundary::Wrap ? "wrap" : "margin");
+        expect_plain_bits_on_every_simd_target(p, busy_world_with_sight<float>(p), 15);
     }
 }
 
@@ -600,9 +736,12 @@ TEST(FastClassicStep, FallsBackToThePlainPathWhereItDoesNotApply) {
     Simulation<float> forced = make_sim(p, busy_world<float>(p, 0), false, 2);
     forced.step();
     EXPECT_FALSE(forced.last_step_fast());
-    // A field of view and a line of sight take the fast path; the other extensions the plain path.
+    // The field of view, the line of sight and hunting predators take the fast path; the other extensions
+    // the plain path.
     for (const auto& [key, value, fast] : {std::tuple{"fov_angle", "270", true},
                                            {"line_of_sight_factor", "0.5", true},
+                                           {"predator_behavior", "pursue", true},
+                                           {"predator_speed", "8", true},
                                            {"gravity", "0.1", false}}) {
         Params extended = p;
         set_param(extended, key, value);

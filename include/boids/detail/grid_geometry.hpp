@@ -4,6 +4,7 @@
 /// (An engine internal, public only because SpatialGrid is.)
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 
 namespace boids::detail {
@@ -42,5 +43,81 @@ struct GridExtent {
 /// input can make as large as it likes) instead of their number.
 [[nodiscard]] GridGeometry grid_geometry(double range, std::size_t members, bool wrap, double width,
                                          double height, double depth, const MemberBox& box);
+
+/// The smallest side of a cell (of a box when `three_d`).
+[[nodiscard]] inline double min_cell(const GridGeometry& g, bool three_d) {
+    const double planar = g.cell_w < g.cell_h ? g.cell_w : g.cell_h;
+    return three_d && g.cell_d < planar ? g.cell_d : planar;
+}
+
+/// The line (column, row or layer) of n that holds position p, a point outside the grid taking the nearest.
+[[nodiscard]] inline int clamped_line(double p, double origin, double cell, int n) {
+    const double f = std::floor((p - origin) / cell);
+    return static_cast<int>(std::fmin(std::fmax(f, 0.0), n - 1.0));
+}
+
+/// Calls fn(line, distance) for each distinct line of n within `ring` of line c, in ascending order; on a
+/// torus (`wrap`) lines and distances wrap around.
+template <class Fn>
+void for_lines_within(int c, int ring, int n, bool wrap, Fn&& fn) {
+    if (wrap && 2 * ring + 1 >= n) {
+        for (int line = 0; line < n; ++line) {
+            const int d = line > c ? line - c : c - line;
+            fn(line, n - d < d ? n - d : d);
+        }
+        return;
+    }
+    for (int offset = -ring; offset <= ring; ++offset) {
+        int line = c + offset;
+        if (wrap) {
+            line = line < 0 ? line + n : (line >= n ? line - n : line);
+        } else if (line < 0 || line >= n) {
+            continue;
+        }
+        fn(line, offset < 0 ? -offset : offset);
+    }
+}
+
+/// Calls visit(cell) for every cell exactly `ring` cells away (Chebyshev distance on the grid, wrapped on a
+/// torus) from the cell of (px, py, pz), in a fixed order: layers, then rows, then columns, each ascending.
+/// Returns false once `ring` lies wholly outside the grid (so larger rings are empty too). A planar grid
+/// (`three_d` false) ignores pz. This order is the one SpatialGrid's searches and the fast path's predators
+/// share, so that sums over what they find are taken in the same order.
+template <class Visit>
+bool for_each_cell_in_ring(const GridGeometry& g, bool wrap, bool three_d, double px, double py, double pz,
+                           int ring, Visit&& visit) {
+    const int cx = clamped_line(px, g.origin_x, g.cell_w, g.nx);
+    const int cy = clamped_line(py, g.origin_y, g.cell_h, g.ny);
+    const int cz = three_d ? clamped_line(pz, g.origin_z, g.cell_d, g.nz) : 0;
+    bool any = false;
+    for_lines_within(cz, three_d ? ring : 0, g.nz, wrap, [&](int layer, int dlayer) {
+        for_lines_within(cy, ring, g.ny, wrap, [&](int row, int drow) {
+            for_lines_within(cx, ring, g.nx, wrap, [&](int col, int dcol) {
+                if (dcol < ring && drow < ring && (dlayer < ring || !three_d)) {
+                    return; // inside: an earlier ring
+                }
+                any = true;
+                visit((static_cast<std::size_t>(layer) * static_cast<std::size_t>(g.ny) +
+                       static_cast<std::size_t>(row)) *
+                          static_cast<std::size_t>(g.nx) +
+                      static_cast<std::size_t>(col));
+            });
+        });
+    });
+    return any;
+}
+
+/// Calls visit(cell) for every cell that can hold points within `range` of (px, py, pz), for ranges larger
+/// than a cell too: rings 0 to ceil(range / min_cell) in turn, each cell once.
+template <class Visit>
+void for_each_cell_within(const GridGeometry& g, bool wrap, bool three_d, double px, double py, double pz,
+                          double range, Visit&& visit) {
+    const int rings = static_cast<int>(std::ceil(range / min_cell(g, three_d)));
+    for (int ring = 0; ring <= rings; ++ring) {
+        if (!for_each_cell_in_ring(g, wrap, three_d, px, py, pz, ring, visit)) {
+            return;
+        }
+    }
+}
 
 } // namespace boids::detail

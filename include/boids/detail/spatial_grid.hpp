@@ -94,29 +94,9 @@ public:
     /// least r * min_cell() away from any point of ring 0's cell.
     template <class Visit>
     bool for_each_in_ring(Real px, Real py, Real pz, int ring, Visit&& visit) const {
-        const int cx = clamped_line(static_cast<double>(px), origin_x_, cell_w_, nx_);
-        const int cy = clamped_line(static_cast<double>(py), origin_y_, cell_h_, ny_);
-        const int cz = three_d_ ? clamped_line(static_cast<double>(pz), origin_z_, cell_d_, nz_) : 0;
-        bool any = false;
-        for_lines(cz, three_d_ ? ring : 0, nz_, [&](int layer, int dlayer) {
-            for_lines(cy, ring, ny_, [&](int row, int drow) {
-                for_lines(cx, ring, nx_, [&](int col, int dcol) {
-                    if (dcol < ring && drow < ring && (dlayer < ring || !three_d_)) {
-                        return; // inside: an earlier ring
-                    }
-                    any = true;
-                    const std::size_t cell =
-                        (static_cast<std::size_t>(layer) * static_cast<std::size_t>(ny_) +
-                         static_cast<std::size_t>(row)) *
-                            static_cast<std::size_t>(nx_) +
-                        static_cast<std::size_t>(col);
-                    for (std::uint32_t s = cell_start_[cell]; s < cell_start_[cell + 1]; ++s) {
-                        visit(s);
-                    }
-                });
-            });
-        });
-        return any;
+        return detail::for_each_cell_in_ring(geometry(), wrap_, three_d_, static_cast<double>(px),
+                                             static_cast<double>(py), static_cast<double>(pz), ring,
+                                             [&](std::size_t cell) { visit_cell(cell, visit); });
     }
 
     /// Planar ring (a 2D grid).
@@ -132,12 +112,9 @@ public:
         if (members_ == 0) {
             return;
         }
-        const int rings = static_cast<int>(std::ceil(range / min_cell()));
-        for (int ring = 0; ring <= rings; ++ring) {
-            if (!for_each_in_ring(px, py, pz, ring, visit)) {
-                return;
-            }
-        }
+        detail::for_each_cell_within(geometry(), wrap_, three_d_, static_cast<double>(px),
+                                     static_cast<double>(py), static_cast<double>(pz), range,
+                                     [&](std::size_t cell) { visit_cell(cell, visit); });
     }
 
     /// Planar search (a 2D grid).
@@ -147,9 +124,11 @@ public:
     }
 
     /// The smallest side of a cell.
-    [[nodiscard]] double min_cell() const {
-        const double planar = cell_w_ < cell_h_ ? cell_w_ : cell_h_;
-        return three_d_ && cell_d_ < planar ? cell_d_ : planar;
+    [[nodiscard]] double min_cell() const { return detail::min_cell(geometry(), three_d_); }
+
+    /// The grid's placement and cells (detail::GridGeometry).
+    [[nodiscard]] detail::GridGeometry geometry() const {
+        return {origin_x_, origin_y_, cell_w_, cell_h_, nx_, ny_, origin_z_, cell_d_, nz_};
     }
 
     /// World index of the agent in a slot.
@@ -211,30 +190,13 @@ private:
 
     [[nodiscard]] std::size_t cell_of(double px, double py, double pz) const;
 
-    /// Calls fn(line, distance) for each distinct line within `ring` of line c, in ascending order.
-    template <class Fn>
-    void for_lines(int c, int ring, int n, Fn&& fn) const {
-        if (wrap_ && 2 * ring + 1 >= n) {
-            for (int line = 0; line < n; ++line) {
-                const int d = line > c ? line - c : c - line;
-                fn(line, n - d < d ? n - d : d);
-            }
-            return;
+    /// Calls visit(slot) for every slot of a cell, in slot (world) order.
+    template <class Visit>
+    void visit_cell(std::size_t cell, Visit& visit) const {
+        const std::uint32_t end = cell_start_[cell + 1];
+        for (std::uint32_t s = cell_start_[cell]; s < end; ++s) {
+            visit(s);
         }
-        for (int offset = -ring; offset <= ring; ++offset) {
-            int line = c + offset;
-            if (wrap_) {
-                line = line < 0 ? line + n : (line >= n ? line - n : line);
-            } else if (line < 0 || line >= n) {
-                continue;
-            }
-            fn(line, offset < 0 ? -offset : offset);
-        }
-    }
-
-    [[nodiscard]] static int clamped_line(double p, double origin, double cell, int n) {
-        const double f = std::floor((p - origin) / cell);
-        return static_cast<int>(std::fmin(std::fmax(f, 0.0), n - 1.0));
     }
 
     bool wrap_ = false;
