@@ -4,7 +4,10 @@
 // dive speed, Flake's clear line of sight, perching.
 
 #include "classic_rules.hpp"
+#include "food_rules.hpp"
 #include "neighbour_pass_types.hpp"
+#include "obstacle_rules.hpp"
+#include "perch_rules.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -24,10 +27,7 @@ struct Policy {
     };
 
     Policy(const Params& p, const Constants<Real>& constants, long long step_number)
-        : c(constants), params(p), step(step_number), perching(p.perch_rest_max > 0),
-          ledge_y(p.ledge_y >= 0 ? p.ledge_y : p.height - p.margin_bottom),
-          ledge_x0(p.ledge_x0 >= 0 ? p.ledge_x0 : p.margin_left),
-          ledge_x1(p.ledge_x1 >= 0 ? p.ledge_x1 : p.width - p.margin_right) {}
+        : c(constants), params(p), step(step_number), ledge(p) {}
 
     /// Field of view: a neighbour counts when the angle between the agent's velocity and the direction to
     /// the neighbour is at most fov_angle / 2. Computed in double: it is a geometric test, not lab
@@ -67,52 +67,6 @@ struct Policy {
         }
     }
 
-    /// A rest time in [perch_rest_min, perch_rest_max] steps, from a hash of the agent and the step, so it
-    /// is the same for any thread count.
-    [[nodiscard]] std::int32_t rest_time(std::uint32_t index) const {
-        std::uint64_t z = (static_cast<std::uint64_t>(index) << 32) ^ static_cast<std::uint64_t>(step);
-        z += 0x9e3779b97f4a7c15ull; // splitmix64 finaliser
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        const auto lo = static_cast<std::uint64_t>(params.perch_rest_min);
-        const auto span = static_cast<std::uint64_t>(params.perch_rest_max) - lo + 1;
-        return static_cast<std::int32_t>(lo + z % span);
-    }
-
-    /// Near an obstacle (within obstacle_margin of its surface): a push along the outward normal.
-    void steer_around_obstacles(Agent<Real>& a) const {
-        const double x = static_cast<double>(a.x), y = static_cast<double>(a.y), z = static_cast<double>(a.z);
-        for (const Obstacle& o : params.obstacles) {
-            const SurfaceDistance sd =
-                c.three_d ? surface_distance(o, x, y, z, params.depth) : surface_distance(o, x, y);
-            if (sd.distance < params.obstacle_margin) {
-                a.vx = a.vx + T::from_double(sd.nx * params.obstacle_turn_factor);
-                a.vy = a.vy + T::from_double(sd.ny * params.obstacle_turn_factor);
-                if (c.three_d) {
-                    a.vz = a.vz + T::from_double(sd.nz * params.obstacle_turn_factor);
-                }
-            }
-        }
-    }
-
-    /// Within a food source's range: a pull toward it, where it is at this step.
-    void seek_food(Agent<Real>& a) const {
-        for (const FoodSource& f : params.food) {
-            const auto [fx, fy] = f.position(step);
-            const double dx = fx - static_cast<double>(a.x), dy = fy - static_cast<double>(a.y);
-            const double dz = c.three_d ? f.z.value_or(params.depth / 2) - static_cast<double>(a.z) : 0.0;
-            const double d = c.three_d ? std::sqrt(dx * dx + dy * dy + dz * dz) : std::hypot(dx, dy);
-            if (d > 0 && d < f.range) {
-                a.vx = a.vx + T::from_double(dx / d * f.strength);
-                a.vy = a.vy + T::from_double(dy / d * f.strength);
-                if (c.three_d) {
-                    a.vz = a.vz + T::from_double(dz / d * f.strength);
-                }
-            }
-        }
-    }
-
     // Step 5's sums.
     void accumulate_predator(Sums& s, const Agent<Real>&, const Neighbour<Real>& n) const {
         if (T::abs(n.dx) < c.predator_range && T::abs(n.dy) < c.predator_range &&
@@ -126,10 +80,7 @@ struct Policy {
     // Steps 2-8, with the extensions.
     void steer(const Sums& s, Agent<Real>& a) const {
         if (a.rest > 0) { // perched: sit still, then take off upward on the last step
-            --a.rest;
-            a.vx = Real(0);
-            a.vz = Real(0);
-            a.vy = a.rest == 0 ? T::from_double(-(params.min_speed + params.max_speed) / 2) : Real(0);
+            ledge.rest_step(a.rest, a.vx, a.vy, a.vz);
             return;
         }
         if (c.predators_first) { // the lab page's order: alignment below reads the kicked velocity
@@ -159,31 +110,22 @@ struct Policy {
         }
         steer_scout(c, a.kind, a.vx, a.bias);
         sidestep(s.ahead, c.line_of_sight_factor, a.vx, a.vy);
-        steer_around_obstacles(a);
-        seek_food(a);
-        if (params.gravity > 0) {
-            a.vy = a.vy + T::from_double(params.gravity);
+        steer_around_obstacles(params, c.three_d, a.x, a.y, a.z, a.vx, a.vy, a.vz);
+        seek_food(params, c.three_d, step, a.x, a.y, a.z, a.vx, a.vy, a.vz);
+        if (c.falls) {
+            a.vy = a.vy + c.gravity;
         }
         limit_speed(c, a.vx, a.vy, a.vz);
-        if (perching) {
-            // Reaching the ledge from above: land on it this step and rest. (In 3D the ledge runs through
-            // the whole depth.)
-            const double x = static_cast<double>(a.x), y = static_cast<double>(a.y);
-            const double next_y = y + static_cast<double>(a.vy);
-            if (y < ledge_y && next_y >= ledge_y && x >= ledge_x0 && x <= ledge_x1) {
-                a.vx = Real(0);
-                a.vz = Real(0);
-                a.vy = T::from_double(ledge_y) - a.y;
-                a.rest = rest_time(a.id);
-            }
+        // Reaching the ledge from above: land on it this step and rest.
+        if (ledge.on && ledge.land(a.x, a.y, a.vx, a.vy, a.vz)) {
+            a.rest = ledge.rest_time(a.id, step);
         }
     }
 
     const Constants<Real>& c;
     const Params& params;
     long long step;
-    bool perching;
-    double ledge_y, ledge_x0, ledge_x1;
+    Ledge ledge;
 };
 
 } // namespace boids::classic

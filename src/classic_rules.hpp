@@ -38,8 +38,9 @@ struct Constants {
           bias_increment(T::from_double(p.bias_increment)),
           exact_speed(p.speed_estimate == SpeedEstimate::Exact),
           alpha(T::from_double(alpha_max_beta_min_alpha)), beta(T::from_double(alpha_max_beta_min_beta)),
-          dives(p.max_dive_speed > 0), max_dive_speed(T::from_double(p.max_dive_speed)),
-          three_d(p.dimensions == 3), depth(T::from_double(p.depth)), half_depth(depth / Real(2)),
+          falls(p.gravity > 0), gravity(T::from_double(p.gravity)), dives(p.max_dive_speed > 0),
+          max_dive_speed(T::from_double(p.max_dive_speed)), three_d(p.dimensions == 3),
+          depth(T::from_double(p.depth)), half_depth(depth / Real(2)),
           front_edge(T::from_double(p.margin_front)), back_edge(T::from_double(p.depth - p.margin_back)),
           predators_first(p.predator_order == PredatorOrder::BeforeFlocking),
           fov_limited(p.fov_angle < 360.0), cos_half_fov(std::cos(p.fov_angle * std::numbers::pi / 360.0)),
@@ -61,7 +62,9 @@ struct Constants {
     Real max_bias, bias_increment;
     bool exact_speed;
     Real alpha, beta;
-    bool dives; ///< a separate speed limit applies while descending
+    bool falls;   ///< gravity pulls every flocking agent down (+y) before the speed limits
+    Real gravity; ///< added to vy each step when `falls`
+    bool dives;   ///< a separate speed limit applies while descending
     Real max_dive_speed;
     bool three_d; ///< the world has a z axis (front and back margins, a z period)
     Real depth, half_depth, front_edge, back_edge;

@@ -727,6 +727,68 @@ HWY_INLINE hn::Vec<D> nearest_image(D d, hn::Vec<D> a, hn::Vec<D> x, hn::TFromD<
                           hn::IfThenElse(hn::Lt(diff, hn::Neg(h)), hn::Sub(x, len), x));
 }
 
+/// The lanes inside one of `count` reach boxes, a lane's point taken as (x_up, y_up, z_up) against the
+/// boxes' lower bounds and as (x_down, y_down, z_down) against their upper bounds (the point moved by a
+/// slack toward the box, or the point itself twice).
+template <bool k3D, class D, class Real>
+HWY_INLINE hn::Mask<D> in_reach_boxes(D d, const boids::ReachBox<Real>* boxes, std::size_t count,
+                                      hn::Vec<D> x_up, hn::Vec<D> x_down, hn::Vec<D> y_up, hn::Vec<D> y_down,
+                                      hn::Vec<D> z_up, hn::Vec<D> z_down) {
+    auto in_some = hn::FirstN(d, 0);
+    for (std::size_t k = 0; k < count; ++k) {
+        const boids::ReachBox<Real>& box = boxes[k];
+        auto in = hn::And(hn::And(hn::Ge(x_up, hn::Set(d, box.lo_x)), hn::Le(x_down, hn::Set(d, box.hi_x))),
+                          hn::And(hn::Ge(y_up, hn::Set(d, box.lo_y)), hn::Le(y_down, hn::Set(d, box.hi_y))));
+        if constexpr (k3D) {
+            in = hn::And(in,
+                         hn::And(hn::Ge(z_up, hn::Set(d, box.lo_z)), hn::Le(z_down, hn::Set(d, box.hi_z))));
+        }
+        in_some = hn::Or(in_some, in);
+    }
+    return in_some;
+}
+
+/// The lanes at (x, y, z) that some obstacle's reach box holds once moved toward it by the slack of
+/// obstacle_reach_slack_per_unit: the only ones that steer_around_obstacles or keep_out_of_obstacles may
+/// change.
+template <bool k3D, class D, class Real>
+HWY_INLINE hn::Mask<D> near_obstacles(D d, const FlockInCellOrder<Real>& f, hn::Vec<D> x, hn::Vec<D> y,
+                                      hn::Vec<D> z) {
+    auto largest = hn::Max(hn::Set(d, Real(1)), hn::Max(hn::Abs(x), hn::Abs(y)));
+    if constexpr (k3D) {
+        largest = hn::Max(largest, hn::Abs(z));
+    }
+    const auto slack = hn::Mul(largest, hn::Set(d, static_cast<Real>(obstacle_reach_slack_per_unit)));
+    return in_reach_boxes<k3D>(d, f.obstacle_reach, f.obstacles, hn::Add(x, slack), hn::Sub(x, slack),
+                               hn::Add(y, slack), hn::Sub(y, slack), hn::Add(z, slack), hn::Sub(z, slack));
+}
+
+/// Runs `rule(lane, x, y, z, vx, vy, vz)`, one of the plain path's own per-agent functions, for the lanes
+/// in `which` (of the first `count`), their velocities in and out.
+template <class D, class Rule>
+HWY_NOINLINE void rule_by_lane(D d, hn::Mask<D> which, std::size_t count, hn::Vec<D> x, hn::Vec<D> y,
+                               hn::Vec<D> z, hn::Vec<D>& vx, hn::Vec<D>& vy, hn::Vec<D>& vz,
+                               const Rule& rule) {
+    using Real = hn::TFromD<D>;
+    constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
+    HWY_ALIGN Real lanes[7][max_lanes] = {}; // (zeroed: GCC cannot see that count <= the lanes)
+    hn::Store(x, d, lanes[0]);
+    hn::Store(y, d, lanes[1]);
+    hn::Store(z, d, lanes[2]);
+    hn::Store(vx, d, lanes[3]);
+    hn::Store(vy, d, lanes[4]);
+    hn::Store(vz, d, lanes[5]);
+    hn::Store(hn::VecFromMask(d, which), d, lanes[6]);
+    for (std::size_t l = 0; l < count; ++l) {
+        if (lanes[6][l] != Real(0)) { // all bits set
+            rule(l, lanes[0][l], lanes[1][l], lanes[2][l], lanes[3][l], lanes[4][l], lanes[5][l]);
+        }
+    }
+    vx = hn::Load(d, lanes[3]);
+    vy = hn::Load(d, lanes[4]);
+    vz = hn::Load(d, lanes[5]);
+}
+
 /// docs/MODEL.md §2.3-2.9 for `count` agents in lanes, from their neighbour sums; the new state may be
 /// stored up to slot `writable_end` (the end of the row). Out of line: it runs once per vector of agents
 /// (against ~6 candidates per agent), and one copy serves the kernel's variants of the candidate test.
@@ -743,6 +805,16 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     auto vz = zero;
     if constexpr (k3D) {
         vz = hn::LoadU(d, f.vz + slot0);
+    }
+    constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
+    // Perching: the lanes resting sit still (their rules' result is replaced below, their bias kept).
+    HWY_ALIGN Real lane_rest[max_lanes] = {}; // whole numbers up to perch_rest_max: exact
+    auto resting = hn::FirstN(d, 0);
+    if (f.ledge != nullptr) {
+        for (std::size_t l = 0; l < count; ++l) {
+            lane_rest[l] = static_cast<Real>(f.rest[slot0 + l]);
+        }
+        resting = hn::Gt(hn::Load(d, lane_rest), zero);
     }
 
     // Step 2: cohesion and alignment (agents with no neighbour keep their velocity).
@@ -828,7 +900,6 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     }
 
     // Steps 6-7: scouts' dynamic bias and pull toward their side.
-    constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
     HWY_ALIGN Real lane_bias[max_lanes] = {};
     if (f.has_scouts) {
         HWY_ALIGN Real lane_kind[max_lanes] = {};
@@ -868,18 +939,51 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         vy = hn::Load(d, lane_v[1]);
     }
 
-    // Step 8: speed limits (every component by one factor; zero velocity becomes (min_speed, 0, 0)).
+    // Obstacles near a lane, then food sources in reach: the plain path's push and pull, lane by lane.
+    if (f.obstacles > 0) {
+        const auto near = hn::And(near_obstacles<k3D>(d, f, x, y, z), hn::FirstN(d, count));
+        if (HWY_UNLIKELY(!hn::AllFalse(d, near))) {
+            rule_by_lane(d, near, count, x, y, z, vx, vy, vz,
+                         [&](std::size_t, Real px, Real py, Real pz, Real& pvx, Real& pvy, Real& pvz) {
+                             steer_around_obstacles(*f.params, k3D, px, py, pz, pvx, pvy, pvz);
+                         });
+        }
+    }
+    if (f.food_sources > 0) {
+        const auto near = hn::And(in_reach_boxes<k3D>(d, f.food_reach, f.food_sources, x, x, y, y, z, z),
+                                  hn::FirstN(d, count));
+        if (HWY_UNLIKELY(!hn::AllFalse(d, near))) {
+            rule_by_lane(d, near, count, x, y, z, vx, vy, vz,
+                         [&](std::size_t, Real px, Real py, Real pz, Real& pvx, Real& pvy, Real& pvz) {
+                             seek_food(*f.params, k3D, f.step, px, py, pz, pvx, pvy, pvz);
+                         });
+        }
+    }
+
+    // Gravity (docs/MODEL.md §3), before the limits.
+    if (c.falls) {
+        vy = hn::Add(vy, hn::Set(d, c.gravity));
+    }
+
+    // Step 8: speed limits (every component by one factor; zero velocity becomes (min_speed, 0, 0)); with
+    // a dive speed, the upper limit of a lane descending (vy > 0) after the lower limit is max_dive_speed.
     const auto min_speed = hn::Set(d, c.min_speed), max_speed = hn::Set(d, c.max_speed);
+    const auto upper_limit = [&](hn::Vec<D> v) HWY_ATTR {
+        return c.dives ? hn::IfThenElse(hn::Gt(v, zero), hn::Set(d, c.max_dive_speed), max_speed) : max_speed;
+    };
     auto speed2 = hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy));
     if constexpr (k3D) {
         speed2 = hn::Add(speed2, hn::Mul(vz, vz));
     }
     const auto speed = hn::Sqrt(speed2);
     const auto slow = hn::Lt(speed, min_speed);
-    const auto fast = hn::Gt(speed, max_speed);
-    if (c.min_speed <= c.max_speed) {
-        // A lane is slow or fast, not both: one division per component serves both limits.
-        const auto limit = hn::IfThenElse(slow, min_speed, max_speed);
+    if (c.min_speed <= c.max_speed && (!c.dives || c.min_speed <= c.max_dive_speed)) {
+        // A lane is slow or fast, not both: one division per component serves both limits. (A slow lane is
+        // below every upper limit, so its upper limit, chosen by the vy it has before the lower limit
+        // rather than after, is never used.)
+        const auto upper = upper_limit(vy);
+        const auto fast = hn::Gt(speed, upper);
+        const auto limit = hn::IfThenElse(slow, min_speed, upper);
         const auto limited = hn::Or(slow, fast);
         vx = hn::IfThenElse(limited, hn::Mul(hn::Div(vx, speed), limit), vx);
         vy = hn::IfThenElse(limited, hn::Mul(hn::Div(vy, speed), limit), vy);
@@ -889,17 +993,60 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     } else { // docs/MODEL.md §2.8: the max limit applies to the velocity the min limit produced
         vx = hn::IfThenElse(slow, hn::Mul(hn::Div(vx, speed), min_speed), vx);
         vy = hn::IfThenElse(slow, hn::Mul(hn::Div(vy, speed), min_speed), vy);
-        vx = hn::IfThenElse(fast, hn::Mul(hn::Div(vx, speed), max_speed), vx);
-        vy = hn::IfThenElse(fast, hn::Mul(hn::Div(vy, speed), max_speed), vy);
         if constexpr (k3D) {
             vz = hn::IfThenElse(slow, hn::Mul(hn::Div(vz, speed), min_speed), vz);
-            vz = hn::IfThenElse(fast, hn::Mul(hn::Div(vz, speed), max_speed), vz);
+        }
+        const auto upper = upper_limit(vy);
+        const auto fast = hn::Gt(speed, upper);
+        vx = hn::IfThenElse(fast, hn::Mul(hn::Div(vx, speed), upper), vx);
+        vy = hn::IfThenElse(fast, hn::Mul(hn::Div(vy, speed), upper), vy);
+        if constexpr (k3D) {
+            vz = hn::IfThenElse(fast, hn::Mul(hn::Div(vz, speed), upper), vz);
         }
     }
     const auto stopped = hn::Eq(speed, zero);
     vx = hn::IfThenElse(stopped, min_speed, vx);
     vy = hn::IfThenElse(stopped, zero, vy);
     vz = hn::IfThenElse(stopped, zero, vz);
+
+    // Perching: landing on the ledge from above (lane by lane where a lane not resting may reach it this
+    // step: over its span, below it by at most twice its vertical speed), then the resting lanes' step.
+    HWY_ALIGN std::int32_t lane_new_rest[max_lanes] = {};
+    if (f.ledge != nullptr) {
+        const Ledge& ledge = *f.ledge;
+        for (std::size_t l = 0; l < count; ++l) {
+            lane_new_rest[l] = f.rest[slot0 + l];
+        }
+        const auto may_land = hn::AndNot(
+            resting,
+            hn::And(hn::And(hn::FirstN(d, count), hn::And(hn::Ge(x, hn::Set(d, f.ledge_reach.lo_x)),
+                                                          hn::Le(x, hn::Set(d, f.ledge_reach.hi_x)))),
+                    hn::And(hn::Le(y, hn::Set(d, f.ledge_reach.hi_y)),
+                            hn::Ge(hn::Add(y, hn::Add(hn::Abs(vy), hn::Abs(vy))),
+                                   hn::Set(d, f.ledge_reach.lo_y)))));
+        if (HWY_UNLIKELY(!hn::AllFalse(d, may_land))) {
+            rule_by_lane(d, may_land, count, x, y, z, vx, vy, vz,
+                         [&](std::size_t l, Real px, Real py, Real, Real& pvx, Real& pvy, Real& pvz) {
+                             if (ledge.land(px, py, pvx, pvy, pvz)) {
+                                 const std::uint32_t agent = f.agent[slot0 + l];
+                                 lane_new_rest[l] =
+                                     ledge.rest_time(f.ids != nullptr ? f.ids[agent] : agent, f.step);
+                             }
+                         });
+        }
+        if (HWY_UNLIKELY(!hn::AllFalse(d, resting))) {
+            const auto last = hn::Eq(hn::Load(d, lane_rest), hn::Set(d, Real(1)));
+            const auto takeoff = hn::Set(d, ScalarTraits<Real>::from_double(ledge.takeoff_vy));
+            vx = hn::IfThenElse(resting, zero, vx);
+            vy = hn::IfThenElse(resting, hn::IfThenElseZero(last, takeoff), vy);
+            vz = hn::IfThenElse(resting, zero, vz);
+            for (std::size_t l = 0; l < count; ++l) {
+                if (lane_rest[l] > Real(0)) {
+                    --lane_new_rest[l];
+                }
+            }
+        }
+    }
 
     // Step 9: move; the new state in slot order. The whole vector is stored when its lanes past `count`
     // fall on slots of this row (later tiles of the row, which this thread writes afterwards); otherwise
@@ -908,6 +1055,8 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     const auto moved_x = hn::Add(x, vx), moved_y = hn::Add(y, vy);
     const auto moved_z = hn::Add(z, vz); // unused in 2D
     bool whole_vector = slot0 + hn::Lanes(d) <= writable_end;
+    const auto agents = hn::FirstN(d, count);
+    auto outside = hn::FirstN(d, 0); // lanes to wrap
     if constexpr (kWrap) {
         const auto inside_x = hn::And(hn::Ge(moved_x, zero), hn::Lt(moved_x, hn::Set(d, c.width)));
         const auto inside_y = hn::And(hn::Ge(moved_y, zero), hn::Lt(moved_y, hn::Set(d, c.height)));
@@ -915,8 +1064,17 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         if constexpr (k3D) {
             inside = hn::And(inside, hn::And(hn::Ge(moved_z, zero), hn::Lt(moved_z, hn::Set(d, c.depth))));
         }
-        const auto agents = hn::FirstN(d, count);
-        whole_vector = whole_vector && hn::AllTrue(d, hn::Or(inside, hn::Not(agents)));
+        outside = hn::AndNot(inside, agents);
+        whole_vector = whole_vector && hn::AllFalse(d, outside);
+    }
+    // Keep out of the obstacles, after the wrap, lane by lane where a lane may be near one (a lane to wrap
+    // may land anywhere, so it is near).
+    bool keep_out = false;
+    if (f.obstacles > 0) {
+        const auto near =
+            hn::And(hn::Or(near_obstacles<k3D>(d, f, moved_x, moved_y, moved_z), outside), agents);
+        keep_out = !hn::AllFalse(d, near);
+        whole_vector = whole_vector && !keep_out;
     }
     if (whole_vector) {
         hn::StoreU(moved_x, d, f.new_x + slot0);
@@ -936,25 +1094,36 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         hn::Store(moved_z, d, lanes[4]);
         hn::Store(vz, d, lanes[5]);
         for (std::size_t l = 0; l < count; ++l) {
-            Real px = lanes[0][l], py = lanes[1][l];
+            Real px = lanes[0][l], py = lanes[1][l], pz = k3D ? lanes[4][l] : Real(0);
+            Real lane_vx = lanes[2][l], lane_vy = lanes[3][l], lane_vz = k3D ? lanes[5][l] : Real(0);
             if constexpr (kWrap) {
                 px = classic::wrap_position(px, c.width);
                 py = classic::wrap_position(py, c.height);
+                if constexpr (k3D) {
+                    pz = classic::wrap_position(pz, c.depth);
+                }
+            }
+            if (keep_out) {
+                keep_out_of_obstacles(f.params->obstacles, k3D ? f.params->depth : 0.0, px, py, pz, lane_vx,
+                                      lane_vy, lane_vz);
             }
             f.new_x[slot0 + l] = px;
             f.new_y[slot0 + l] = py;
-            f.new_vx[slot0 + l] = lanes[2][l];
-            f.new_vy[slot0 + l] = lanes[3][l];
+            f.new_vx[slot0 + l] = lane_vx;
+            f.new_vy[slot0 + l] = lane_vy;
             if constexpr (k3D) {
-                f.new_z[slot0 + l] = kWrap ? classic::wrap_position(lanes[4][l], c.depth) : lanes[4][l];
-                f.new_vz[slot0 + l] = lanes[5][l];
+                f.new_z[slot0 + l] = pz;
+                f.new_vz[slot0 + l] = lane_vz;
             }
         }
     }
     if (f.has_scouts) {
-        for (std::size_t l = 0; l < count; ++l) {
-            f.new_bias[slot0 + l] = lane_bias[l];
+        for (std::size_t l = 0; l < count; ++l) { // a resting scout keeps its bias
+            f.new_bias[slot0 + l] = lane_rest[l] > Real(0) ? f.bias[slot0 + l] : lane_bias[l];
         }
+    }
+    if (f.ledge != nullptr) {
+        std::copy_n(lane_new_rest, count, f.new_rest + slot0);
     }
 }
 

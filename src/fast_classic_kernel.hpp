@@ -7,6 +7,9 @@
 #include "boids/detail/grid_geometry.hpp"
 #include "boids/kind.hpp"
 #include "classic_rules.hpp"
+#include "food_rules.hpp"
+#include "obstacle_rules.hpp"
+#include "perch_rules.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -37,7 +40,8 @@ struct FlockInCellOrder {
     const Real* vy = nullptr;
     const Real* z = nullptr; // 3D only (c.three_d)
     const Real* vz = nullptr;
-    const std::uint32_t* agent = nullptr; // world index of each slot (ties of Flake's line of sight)
+    // The world index of each slot (ties of Flake's line of sight; perching's ids).
+    const std::uint32_t* agent = nullptr;
 
     // Predators' old positions (read only), in world order.
     const Real* predator_x = nullptr;
@@ -58,6 +62,27 @@ struct FlockInCellOrder {
     Real* new_z = nullptr; // 3D only
     Real* new_vz = nullptr;
     Real* new_bias = nullptr;
+
+    // Obstacles (docs/MODEL.md §3): `obstacles` reach boxes (obstacle_reach_boxes), and the parameters
+    // that hold the obstacles themselves, their margin, turn factor and the depth. The lanes the boxes
+    // cannot rule out take the plain path's functions (obstacle_rules.hpp), lane by lane.
+    const ReachBox<Real>* obstacle_reach = nullptr;
+    std::size_t obstacles = 0;
+    const Params* params = nullptr;
+    // Food (docs/MODEL.md §3): `food_sources` reach boxes (food_reach_boxes) at this step, `step`; the
+    // sources themselves are in `params`. Lanes inside a box take seek_food, lane by lane.
+    const ReachBox<Real>* food_reach = nullptr;
+    std::size_t food_sources = 0;
+    long long step = 0;
+    // Perching (docs/MODEL.md §3), when `ledge` is set: every agent's rest in slot order, read from `rest`
+    // and written to `new_rest`; the ids their rest times hash (`ids`, by world index, see `agent`;
+    // nullptr: the world indices). `ledge_reach`: the ledge's span in x
+    // and its height in y, rounded outward to Real (lo_y a part in 10^5 below the height).
+    const Ledge* ledge = nullptr;
+    const std::int32_t* rest = nullptr;
+    std::int32_t* new_rest = nullptr;
+    const std::uint32_t* ids = nullptr;
+    ReachBox<Real> ledge_reach{};
 
     // When set, the cell of every agent's new position in `next_grid` (slot order, padded by a vector), for
     // the next step's sort: computed line by line while the new positions are still in cache. `next_grid`

@@ -141,7 +141,8 @@ void FastStepScratch<Real>::sync(World<Real>& world, bool release, int threads) 
 // FastClassicStep
 
 template <class Real>
-void SlotColumns<Real>::resize(std::size_t count, std::size_t padding, bool scouts, bool three_d) {
+void SlotColumns<Real>::resize(std::size_t count, std::size_t padding, bool scouts, bool three_d,
+                               bool perching) {
     agent.resize(count);
     for (auto* column : {&x, &y, &vx, &vy}) {
         column->resize(count + padding);
@@ -150,6 +151,7 @@ void SlotColumns<Real>::resize(std::size_t count, std::size_t padding, bool scou
     bias.resize(scouts ? count + padding : 0);
     z.resize(three_d ? count + padding : 0);
     vz.resize(three_d ? count + padding : 0);
+    rest.resize(perching ? count : 0);
 }
 
 template <class Real>
@@ -185,6 +187,14 @@ void FastClassicStep<Real>::write_back(World<Real>& world, int threads) {
     }
     const std::uint32_t* const agent = cur_.agent.data();
     const std::size_t m = cur_.agent.size();
+    if (perching_) {
+        const std::int32_t* const from = cur_.rest.data();
+        std::int32_t* const to = world.rest.data();
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (std::size_t s = 0; s < m; ++s) {
+            to[agent[s]] = from[s];
+        }
+    }
     // A column at a time: the scattered stores of one pass land in one world column (4 MB at 1M float
     // agents), which the caches hold better than four or six columns written at once.
 #pragma omp parallel num_threads(threads)
@@ -218,8 +228,9 @@ void FastClassicStep<Real>::load(const World<Real>& world, const Params& params,
         scouts += k == Kind::Scout1 || k == Kind::Scout2;
     }
     has_scouts_ = scouts > 0;
+    perching_ = params.perch_rest_max > 0;
     const std::size_t m = n - predators_.size();
-    cur_.resize(m, slot_padding<Real>(), has_scouts_, three_d_);
+    cur_.resize(m, slot_padding<Real>(), has_scouts_, three_d_, perching_);
     // Compact the flocking agents in world order (sequential reads and writes).
     std::size_t s = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -238,6 +249,9 @@ void FastClassicStep<Real>::load(const World<Real>& world, const Params& params,
         if (three_d_) {
             cur_.z[s] = wrap ? classic::wrap_position(world.z[i], depth) : world.z[i];
             cur_.vz[s] = world.vz[i];
+        }
+        if (perching_) {
+            cur_.rest[s] = world.rest[i];
         }
         ++s;
     }
@@ -341,6 +355,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
     // margin mode) each slot also records its cell, for the general fix-up below.
     const bool scouts = has_scouts_;
     const bool three_d = three_d_;
+    const bool perching = perching_;
     {
         const std::uint32_t* const agent = cur_.agent.data();
         const Real *const x = cur_.x.data(), *const y = cur_.y.data();
@@ -348,6 +363,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
         const Kind* const kind = cur_.kind.data();
         const Real* const bias = cur_.bias.data();
         const Real *const z = cur_.z.data(), *const vz = cur_.vz.data();
+        const std::int32_t* const rest = cur_.rest.data();
         std::uint32_t* const to_agent = next_.agent.data();
         std::uint32_t* const to_cell = sorted_cell_.data();
         Real *const to_x = next_.x.data(), *const to_y = next_.y.data();
@@ -355,6 +371,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
         Kind* const to_kind = next_.kind.data();
         Real* const to_bias = next_.bias.data();
         Real *const to_z = next_.z.data(), *const to_vz = next_.vz.data();
+        std::int32_t* const to_rest = next_.rest.data();
         const auto scatter = [&](auto record_cell) {
             for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
                 const std::uint32_t c = cell_of[s];
@@ -374,6 +391,9 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
                 if (three_d) {
                     to_z[to] = z[s];
                     to_vz[to] = vz[s];
+                }
+                if (perching) {
+                    to_rest[to] = rest[s];
                 }
             }
         };
@@ -395,6 +415,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
         Kind* const kind = next_.kind.data();
         Real* const bias = next_.bias.data();
         Real *const z = next_.z.data(), *const vz = next_.vz.data();
+        std::int32_t* const rest = next_.rest.data();
         // Moves the agent at slot k down to its place in [begin, k].
         const auto insert = [&](std::uint32_t begin, std::uint32_t k) {
             const std::uint32_t a = agent[k];
@@ -402,6 +423,7 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
             const Kind akind = scouts ? kind[k] : Kind::Boid;
             const Real abias = scouts ? bias[k] : Real(0);
             const Real az = three_d ? z[k] : Real(0), avz = three_d ? vz[k] : Real(0);
+            const std::int32_t arest = perching ? rest[k] : 0;
             std::uint32_t j = k;
             for (; j > begin && agent[j - 1] > a; --j) {
                 agent[j] = agent[j - 1];
@@ -417,6 +439,9 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
                     z[j] = z[j - 1];
                     vz[j] = vz[j - 1];
                 }
+                if (perching) {
+                    rest[j] = rest[j - 1];
+                }
             }
             agent[j] = a;
             x[j] = ax;
@@ -430,6 +455,9 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
             if (three_d) {
                 z[j] = az;
                 vz[j] = avz;
+            }
+            if (perching) {
+                rest[j] = arest;
             }
         };
         if (cells_known) {
@@ -505,13 +533,25 @@ void FastClassicStep<Real>::move_predators(World<Real>& world, const Params& par
 }
 
 template <class Real>
-bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, int threads,
-                                     StepProfile& profile, const GridExtent* whole) {
+bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, long long step, int threads,
+                                     StepProfile& profile, const GridExtent* whole,
+                                     const std::uint32_t* ids) {
     using clock = std::chrono::steady_clock;
     const auto t_start = clock::now();
     threads = step_threads(world.size(), threads);
     apply_fast_path_target_environment(); // before the lane count or a kernel is dispatched
     if (!(params.visual_range > 0.0)) {
+        return false;
+    }
+    // Obstacles change how the plain path's predators turn (predators::Behavior::turns_as_in_spec), which
+    // phase 3 below does not do: such worlds take the plain path.
+    const auto predators_fly_here = [&](std::size_t predators) {
+        return predators == 0 || params.obstacles.empty();
+    };
+    // On a torus, an obstacle whose keep-out may push an agent across the world's edge takes the plain path.
+    if (params.boundary == Boundary::Wrap &&
+        !obstacles_keep_points_in_world(params, params.dimensions == 3)) {
+        sync(world, true, threads);
         return false;
     }
     if (loaded_ && world.size() != world_size_) {
@@ -522,11 +562,12 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
         for (const Kind k : world.kind) {
             predators += k == Kind::Predator;
         }
-        if (predators > fast_path_max_predators) {
+        if (predators > fast_path_max_predators || !predators_fly_here(predators)) {
             return false;
         }
         load(world, params, threads);
-    } else if (predators_.size() > fast_path_max_predators) {
+    } else if (predators_.size() > fast_path_max_predators || !predators_fly_here(predators_.size())) {
+        sync(world, true, threads); // give the world back to the plain path
         return false;
     }
     if (!compute_geometry(params, threads, whole)) {
@@ -546,7 +587,7 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     newcomers_at_.resize(cells);
     histograms_.resize(2 * static_cast<std::size_t>(threads) * cells); // two counters per cell and thread
     chunk_total_.resize(static_cast<std::size_t>(threads));
-    next_.resize(m, slot_padding<Real>(), has_scouts_, three_d_);
+    next_.resize(m, slot_padding<Real>(), has_scouts_, three_d_, perching_);
     predator_x_.resize(predators_.size());
     predator_y_.resize(predators_.size());
     predator_z_.resize(three_d_ ? predators_.size() : 0);
@@ -594,6 +635,25 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, i
     flock.new_z = cur_.z.data();
     flock.new_vz = cur_.vz.data();
     flock.new_bias = cur_.bias.data();
+    obstacle_reach_ = obstacle_reach_boxes<Real>(params, three_d_);
+    flock.obstacle_reach = obstacle_reach_.data();
+    flock.obstacles = obstacle_reach_.size();
+    flock.params = &params;
+    food_reach_ = food_reach_boxes<Real>(params, three_d_, step);
+    flock.food_reach = food_reach_.data();
+    flock.food_sources = food_reach_.size();
+    flock.step = step;
+    const Ledge ledge(params);
+    if (perching_) {
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        const double lo[3] = {ledge.x0, ledge.y - 1e-5 * std::max(1.0, std::abs(ledge.y)), -inf};
+        const double hi[3] = {ledge.x1, ledge.y, inf};
+        flock.ledge = &ledge;
+        flock.ledge_reach = grown_reach_box<Real>(lo, hi, 0.0);
+        flock.rest = next_.rest.data();
+        flock.new_rest = cur_.rest.data();
+        flock.ids = ids;
+    }
     const bool bin_in_kernel = wrap && cells < fast::moved_cell_flag;
     if (bin_in_kernel) {
         flock.new_cell = slot_cell_.data();

@@ -32,25 +32,28 @@ struct SlotColumns {
     std::vector<Kind> kind;
     std::vector<Real> x, y, vx, vy, bias;
     std::vector<Real> z, vz;
+    std::vector<std::int32_t> rest; ///< perching only (World::rest)
 
     /// Sizes the columns for `count` slots plus `padding` (SIMD loads may read one vector past the end);
-    /// kind and bias only when `scouts`, z and vz only when `three_d`.
-    void resize(std::size_t count, std::size_t padding, bool scouts, bool three_d);
+    /// kind and bias only when `scouts`, z and vz only when `three_d`, rest only when `perching`.
+    void resize(std::size_t count, std::size_t padding, bool scouts, bool three_d, bool perching);
 };
 
 /// Buffers and phases of the fast step. One instance per Simulation (not thread-safe).
 template <class Real>
 class FastClassicStep {
 public:
-    /// One synchronous step of the classic model (docs/MODEL.md §2) on `threads` threads, writing the
-    /// phases' timing to `profile`.
+    /// One synchronous step of the classic model (docs/MODEL.md §2), the world's `step`th (where food
+    /// sources are), on `threads` threads, writing the phases' timing to `profile`.
     /// Returns false, having changed nothing, when the fast path does not apply: a visual range of 0,
     /// more than fast_path_max_predators predators, or in wrap mode a torus less than 3 cells wide, high
     /// or (3D) deep (where the plain path's 3 x 3 (x 3) block would visit a cell twice).
     /// `whole`, when given, lays the grid out as that of a larger flock this world is part of (its member
     /// count and bounding box; see GridExtent), as SpatialGrid::build does.
-    bool try_step(World<Real>& world, const Params& params, int threads, StepProfile& profile,
-                  const GridExtent* whole = nullptr);
+    /// `ids`, when given, are the agents' ids in a larger flock (Simulation::set_agent_ids), which perching
+    /// hashes.
+    bool try_step(World<Real>& world, const Params& params, long long step, int threads, StepProfile& profile,
+                  const GridExtent* whole = nullptr, const std::uint32_t* ids = nullptr);
 
     /// Writes the flock's state back into the world's rows unless they are current (written back already,
     /// by an earlier sync() or by a step that followed one); with `release`, the world becomes the only copy
@@ -96,6 +99,7 @@ private:
     fast::CellGeometry grid_{0.0, 0.0, 1.0, 1.0, 1, 1};
     std::size_t world_size_ = 0;
     bool has_scouts_ = false;
+    bool perching_ = false;                ///< the slots carry the agents' rest (World::rest)
     std::vector<std::uint32_t> predators_; ///< world indices of the predators, in world order
 
     SlotColumns<Real> cur_, next_;            ///< the flock in slot order; sort and kernel alternate them
@@ -106,6 +110,8 @@ private:
     std::vector<std::uint32_t> chunk_total_;  ///< per thread: agents in its share of the cells
     std::vector<std::uint32_t> cell_start_;   ///< nx * ny * nz + 1 slot offsets
     std::vector<Real> predator_x_, predator_y_, predator_z_; ///< the predators' old positions
+    std::vector<ReachBox<Real>> obstacle_reach_;             ///< the obstacles' reach boxes
+    std::vector<ReachBox<Real>> food_reach_;                 ///< this step's food sources' reach boxes
 };
 
 } // namespace boids::detail

@@ -5,6 +5,7 @@
 #include "fast_classic_step.hpp"
 #include "models/registry.hpp"
 #include "neighbour_pass.hpp"
+#include "obstacle_rules.hpp"
 #include "sequential_pass.hpp"
 #include "step_threads.hpp"
 
@@ -51,49 +52,6 @@ void validate_for(const Params& params) {
     validate(params);
     if constexpr (std::is_same_v<Real, Fix15>) {
         validate_fix15(params);
-    }
-}
-
-/// No agent ends a step inside an obstacle: one that would is put back just outside the nearest surface,
-/// and the part of its velocity pointing inward is removed (it slides along the surface). `depth` > 0 means
-/// a 3D world (spheres and boxes); z and vz are then moved too.
-template <class Real>
-void keep_out_of_obstacles(const std::vector<Obstacle>& obstacles, double depth, Real& x, Real& y, Real& z,
-                           Real& vx, Real& vy, Real& vz) {
-    using T = ScalarTraits<Real>;
-    const bool three_d = depth > 0;
-    for (int pass = 0; pass < 4; ++pass) { // overlapping obstacles can push into each other
-        bool moved = false;
-        for (const Obstacle& o : obstacles) {
-            const double px = static_cast<double>(x), py = static_cast<double>(y),
-                         pz = static_cast<double>(z);
-            const SurfaceDistance sd =
-                three_d ? surface_distance(o, px, py, pz, depth) : surface_distance(o, px, py);
-            // A clearance relative to the position's size keeps the point outside after rounding to Real.
-            const double clearance =
-                1e-3 * std::max({1.0, std::abs(px), std::abs(py), three_d ? std::abs(pz) : 0.0});
-            if (sd.distance >= clearance) {
-                continue;
-            }
-            x = T::from_double(px + sd.nx * (clearance - sd.distance));
-            y = T::from_double(py + sd.ny * (clearance - sd.distance));
-            const double inward = static_cast<double>(vx) * sd.nx + static_cast<double>(vy) * sd.ny +
-                                  (three_d ? static_cast<double>(vz) * sd.nz : 0.0);
-            if (three_d) {
-                z = T::from_double(pz + sd.nz * (clearance - sd.distance));
-            }
-            if (inward < 0) {
-                vx = T::from_double(static_cast<double>(vx) - inward * sd.nx);
-                vy = T::from_double(static_cast<double>(vy) - inward * sd.ny);
-                if (three_d) {
-                    vz = T::from_double(static_cast<double>(vz) - inward * sd.nz);
-                }
-            }
-            moved = true;
-        }
-        if (!moved) {
-            return;
-        }
     }
 }
 
@@ -172,8 +130,9 @@ void Simulation<Real>::step_once() {
     };
     if constexpr (std::is_floating_point_v<Real>) {
         if (fast_path_ && fast_path_applies(params_) &&
-            fast_.get().try_step(world_, params_, nthreads, last_profile_,
-                                 whole_flock_grids_ ? whole_flock_grids_->data() : nullptr)) {
+            fast_.get().try_step(world_, params_, steps_taken_, nthreads, last_profile_,
+                                 whole_flock_grids_ ? whole_flock_grids_->data() : nullptr,
+                                 agent_ids_.size() == world_.size() ? agent_ids_.data() : nullptr)) {
             last_step_fast_ = true;
             total_profile_ += last_profile_;
             ++steps_taken_;

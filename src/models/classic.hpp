@@ -70,14 +70,14 @@ inline constexpr std::array<Extension, 12> extensions{{
     // Only the classic model's boids flee predators; the order means nothing to the others (they do not
     // read the key), so it is not refused under them.
     {"predator_order", [](const Params& p) { return p.predator_order != PredatorOrder::AfterEdges; }, nullptr},
-    {"gravity", [](const Params& p) { return p.gravity != 0.0; }, &ModelAbilities::extensions},
-    {"max_dive_speed", [](const Params& p) { return p.max_dive_speed != 0.0; }, &ModelAbilities::extensions},
+    {"gravity", [](const Params& p) { return p.gravity != 0.0; }, &ModelAbilities::extensions, true},
+    {"max_dive_speed", [](const Params& p) { return p.max_dive_speed != 0.0; }, &ModelAbilities::extensions, true},
     {"line_of_sight_factor", [](const Params& p) { return p.line_of_sight_factor != 0.0; }, &ModelAbilities::extensions, true},
-    {"perch_rest_max", [](const Params& p) { return p.perch_rest_max != 0.0; }, &ModelAbilities::extensions},
-    {"food", [](const Params& p) { return !p.food.empty(); }, &ModelAbilities::extensions},
+    {"perch_rest_max", [](const Params& p) { return p.perch_rest_max != 0.0; }, &ModelAbilities::extensions, true},
+    {"food", [](const Params& p) { return !p.food.empty(); }, &ModelAbilities::extensions, true},
     // Every model keeps agents out of obstacles (the integrate phase); only the classic one also steers
     // around them.
-    {"obstacles", [](const Params& p) { return !p.obstacles.empty(); }, nullptr},
+    {"obstacles", [](const Params& p) { return !p.obstacles.empty(); }, nullptr, true},
 }};
 
 /// A numeric key of the extensions, read by the models that have the ability `needs`.

@@ -6,7 +6,9 @@
 
 #include "boids/error.hpp"
 #include "boids/fast_path.hpp"
+#include "boids/food.hpp"
 #include "boids/hash.hpp"
+#include "boids/obstacle.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
 #include "boids/workloads.hpp"
@@ -90,6 +92,7 @@ void expect_same_world(const World<Real>& a, const World<Real>& b) {
         ASSERT_EQ(a.vy[i], b.vy[i]) << "agent " << i;
         ASSERT_EQ(a.bias[i], b.bias[i]) << "agent " << i;
         ASSERT_EQ(a.target[i], b.target[i]) << "agent " << i;
+        ASSERT_EQ(a.rest[i], b.rest[i]) << "agent " << i;
     }
     ASSERT_EQ(a.z.size(), b.z.size());
     for (std::size_t i = 0; i < a.z.size(); ++i) {
@@ -100,9 +103,9 @@ void expect_same_world(const World<Real>& a, const World<Real>& b) {
 }
 
 /// Steps both paths side by side; the fast one without looking at its world in between (its flock
-/// stays in cell order), then compares the final states bit for bit.
+/// stays in cell order), then compares the final states bit for bit; `end` is the final state.
 template <class Real>
-void expect_fast_equals_plain(const Params& p, const World<Real>& start, int steps) {
+void compare_fast_and_plain(const Params& p, const World<Real>& start, int steps, World<Real>& end) {
     Simulation<Real> fast = make_sim(p, start, true, 2);
     Simulation<Real> plain = make_sim(p, start, false, 2);
     for (int s = 0; s < steps; ++s) {
@@ -112,6 +115,14 @@ void expect_fast_equals_plain(const Params& p, const World<Real>& start, int ste
         ASSERT_FALSE(plain.last_step_fast());
     }
     expect_same_world(fast.world(), plain.world());
+    end = fast.world();
+}
+
+template <class Real>
+World<Real> expect_fast_equals_plain(const Params& p, const World<Real>& start, int steps) {
+    World<Real> end;
+    compare_fast_and_plain(p, start, steps, end);
+    return end;
 }
 
 // A flock strung out far along one axis (a state file can ask for it) steps with a grid that follows the
@@ -223,9 +234,15 @@ TEST(FastClassicStep, SparseLinesOfAWrapWorldGiveThePlainPathsBits) {
     expect_fast_equals_plain(p, spawn_world<double>(p, AgentCounts{1200, 0, 0, 0}, 12), 40);
 }
 
-/// The fast path on each SIMD target this CPU runs gives the plain path's state after `steps` steps.
+std::string scene_name(const Params& p) {
+    return std::to_string(p.dimensions) + "D, " + (p.boundary == Boundary::Wrap ? "wrap" : "margin");
+}
+
+/// The fast path on each SIMD target this CPU runs gives the plain path's state after `steps` steps; `what`
+/// names the scene in a failure.
 template <class Real>
-void expect_plain_bits_on_every_simd_target(const Params& p, const World<Real>& start, int steps) {
+void expect_plain_bits_on_every_simd_target(const Params& p, const World<Real>& start, int steps,
+                                            const std::string& what = "") {
     Simulation<Real> plain = make_sim(p, start, false, 2);
     plain.step(steps);
     const std::uint64_t expected = state_hash(plain.world());
@@ -233,8 +250,9 @@ void expect_plain_bits_on_every_simd_target(const Params& p, const World<Real>& 
         hwy::SetSupportedTargetsForTest(target);
         Simulation<Real> fast = make_sim(p, start, true, 2);
         fast.step(steps);
-        EXPECT_TRUE(fast.last_step_fast()) << "SIMD target " << hwy::TargetName(target);
-        EXPECT_EQ(state_hash(fast.world()), expected) << "SIMD target " << hwy::TargetName(target);
+        EXPECT_TRUE(fast.last_step_fast()) << "SIMD target " << hwy::TargetName(target) << ", " << what;
+        EXPECT_EQ(state_hash(fast.world()), expected)
+            << "SIMD target " << hwy::TargetName(target) << ", " << what;
     }
     hwy::SetSupportedTargetsForTest(0);
 }
@@ -417,9 +435,210 @@ TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBitsOnEverySimdTarget) {
         for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
             Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
             p.fov_angle = 240;
-            SCOPED_TRACE(std::to_string(dimensions) + "D, " +
-                         (boundary == Boundary::Wrap ? "wrap" : "margin"));
-            expect_plain_bits_on_every_simd_target(p, busy_world_with_view<float>(p), 15);
+            expect_plain_bits_on_every_simd_target(p, busy_world_with_view<float>(p), 15, scene_name(p));
+        }
+    }
+}
+
+TEST(FastClassicStep, GravityAndDiveSpeedGiveThePlainPathsBits) {
+    // Gravity before the limits; a dive speed above the lower limit (one division per component serves
+    // both limits) and below it (the lower limit first), and no lower limit at all.
+    struct Case {
+        double gravity, max_dive_speed, min_speed;
+    };
+    for (const int dimensions : {2, 3}) {
+        for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+            for (const Case& k : {Case{0.3, 5, 2}, Case{0.3, 1.5, 2}, Case{0.3, 6, 0}, Case{0, 4, 2}}) {
+                Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
+                p.gravity = k.gravity;
+                p.max_dive_speed = k.max_dive_speed;
+                p.min_speed = k.min_speed;
+                SCOPED_TRACE(scene_name(p) + ", gravity " + std::to_string(k.gravity) + ", dive " +
+                             std::to_string(k.max_dive_speed) + ", min " + std::to_string(k.min_speed));
+                const World<float> end = expect_fast_equals_plain(p, busy_world<float>(p, 0), 20);
+                if (k.gravity > 0 && k.max_dive_speed >= k.min_speed) { // the dive limit was met
+                    int diving = 0;
+                    for (std::size_t i = 0; i < end.size(); ++i) {
+                        const double vz = end.vz.empty() ? 0.0 : end.vz[i];
+                        const double speed =
+                            std::sqrt(end.vx[i] * end.vx[i] + end.vy[i] * end.vy[i] + vz * vz);
+                        diving += end.vy[i] > 0 && std::abs(speed - k.max_dive_speed) < 1e-3;
+                    }
+                    EXPECT_GT(diving, 10);
+                }
+            }
+            Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
+            p.gravity = 0.3;
+            p.max_dive_speed = 1.5;
+            expect_fast_equals_plain(p, busy_world<double>(p, 0), 10);
+            p.max_dive_speed = 5;
+            expect_fast_equals_plain(p, busy_world<double>(p, 0), 10);
+            expect_plain_bits_on_every_simd_target(p, busy_world<float>(p, 0), 10, scene_name(p));
+        }
+    }
+}
+
+/// Obstacles amid the busy flock: circles (spheres in 3D) and a rectangle (a column through the depth), one
+/// close to the world's corner (where agents cross the seams in wrap mode), and in 3D a box.
+Params with_obstacles(Params p) {
+    p.obstacle_margin = 40;
+    p.obstacle_turn_factor = 0.8;
+    const auto circle = [&](double x, double y, double r) {
+        Obstacle o;
+        o.x = x;
+        o.y = y;
+        o.radius = r;
+        p.obstacles.push_back(o);
+    };
+    const auto rect = [&](double x0, double y0, double x1, double y1) {
+        Obstacle o;
+        o.shape = Obstacle::Shape::Rect;
+        o.x0 = x0, o.y0 = y0, o.x1 = x1, o.y1 = y1;
+        p.obstacles.push_back(o);
+    };
+    circle(450, 350, 90);
+    circle(50, 60, 40);
+    rect(150, 480, 330, 540);
+    if (p.dimensions == 3) {
+        rect(600, 100, 720, 220);
+        p.obstacles.back().z0 = 100;
+        p.obstacles.back().z1 = 260;
+    }
+    return p;
+}
+
+/// Flocking agents within obstacle_margin of an obstacle's surface.
+template <class Real>
+int agents_near_obstacles(const World<Real>& w, const Params& p) {
+    int near = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        for (const Obstacle& o : p.obstacles) {
+            const double x = w.x[i], y = w.y[i];
+            const SurfaceDistance sd =
+                p.dimensions == 3 ? surface_distance(o, x, y, w.z[i], p.depth) : surface_distance(o, x, y);
+            if (w.kind[i] != Kind::Predator && sd.distance < p.obstacle_margin) {
+                ++near;
+                break;
+            }
+        }
+    }
+    return near;
+}
+
+TEST(FastClassicStep, ObstaclesGiveThePlainPathsBits) {
+    // The push near an obstacle and the keep-out after the move, in lanes where a reach box cannot rule an
+    // obstacle out; the busy world's agents at (300, 300) start close to the circle, the flock flies into
+    // them all.
+    for (const int dimensions : {2, 3}) {
+        for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+            const Params p =
+                with_obstacles(dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary));
+            SCOPED_TRACE(scene_name(p));
+            const World<float> end = expect_fast_equals_plain(p, busy_world<float>(p, 0), 30);
+            expect_fast_equals_plain(p, busy_world<double>(p, 0), 10);
+            expect_plain_bits_on_every_simd_target(p, busy_world<float>(p, 0), 10, scene_name(p));
+            EXPECT_GT(agents_near_obstacles(end, p), 5); // the flock met the obstacles
+        }
+    }
+}
+
+/// Food amid the busy flock: a source circling a square, and a fixed one (in 3D off the middle depth).
+Params with_food(Params p) {
+    FoodSource circling;
+    circling.path = {{200, 200}, {700, 200}, {700, 500}, {200, 500}};
+    circling.speed = 3;
+    circling.range = 150;
+    circling.strength = 0.3;
+    p.food.push_back(circling);
+    FoodSource fixed;
+    fixed.x = 650;
+    fixed.y = 450;
+    fixed.range = 120;
+    fixed.strength = 0.2;
+    if (p.dimensions == 3) {
+        fixed.z = 200;
+    }
+    p.food.push_back(fixed);
+    return p;
+}
+
+/// Flocking agents within a food source's range after `step` steps.
+template <class Real>
+int agents_near_food(const World<Real>& w, const Params& p, long long step) {
+    int near = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        for (const FoodSource& f : p.food) {
+            const auto [fx, fy] = f.position(step);
+            const double dz = p.dimensions == 3 ? f.z.value_or(p.depth / 2) - w.z[i] : 0.0;
+            const double dx = fx - w.x[i], dy = fy - w.y[i];
+            if (w.kind[i] != Kind::Predator && dx * dx + dy * dy + dz * dz < f.range * f.range) {
+                ++near;
+                break;
+            }
+        }
+    }
+    return near;
+}
+
+TEST(FastClassicStep, FoodGivesThePlainPathsBits) {
+    // The pull toward a source where it is at each step, in lanes that a source's reach box holds.
+    for (const int dimensions : {2, 3}) {
+        for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+            const Params p = with_food(dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary));
+            SCOPED_TRACE(scene_name(p));
+            const World<float> end = expect_fast_equals_plain(p, busy_world<float>(p, 0), 30);
+            expect_fast_equals_plain(p, busy_world<double>(p, 0), 10);
+            expect_plain_bits_on_every_simd_target(p, busy_world<float>(p, 0), 10, scene_name(p));
+            EXPECT_GT(agents_near_food(end, p, 30), 50); // the flock met the sources
+        }
+    }
+}
+
+/// Perching on a ledge across the busy flock's world, gravity bringing the agents down onto it, short rests.
+Params with_perching(Params p) {
+    p.perch_rest_min = 2;
+    p.perch_rest_max = 9;
+    p.ledge_y = 420;
+    p.ledge_x0 = 100;
+    p.ledge_x1 = 800;
+    p.gravity = 0.3;
+    p.max_dive_speed = 7;
+    return p;
+}
+
+TEST(FastClassicStep, PerchingGivesThePlainPathsBits) {
+    // Landing, resting and taking off, in lanes (the rest travels with the slots and is written back); the
+    // rest times hash the agent's id, which a world that is part of a larger flock is given (the f32 run
+    // below; the fast world is looked at after every step, as a viewer does).
+    for (const int dimensions : {2, 3}) {
+        for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+            const Params p =
+                with_perching(dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary));
+            SCOPED_TRACE(scene_name(p));
+            expect_fast_equals_plain(p, busy_world<double>(p, 0), 10);
+            expect_plain_bits_on_every_simd_target(p, busy_world<float>(p, 0), 15, scene_name(p));
+            const World<float> start = busy_world<float>(p, 0);
+            std::vector<std::uint32_t> ids(start.size());
+            for (std::size_t i = 0; i < ids.size(); ++i) {
+                ids[i] = static_cast<std::uint32_t>(7 * ids.size() - 3 * i);
+            }
+            Simulation<float> fast = make_sim(p, start, true, 2);
+            Simulation<float> plain = make_sim(p, start, false, 2);
+            fast.set_agent_ids(ids);
+            plain.set_agent_ids(ids);
+            int resting = 0;
+            for (int s = 0; s < 30; ++s) {
+                fast.step();
+                plain.step();
+                ASSERT_TRUE(fast.last_step_fast());
+                ASSERT_EQ(fast.world().rest, plain.world().rest) << "step " << s;
+                for (const std::int32_t r : plain.world().rest) {
+                    resting += r > 0;
+                }
+            }
+            EXPECT_EQ(state_hash(fast.world()), state_hash(plain.world()));
+            EXPECT_EQ(fast.world().rest, plain.world().rest);
+            EXPECT_GT(resting, 200); // agent-steps at rest
         }
     }
 }
@@ -473,6 +692,27 @@ TEST(FastClassicStep, LineOfSightGivesThePlainPathsBitsOnEverySimdTarget) {
         p.line_of_sight_angle = 45;
         SCOPED_TRACE(boundary == Boundary::Wrap ? "wrap" : "margin");
         expect_plain_bits_on_every_simd_target(p, busy_world_with_sight<float>(p), 15);
+    }
+}
+
+TEST(FastClassicStep, EveryExtensionAtOnceGivesThePlainPathsBits) {
+    // The kernel's extensions one after another in one agent's step, in the plain path's order: the field
+    // of view, the line of sight, obstacles, food, gravity and the dive speed, perching; with predators
+    // hunting (a world without obstacles: predators among them take the plain path).
+    for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+        Params p = with_perching(with_food(with_obstacles(busy_params(boundary))));
+        p.fov_angle = 300;
+        p.line_of_sight_factor = 0.6;
+        p.line_of_sight_angle = 40;
+        SCOPED_TRACE(scene_name(p));
+        expect_fast_equals_plain(p, busy_world_with_sight<float>(p), 25);
+        expect_fast_equals_plain(p, busy_world_with_sight<double>(p), 15);
+        expect_plain_bits_on_every_simd_target(p, busy_world_with_sight<float>(p), 10, scene_name(p));
+        Params hunting = p;
+        hunting.obstacles.clear();
+        hunting.predator_behavior = PredatorBehavior::Pursue;
+        hunting.predator_speed = 7;
+        expect_fast_equals_plain(hunting, busy_world<float>(hunting, 6), 25);
     }
 }
 
@@ -736,19 +976,44 @@ TEST(FastClassicStep, FallsBackToThePlainPathWhereItDoesNotApply) {
     Simulation<float> forced = make_sim(p, busy_world<float>(p, 0), false, 2);
     forced.step();
     EXPECT_FALSE(forced.last_step_fast());
-    // The field of view, the line of sight and hunting predators take the fast path; the other extensions
-    // the plain path.
+    // Every extension the model's table marks as the fast path's takes it; the others the plain path.
     for (const auto& [key, value, fast] : {std::tuple{"fov_angle", "270", true},
                                            {"line_of_sight_factor", "0.5", true},
                                            {"predator_behavior", "pursue", true},
                                            {"predator_speed", "8", true},
-                                           {"gravity", "0.1", false}}) {
+                                           {"gravity", "0.1", true},
+                                           {"max_dive_speed", "5", true},
+                                           {"perch_rest_max", "20", true},
+                                           {"speed_estimate", "alpha-max-beta-min", false}}) {
         Params extended = p;
         set_param(extended, key, value);
         Simulation<float> one = make_sim(extended, busy_world<float>(p, 0), true, 2);
         one.step();
         EXPECT_EQ(one.last_step_fast(), fast) << key;
     }
+    // Food takes the fast path, and so do obstacles, unless predators fly among them (they turn otherwise
+    // there).
+    const Params fed = with_food(p);
+    Simulation<float> feeding = make_sim(fed, busy_world<float>(fed, 2), true, 2);
+    feeding.step();
+    EXPECT_TRUE(feeding.last_step_fast());
+    const Params blocked = with_obstacles(p);
+    Simulation<float> clear = make_sim(blocked, busy_world<float>(blocked, 0), true, 2);
+    clear.step();
+    EXPECT_TRUE(clear.last_step_fast());
+    Simulation<float> hunted = make_sim(blocked, busy_world<float>(blocked, 2), true, 2);
+    hunted.step();
+    EXPECT_FALSE(hunted.last_step_fast());
+    // On a torus, an obstacle whose keep-out could push an agent across the world's edge (the plain path
+    // wraps it only as the next step begins) takes the plain path.
+    Params seam = with_obstacles(busy_params(Boundary::Wrap));
+    Simulation<float> inside = make_sim(seam, busy_world<float>(seam, 0), true, 2);
+    inside.step();
+    EXPECT_TRUE(inside.last_step_fast());
+    seam.obstacles[1].x = 5; // the circle near the corner, now across the seam
+    Simulation<float> across = make_sim(seam, busy_world<float>(seam, 0), true, 2);
+    across.step();
+    EXPECT_FALSE(across.last_step_fast());
 }
 
 TEST(FastClassicStep, ProfileIsFilled) {
