@@ -929,14 +929,10 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
 
     // Flake's sidestep, for the lanes that saw a neighbour dead ahead (classic::sidestep, in double).
     if (sight != nullptr) {
-        HWY_ALIGN Real lane_v[2][max_lanes] = {};
-        hn::Store(vx, d, lane_v[0]);
-        hn::Store(vy, d, lane_v[1]);
-        for (std::size_t l = 0; l < count; ++l) {
-            classic::sidestep(sight->ahead[l], c.line_of_sight_factor, lane_v[0][l], lane_v[1][l]);
-        }
-        vx = hn::Load(d, lane_v[0]);
-        vy = hn::Load(d, lane_v[1]);
+        rule_by_lane(d, hn::FirstN(d, count), count, x, y, z, vx, vy, vz,
+                     [&](std::size_t l, Real, Real, Real, Real& pvx, Real& pvy, Real&) {
+                         classic::sidestep(sight->ahead[l], c.line_of_sight_factor, pvx, pvy);
+                     });
     }
 
     // Obstacles near a lane, then food sources in reach: the plain path's push and pull, lane by lane.
