@@ -1,5 +1,5 @@
 // The fast classic step: the flock kept in cell order between steps, and the phases around the SIMD
-// kernel of fast_classic_kernel.cpp.
+// kernel of fast_classic_kernel-inl.h.
 //
 // 1. Grid build. A parallel counting sort of the slots by cell: each thread bins a contiguous chunk of
 //    slots into its own histogram; a prefix sum over (cell, thread) gives every thread its cursors, so the

@@ -1,7 +1,7 @@
 #pragma once
 // The fast classic step (internal). The flocking agents live in cell order between steps ("slots");
 // each step re-sorts them by a parallel counting sort (cheap: agents move less than a cell per step, so
-// the permutation is nearly the identity) and runs the SIMD neighbour pass of fast_classic_kernel.cpp.
+// the permutation is nearly the identity) and runs the SIMD neighbour pass of fast_classic_kernel-inl.h.
 // The world's flocking rows are written back only when someone looks at the world (sync()), or, once
 // someone has, at the end of the next step.
 // Simulation::step uses it whenever try_step() accepts; the plain grid step in simulation.cpp stays the

@@ -29,7 +29,7 @@
 #include <limits>
 #include <type_traits>
 
-// Its own namespace: the step's kernel (fast_classic_kernel.cpp) has helpers of the same names.
+// Its own namespace: the step's kernel (fast_classic_kernel-inl.h) has helpers of the same names.
 HWY_BEFORE_NAMESPACE();
 namespace boids::metrics_simd {
 namespace HWY_NAMESPACE {

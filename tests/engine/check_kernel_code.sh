@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The fast kernel's AVX2, SSE4 and SSSE3 code copies no table onto the stack. Highway 1.0's Compress on
 # those targets keeps its index table in a constexpr local array that GCC 12 copies at every call with
-# `rep movsq` (src/fast_classic_kernel.cpp, kOwnCompress); the listing avoids it, and this keeps it so.
-# Usage: check_kernel_code.sh OBJECT (the compiled fast_classic_kernel.cpp, or a library holding it)
+# `rep movsq` (src/fast_classic_kernel-inl.h, kOwnCompress); the listing avoids it, and this keeps it so.
+# Usage: check_kernel_code.sh OBJECT (a compiled fast_classic_lines_*.cpp, or a library holding them)
 set -euo pipefail
 object=$1
 listing=$(objdump -d --no-show-raw-insn -C "$object")

@@ -1,4 +1,4 @@
-// The fast classic step (src/fast_classic_step.cpp, src/fast_classic_kernel.cpp) against the plain grid
+// The fast classic step (src/fast_classic_step.cpp, src/fast_classic_kernel-inl.h) against the plain grid
 // step, its reference. The kernel sums every neighbour in the plain path's order with the same
 // operations, so without predators the two agree to the bit, on every SIMD instruction set the CPU
 // offers, in both precisions and boundary modes; the f64 comparison with the brute-force oracle is in

@@ -1,0 +1,1407 @@
+// The SIMD neighbour pass of the fast classic step (internal). It is read once for every instruction set
+// Highway targets on this architecture (foreach_target) by the translation units that compile it: the four
+// fast_classic_lines_*.cpp (float or double agents, with margins or on a torus), which share out its many
+// instantiations so that a build compiles them in parallel, and fast_classic_kernel.cpp (the cells of
+// positions, the dispatch). At run time the best instruction set the CPU supports is chosen.
+//
+// Layout of the work: a line of grid cells (a row; in 3D a row of one layer) is cut into tiles of
+// consecutive cells holding at most one vector of agents (a cell with more is split into several vectors).
+// The agents of a tile sit in SIMD lanes; every candidate in the 3 rows x (tile + 2) columns around the
+// tile (3 layers x 3 rows x (tile + 2) columns in 3D) is broadcast to all lanes. Candidates of one line in
+// consecutive columns are consecutive slots, so each line of the block is one loop. The 3D kernel is the
+// same code with the z terms switched on (k3D); in 2D they are compiled out.
+//
+// Bits: every lane sums its agent's neighbours in the plain path's order (layers l-1, l, l+1, then rows
+// r-1, r, r+1, then columns c-1, c, c+1, then world order within a cell), whatever the tile, the vector
+// width or the thread; additions and multiplications stay separate (no FMA: -ffp-contract=off and no MulAdd),
+// and a candidate across a wrap seam is seen at its nearest image, x - shift, as classic::nearest_image
+// computes it. A field of view below 360 degrees takes each pair's view test in lanes where its answer is
+// certain and in double, as the plain path does, where it is not (in_view); Flake's line of sight notes the
+// candidates that test may put in a lane's sight cone and shows them to the plain path's own double test
+// in the same order (Sight). So the fast path reproduces the plain path's bits (predator sums aside, see
+// fast_classic_step.cpp), on every instruction set.
+
+#include "fast_classic_kernel.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+// Highway's per-target include guard: this file is read once for each instruction set.
+#if defined(BOIDS_FAST_CLASSIC_KERNEL_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef BOIDS_FAST_CLASSIC_KERNEL_INL_H_
+#undef BOIDS_FAST_CLASSIC_KERNEL_INL_H_
+#else
+#define BOIDS_FAST_CLASSIC_KERNEL_INL_H_
+#endif
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace boids::fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+/// Per-lane sums of docs/MODEL.md §2.2 for one vector of agents. The neighbour count is kept in the lanes'
+/// floating-point type: a whole number far below 2^24, so exact, and one masked add per candidate. The z
+/// sums are used in 3D only.
+template <class D>
+struct NeighbourSums {
+    using V = hn::Vec<D>;
+    explicit NeighbourSums(D d)
+        : xsum(hn::Zero(d)), ysum(xsum), vxsum(xsum), vysum(xsum), close_dx(xsum), close_dy(xsum),
+          count(xsum), zsum(xsum), vzsum(xsum), close_dz(xsum) {}
+    V xsum, ysum, vxsum, vysum, close_dx, close_dy, count;
+    V zsum, vzsum, close_dz;
+};
+
+/// The neighbour tests beyond the lab's rules a variant of the kernel compiles in (its kView bits): a field
+/// of view, and Flake's line of sight (planar).
+inline constexpr unsigned view_fov = 1, view_sight = 2;
+
+/// The lanes' bounding box, which a candidate must be within reach of to matter to some lane (see
+/// list_and_add), in vectors, and the square of that reach: the visual range plus an allowance for rounding.
+template <class D>
+struct ReachBox {
+    hn::Vec<D> lo_x, hi_x, lo_y, hi_y, lo_z, hi_z, reach2;
+};
+
+template <class D>
+struct Sight;
+
+/// One vector of agents: their old positions, and their slots (for excluding an agent's own pair).
+template <class D>
+struct Lanes {
+    hn::Vec<D> x, y, z; // z is unused in 2D
+    hn::Vec<hn::RebindToSigned<D>> slot;
+    ReachBox<D> box; ///< 3D culling only (set by bound_lanes; left uninitialised otherwise)
+    // A field of view or a line of sight only (set by view_lanes; left uninitialised otherwise): the lanes'
+    // velocities, their squared speed times c |c| (c the cosine of half the field of view; of the sight
+    // angle for kvv_sight) and times the test's margin, and the lanes whose every candidate takes the
+    // exact test (see in_view).
+    hn::Vec<D> vx, vy, vz, kvv, kvv_sight, mvv;
+    hn::Mask<D> view_exact;
+    hn::Mask<D> agents; ///< the lanes that hold an agent (the others hold the next slots' positions)
+    // Line of sight only (left uninitialised otherwise): each lane's neighbour dead ahead, and the notes.
+    // Not in NeighbourSums: the loops copy the sums to keep them in registers, and a struct of vectors and
+    // scalars was copied with `rep movs` (see tests/engine/check_kernel_code.sh).
+    Sight<D>* sight;
+};
+
+/// The lanes that see a candidate at offset (dx, dy, dz), by classic::in_field_of_view itself, lane by lane.
+/// Out of line: rare (see in_view).
+template <bool k3D, class D>
+HWY_NOINLINE hn::Mask<D> exact_view(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
+                                    double cos_half_fov) {
+    using Real = hn::TFromD<D>;
+    constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
+    HWY_ALIGN Real lane[6][max_lanes] = {};
+    hn::Store(a.vx, d, lane[0]);
+    hn::Store(a.vy, d, lane[1]);
+    hn::Store(a.vz, d, lane[2]);
+    hn::Store(dx, d, lane[3]);
+    hn::Store(dy, d, lane[4]);
+    hn::Store(dz, d, lane[5]);
+    HWY_ALIGN Real seen[max_lanes] = {};
+    for (std::size_t l = 0; l < hn::Lanes(d); ++l) {
+        // As the plain path asks it (classic::Policy::sees): toward the neighbour, minus its offset; in 2D
+        // vz = 0 and dz = 0.
+        const double vz = k3D ? static_cast<double>(lane[2][l]) : 0.0;
+        const double dz_l = k3D ? static_cast<double>(lane[5][l]) : 0.0;
+        seen[l] = classic::in_field_of_view(static_cast<double>(lane[0][l]), static_cast<double>(lane[1][l]),
+                                            vz, -static_cast<double>(lane[3][l]),
+                                            -static_cast<double>(lane[4][l]), -dz_l, cos_half_fov)
+                      ? Real(1)
+                      : Real(0);
+    }
+    return hn::Ne(hn::Load(d, seen), hn::Zero(d));
+}
+
+/// Field-of-view tests by the cheap form that decides, in lanes (see in_view): the margin in units of the
+/// lanes' epsilon, and the bounds on speeds, coordinates and ranges within which it holds.
+inline constexpr double view_margin_epsilons = 64.0;
+inline constexpr double view_min_speed2 = 0x1p-20, view_max_speed2 = 0x1p40;
+inline constexpr double view_min_coordinate = 0x1p-20;
+/// The largest visual or protected range the kernel takes with a field of view (fast_path_view_range).
+static_assert(fast_path_view_range * fast_path_view_range <= 0x1p60);
+
+/// What the field-of-view test needs of the lanes (`count` agents from `slot`): see in_view.
+template <bool k3D, class D, class Real>
+HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t slot, std::size_t count,
+                           Lanes<D>& a) {
+    a.vx = hn::LoadU(d, f.vx + slot);
+    a.vy = hn::LoadU(d, f.vy + slot);
+    a.vz = k3D ? hn::LoadU(d, f.vz + slot) : hn::Zero(d);
+    auto vv = hn::Add(hn::Mul(a.vx, a.vx), hn::Mul(a.vy, a.vy));
+    if constexpr (k3D) {
+        vv = hn::Add(vv, hn::Mul(a.vz, a.vz));
+    }
+    const auto cone = [&](double cos) HWY_ATTR {
+        return hn::Mul(hn::Set(d, static_cast<Real>(cos * std::abs(cos))), vv);
+    };
+    a.kvv = cone(f.c.cos_half_fov);
+    a.kvv_sight = cone(f.c.cos_line_of_sight);
+    const auto margin = static_cast<Real>(view_margin_epsilons * std::numeric_limits<Real>::epsilon());
+    a.mvv = hn::Mul(hn::Set(d, margin), vv);
+    const auto min_coordinate = hn::Set(d, static_cast<Real>(view_min_coordinate));
+    auto fit = hn::And(hn::Ge(vv, hn::Set(d, static_cast<Real>(view_min_speed2))),
+                       hn::Le(vv, hn::Set(d, static_cast<Real>(view_max_speed2))));
+    fit = hn::And(fit, hn::And(hn::Ge(hn::Abs(a.x), min_coordinate), hn::Ge(hn::Abs(a.y), min_coordinate)));
+    if constexpr (k3D) {
+        fit = hn::And(fit, hn::Ge(hn::Abs(a.z), min_coordinate));
+    }
+    a.agents = hn::FirstN(d, count);
+    a.view_exact = hn::AndNot(fit, a.agents);
+}
+
+/// The lanes that see a candidate at offset (dx, dy, dz) = agent - candidate, d2 its squared length:
+/// classic::in_field_of_view to the bit. With v the lane's velocity, t = -d the direction to the candidate
+/// and c the cosine of half the field of view, the test is v.t >= c |v| |t|, which, written with x |x|
+/// (monotone) on both sides, is s = (v.d) |v.d| + c |c| |v|^2 |t|^2 <= 0. Computed in the lanes' type, s
+/// is off by less than 19 u |v|^2 |t|^2 (u = epsilon / 2), and the double test decides as the exact
+/// comparison unless that is within 18 u_double |v|^2 |t|^2 of a tie; so wherever |s| >= 64 epsilon
+/// |v|^2 |t|^2 (taken with the same products) the sign of s is the double test's answer. The few other
+/// lanes (a candidate near the cone's edge: about one in 10^5), and lanes whose speed or position is so
+/// small or large that a product could lose its relative precision (view_lanes), take the double test
+/// itself. A candidate on top of the agent (t = 0: s = 0 and |v|^2 |t|^2 = 0) is seen, as there; the
+/// lanes' position bound keeps any other candidate at |t|^2 >= 2^-88, a normal number.
+template <bool k3D, class D>
+HWY_INLINE hn::Mask<D> in_view(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
+                               hn::Vec<D> d2, hn::Vec<D> kvv, double cos_half_fov) {
+    auto along = hn::Add(hn::Mul(a.vx, dx), hn::Mul(a.vy, dy));
+    if constexpr (k3D) {
+        along = hn::Add(along, hn::Mul(a.vz, dz));
+    }
+    const auto s = hn::Add(hn::Mul(along, hn::Abs(along)), hn::Mul(kvv, d2));
+    const auto seen = hn::Le(s, hn::Zero(d));
+    const auto unsure = hn::Or(hn::Lt(hn::Abs(s), hn::Mul(a.mvv, d2)), a.view_exact);
+    if (HWY_LIKELY(hn::AllFalse(d, unsure))) {
+        return seen;
+    }
+    return exact_view<k3D>(d, a, dx, dy, dz, cos_half_fov);
+}
+
+/// The lanes' bounding box (first `count` lanes) and reach, for list_and_add.
+template <bool k3D, class D>
+HWY_INLINE void bound_lanes(D d, std::size_t count, hn::TFromD<D> visual, Lanes<D>& a) {
+    using Real = hn::TFromD<D>;
+    const auto agents = hn::FirstN(d, count);
+    const auto big = hn::Set(d, std::numeric_limits<Real>::max());
+    const auto low = [&](hn::Vec<D> v) {
+        return hn::GetLane(hn::MinOfLanes(d, hn::IfThenElse(agents, v, big)));
+    };
+    const auto high = [&](hn::Vec<D> v) {
+        return hn::GetLane(hn::MaxOfLanes(d, hn::IfThenElse(agents, v, hn::Neg(big))));
+    };
+    const Real lo_x = low(a.x), hi_x = high(a.x), lo_y = low(a.y), hi_y = high(a.y);
+    const Real lo_z = k3D ? low(a.z) : Real(0), hi_z = k3D ? high(a.z) : Real(0);
+    // The kernel's d2 and list_and_add's distance (both from the same candidate positions, images across a
+    // seam) differ from the true ones by a few units in the last place of the differences: far less than
+    // this allowance, which keeps the culling conservative.
+    const Real magnitude = std::max(
+        {std::abs(lo_x), std::abs(hi_x), std::abs(lo_y), std::abs(hi_y), std::abs(lo_z), std::abs(hi_z)});
+    const Real reach = visual + visual * Real(1e-3) + magnitude * Real(1e-5);
+    a.box = {hn::Set(d, lo_x), hn::Set(d, hi_x), hn::Set(d, lo_y),         hn::Set(d, hi_y),
+             hn::Set(d, lo_z), hn::Set(d, hi_z), hn::Set(d, reach * reach)};
+}
+
+/// The period subtracted from a candidate's position on each axis when it sits across a wrap seam (its
+/// nearest image: classic::nearest_image).
+template <class Real>
+struct SeamShift {
+    Real x, y, z;
+    [[nodiscard]] bool any() const { return x != Real(0) || y != Real(0) || z != Real(0); }
+};
+
+/// Where a tile's candidates are gathered before the neighbour loop runs over them (slots, in the plain
+/// path's order), with room for one vector written past the end. A tile with candidates across a wrap seam
+/// also lists each candidate's position as the tile sees it (its nearest image), so that one loop serves
+/// all its candidates.
+template <class D>
+struct CandidateList {
+    using Real = hn::TFromD<D>;
+    using Index = hn::TFromD<hn::RebindToSigned<D>>;
+    static constexpr std::size_t capacity = 512;
+    static constexpr std::size_t room = capacity + HWY_MAX_BYTES / sizeof(Index);
+    HWY_ALIGN Index slot[room];
+    HWY_ALIGN Real x[room], y[room], z[room]; ///< seam tiles only
+    std::size_t size = 0;
+};
+
+// Highway 1.0's Compress below AVX-512 (AVX2, SSE4, SSSE3) keeps its index table in a constexpr local
+// array, which GCC 12 copies onto the stack at every call (1 KiB with `rep movsq` on AVX2), and the listing
+// compresses up to four vectors per vector of candidates. On those targets the listing permutes with
+// TableLookupLanes instead, its order read from a table in static storage, once per vector of candidates
+// for all its columns. AVX-512 compresses natively; the portable fallback has one lane.
+constexpr bool kOwnCompress = HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3;
+
+/// Row `bits` of the table lists the lanes set in `bits` in order, then the others: the permutation that
+/// moves a vector's kept lanes to its front, as Compress does.
+template <std::size_t kLanes, class T>
+struct CompressOrder {
+    alignas(64) T lane[std::size_t{1} << kLanes][kLanes]{};
+    constexpr CompressOrder() {
+        for (std::size_t bits = 0; bits < (std::size_t{1} << kLanes); ++bits) {
+            std::size_t out = 0;
+            for (const bool kept : {true, false}) {
+                for (std::size_t l = 0; l < kLanes; ++l) {
+                    if ((((bits >> l) & 1) != 0) == kept) {
+                        lane[bits][out++] = static_cast<T>(l);
+                    }
+                }
+            }
+        }
+    }
+};
+template <std::size_t kLanes, class T>
+inline constexpr CompressOrder<kLanes, T> compress_order{};
+
+/// The lane order that moves the lanes of `keep` to the front, for TableLookupLanes (with IndicesFromVec)
+/// on vectors of D or of its signed integers. 32-bit lanes read bytes (2 KiB for 8 lanes), 64-bit ones
+/// their own width (512 bytes for 4 lanes).
+template <class D>
+HWY_INLINE hn::Vec<hn::RebindToSigned<D>> compress_order_of(D d, hn::Mask<D> keep) {
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    constexpr std::size_t lanes = hn::MaxLanes(D());
+    static_assert(lanes <= 8, "a table of 2^lanes rows");
+    std::uint8_t bits[8] = {};
+    hn::StoreMaskBits(d, keep, bits);
+    if constexpr (sizeof(TI) == 4) {
+        const hn::Rebind<std::int8_t, decltype(di)> d8;
+        return hn::PromoteTo(di, hn::LoadU(d8, compress_order<lanes, std::int8_t>.lane[bits[0]]));
+    } else {
+        return hn::LoadU(di, compress_order<lanes, TI>.lane[bits[0]]);
+    }
+}
+
+/// Flake's line of sight for one vector of agents: their neighbour dead ahead so far (classic::LookAhead),
+/// and the candidates that may be ahead of some lane, noted in the neighbour loop's order without a branch
+/// (the cone holds a few candidates per agent, but some lane of eight has one in most candidates) and
+/// shown to the lanes' LookAhead by sight_settle.
+template <class D>
+struct Sight {
+    using Real = hn::TFromD<D>;
+    using Index = hn::TFromD<hn::RebindToSigned<D>>;
+    static constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
+    static constexpr std::size_t capacity = 256;
+    static constexpr std::size_t room = capacity + max_lanes;
+    classic::LookAhead ahead[max_lanes];
+    HWY_ALIGN Real x[max_lanes], y[max_lanes], vx[max_lanes], vy[max_lanes]; ///< the lanes' agents
+    // The noted candidates: the lane, the candidate's slot, and where the lane sees it (its nearest image).
+    HWY_ALIGN Index lane[room];
+    HWY_ALIGN Index slot[room];
+    HWY_ALIGN Real seen_x[room], seen_y[room];
+    std::size_t noted = 0; ///< how many candidates are noted
+};
+
+/// Shows the noted candidates to their lanes' LookAhead (classic::LookAhead::see, as the plain path asks
+/// it, with the offset computed as the kernel's lanes do) and empties the notes.
+template <class D, class Real>
+HWY_NOINLINE void sight_settle(const FlockInCellOrder<Real>& f, Sight<D>& sight) {
+    for (std::size_t e = 0; e < sight.noted; ++e) {
+        const auto l = static_cast<std::size_t>(sight.lane[e]);
+        const Real dx = sight.x[l] - sight.seen_x[e], dy = sight.y[l] - sight.seen_y[e];
+        sight.ahead[l].see(static_cast<double>(sight.vx[l]), static_cast<double>(sight.vy[l]),
+                           static_cast<double>(dx), static_cast<double>(dy),
+                           f.agent[static_cast<std::size_t>(sight.slot[e])], f.c.cos_line_of_sight);
+    }
+    sight.noted = 0;
+}
+
+/// Notes candidate `j`, seen at (xj, yj), for the lanes `ahead` (see Sight): their lane numbers moved to the
+/// front of a vector, stored whole, and the count advanced by how many there are.
+template <class D, class Real>
+HWY_INLINE void sight_note(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Vec<D> xj,
+                           hn::Vec<D> yj, const Lanes<D>& a, hn::Mask<D> ahead) {
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    Sight<D>& sight = *a.sight;
+    if (HWY_UNLIKELY(sight.noted + hn::Lanes(d) > Sight<D>::capacity)) {
+        sight_settle(f, sight);
+    }
+    const std::size_t at = sight.noted;
+    const auto lane_index = hn::Sub(a.slot, hn::Set(di, hn::GetLane(a.slot)));
+    const auto keep = hn::RebindMask(di, ahead);
+    if constexpr (kOwnCompress) {
+        hn::StoreU(hn::TableLookupLanes(lane_index, hn::IndicesFromVec(di, compress_order_of(d, ahead))), di,
+                   sight.lane + at);
+    } else {
+        hn::StoreU(hn::Compress(lane_index, keep), di, sight.lane + at);
+    }
+    hn::StoreU(hn::Set(di, static_cast<TI>(j)), di, sight.slot + at);
+    hn::StoreU(xj, d, sight.seen_x + at);
+    hn::StoreU(yj, d, sight.seen_y + at);
+    sight.noted = at + hn::CountTrue(di, keep);
+}
+
+/// sum + x in the lanes of `m`, sum in the others. Without mask registers (AVX2 and below) as sum + (x
+/// where m, +0 elsewhere): an AND and an add, where the blend form costs an add and a blend. The same bits:
+/// a sum that starts at +0 is never -0 (an addition gives -0 only from two -0s), and s + (+0) is s for
+/// every other s.
+template <class V, class M>
+HWY_INLINE V add_where(M m, V sum, V x) {
+#if HWY_TARGET <= HWY_AVX3
+    return hn::IfThenElse(m, hn::Add(sum, x), sum); // a masked add
+#else
+    return hn::Add(sum, hn::IfThenElseZero(m, x));
+#endif
+}
+
+/// Adds candidate `j`, seen at (xj, yj, zj), to the sums of the lanes `averaged`: those that have it in
+/// visual range but not in protected range. (A function rather than a lambda: GCC outlined the lambda,
+/// which sent the sums through memory at every candidate.)
+template <bool k3D, class D, class Real>
+HWY_INLINE void add_averaged(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Mask<D> averaged,
+                             hn::Vec<D> xj, hn::Vec<D> yj, hn::Vec<D> zj, NeighbourSums<D>& s) {
+    s.xsum = add_where(averaged, s.xsum, xj);
+    s.ysum = add_where(averaged, s.ysum, yj);
+    if constexpr (k3D) {
+        s.zsum = add_where(averaged, s.zsum, zj);
+    } else {
+        (void)zj;
+    }
+    s.vxsum = add_where(averaged, s.vxsum, hn::Set(d, f.vx[j]));
+    s.vysum = add_where(averaged, s.vysum, hn::Set(d, f.vy[j]));
+    if constexpr (k3D) {
+        s.vzsum = add_where(averaged, s.vzsum, hn::Set(d, f.vz[j]));
+    }
+    s.count = add_where(averaged, s.count, hn::Set(d, Real(1)));
+}
+
+/// Adds candidate `j`, seen at (xj, yj, zj) (its position, or across a wrap seam its nearest image), to the
+/// lanes' sums: dx = x - xj as classic::nearest_image's caller computes it, and the position sums add xj.
+/// kGeneral adds the checks the common case can drop: the |dx|, |dy|, |dz| < visual box (implied by
+/// d2 < visual^2 unless the protected range exceeds the visual range) and the exclusion of the agent itself
+/// (free otherwise: its own pair has d2 = 0, lands in the protected bucket and adds +0 to sums that start
+/// at +0).
+template <bool kGeneral, bool kRareClose, unsigned kView, bool k3D, class D, class Real>
+HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Vec<D> xj,
+                              hn::Vec<D> yj, hn::Vec<D> zj, const Lanes<D>& a, NeighbourSums<D>& s) {
+    static_assert(!(kRareClose && kGeneral), "kRareClose relies on the common case's candidate test");
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    const auto visual2 = hn::Set(d, f.c.visual2);
+    const auto protected2 = hn::Set(d, f.c.protected2);
+    const auto visual = hn::Set(d, f.c.visual);
+    const auto dx = hn::Sub(a.x, xj);
+    const auto dy = hn::Sub(a.y, yj);
+    auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+    auto dz = hn::Zero(d);
+    if constexpr (k3D) {
+        dz = hn::Sub(a.z, zj);
+        d2 = hn::Add(d2, hn::Mul(dz, dz));
+    } else {
+        (void)zj;
+    }
+    auto near = hn::Lt(d2, visual2);
+    auto close = hn::Lt(d2, protected2);
+    if constexpr (kGeneral) {
+        auto in_box = hn::And(hn::Lt(hn::Abs(dx), visual), hn::Lt(hn::Abs(dy), visual));
+        if constexpr (k3D) {
+            in_box = hn::And(in_box, hn::Lt(hn::Abs(dz), visual));
+        }
+        const auto other = hn::RebindMask(d, hn::Ne(a.slot, hn::Set(di, static_cast<TI>(j))));
+        near = hn::And(hn::And(near, in_box), other);
+        close = hn::And(hn::And(close, in_box), other);
+    } else {
+        (void)visual;
+    }
+    if constexpr ((kView & view_fov) != 0) { // only the candidates in the lane's view count
+        const auto seen = in_view<k3D>(d, a, dx, dy, dz, d2, a.kvv, f.c.cos_half_fov);
+        near = hn::And(near, seen);
+        close = hn::And(close, seen);
+    }
+    if constexpr ((kView & view_sight) != 0) {
+        // The lanes whose agent may have this candidate dead ahead (in_view's exact cone test with the sight
+        // angle) keep it if it is the nearest there so far, by the plain path's own double test. A candidate
+        // at the agent's own position (itself, mostly) is never ahead there: left out here.
+        static_assert(!k3D, "Flake's line of sight is planar");
+        const auto apart = hn::And(hn::And(near, a.agents), hn::Gt(d2, hn::Zero(d)));
+        const auto ahead =
+            hn::And(apart, in_view<k3D>(d, a, dx, dy, dz, d2, a.kvv_sight, f.c.cos_line_of_sight));
+        sight_note(d, f, j, xj, yj, a, ahead);
+    }
+    if constexpr (kRareClose) {
+        // No lane has this candidate in its protected range (in 3D W20 about one candidate in fifty
+        // outside the tile's own agents): the close sums are unchanged and every near lane averages.
+        if (HWY_LIKELY(hn::AllFalse(d, close))) {
+            add_averaged<k3D>(d, f, j, near, xj, yj, zj, s);
+            return;
+        }
+    }
+    s.close_dx = add_where(close, s.close_dx, dx);
+    s.close_dy = add_where(close, s.close_dy, dy);
+    if constexpr (k3D) {
+        s.close_dz = add_where(close, s.close_dz, dz);
+    }
+    add_averaged<k3D>(d, f, j, hn::AndNot(close, near), xj, yj, zj, s);
+}
+
+/// Adds the candidates of slots [begin, end) to the lanes' sums (see add_candidate), all of them in order,
+/// kShift: seen across a wrap seam at x - shift. The sums are accumulated in a local copy (see add_listed).
+template <bool kShift, bool kGeneral, unsigned kView, bool k3D, class D, class Real>
+HWY_INLINE void add_candidates(D d, const FlockInCellOrder<Real>& f, std::uint32_t begin, std::uint32_t end,
+                               SeamShift<Real> shift, const Lanes<D>& a, NeighbourSums<D>& sums) {
+    NeighbourSums<D> s = sums;
+    const auto sx = hn::Set(d, shift.x), sy = hn::Set(d, shift.y), sz = hn::Set(d, shift.z);
+    for (std::uint32_t j = begin; j < end; ++j) {
+        auto xj = hn::Set(d, f.x[j]), yj = hn::Set(d, f.y[j]);
+        auto zj = k3D ? hn::Set(d, f.z[j]) : hn::Zero(d);
+        if constexpr (kShift) { // x - 0 is x: an axis not across the seam keeps its position
+            xj = hn::Sub(xj, sx);
+            yj = hn::Sub(yj, sy);
+            if constexpr (k3D) {
+                zj = hn::Sub(zj, sz);
+            }
+        } else {
+            (void)sx, (void)sy, (void)sz;
+        }
+        add_candidate<kGeneral, false, kView, k3D>(d, f, j, xj, yj, zj, a, s);
+    }
+    sums = s;
+}
+
+/// Candidates in consecutive slots, all seen across the wrap seams by the same shift.
+template <class Real>
+struct CandidateRun {
+    std::uint32_t begin, end;
+    SeamShift<Real> shift;
+};
+
+/// The most runs a tile has: 3 layers x 3 rows x (the line's columns, and one column across each seam).
+inline constexpr int max_tile_runs = 27;
+
+/// The runs of candidates of a tile of columns [col0, col1] in line (layer, row), in the plain path's order
+/// (layers, then rows, then columns); returns how many there are. Collecting them first keeps one copy of
+/// the neighbour loop per variant in the kernel (instead of one per run, which multiplied the code by 9 in
+/// 2D and 27 in 3D: compile time, instruction cache).
+template <bool kWrap, bool k3D, class Real>
+HWY_INLINE int tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, int col0, int col1,
+                         CandidateRun<Real>* runs) {
+    const int nx = f.nx, ny = f.ny, nz = f.nz;
+    const Real zero(0);
+    int count = 0;
+    for (int dl = k3D ? -1 : 0; dl <= (k3D ? 1 : 0); ++dl) {
+        int l = layer + dl;
+        Real shift_z = zero;
+        if (l < 0 || l >= nz) {
+            if (!kWrap) {
+                continue;
+            }
+            shift_z = l < 0 ? f.c.depth : -f.c.depth; // as for rows, below
+            l = l < 0 ? nz - 1 : 0;
+        }
+        for (int dr = -1; dr <= 1; ++dr) {
+            int r = row + dr;
+            Real shift_y = zero;
+            if (r < 0 || r >= ny) {
+                if (!kWrap) {
+                    continue;
+                }
+                // Row across the seam: its agents are seen at y - height (from row 0) or y + height (from
+                // row ny - 1), as classic::nearest_image places them.
+                shift_y = r < 0 ? f.c.height : -f.c.height;
+                r = r < 0 ? ny - 1 : 0;
+            }
+            const std::uint32_t* line_start =
+                f.cell_start +
+                (static_cast<std::size_t>(l) * static_cast<std::size_t>(ny) + static_cast<std::size_t>(r)) *
+                    static_cast<std::size_t>(nx);
+            const int lo = std::max(col0 - 1, 0), hi = std::min(col1 + 1, nx - 1);
+            if (kWrap && col0 - 1 < 0) { // the column across the left seam
+                runs[count++] = {line_start[nx - 1], line_start[nx], {f.c.width, shift_y, shift_z}};
+            }
+            runs[count++] = {line_start[lo], line_start[hi + 1], {zero, shift_y, shift_z}};
+            if (kWrap && col1 + 1 >= nx) { // the column across the right seam
+                runs[count++] = {line_start[0], line_start[1], {-f.c.width, shift_y, shift_z}};
+            }
+        }
+    }
+    return count;
+}
+
+/// The neighbour loop over the listed candidates [begin, end), seen at their listed positions (kListed:
+/// a seam tile's, see CandidateList) or their own. kRareClose: see add_candidate.
+template <bool kListed, bool kRareClose, unsigned kView, bool k3D, class D, class Real>
+HWY_INLINE void add_list_range(D d, const FlockInCellOrder<Real>& f, const CandidateList<D>& list,
+                               std::size_t begin, std::size_t end, const Lanes<D>& a, NeighbourSums<D>& s) {
+    for (std::size_t k = begin; k < end; ++k) {
+        const auto j = static_cast<std::uint32_t>(list.slot[k]);
+        if constexpr (kListed) {
+            add_candidate<false, kRareClose, kView, k3D>(d, f, j, hn::Set(d, list.x[k]),
+                                                         hn::Set(d, list.y[k]), hn::Set(d, list.z[k]), a, s);
+        } else {
+            add_candidate<false, kRareClose, kView, k3D>(d, f, j, hn::Set(d, f.x[j]), hn::Set(d, f.y[j]),
+                                                         k3D ? hn::Set(d, f.z[j]) : hn::Zero(d), a, s);
+        }
+    }
+}
+
+/// The neighbour loop over the whole list. The tile's own agents, [own_begin, own_end) in the list, are
+/// each in its own lane's protected range (d2 = 0); the others rarely in any lane's, so they take
+/// add_candidate's kRareClose test and the own agents do not (it would mispredict on each of them).
+template <bool kListed, unsigned kView, bool k3D, class D, class Real>
+HWY_INLINE void add_list(D d, const FlockInCellOrder<Real>& f, const CandidateList<D>& list,
+                         std::size_t own_begin, std::size_t own_end, const Lanes<D>& a, NeighbourSums<D>& s) {
+    add_list_range<kListed, true, kView, k3D>(d, f, list, 0, own_begin, a, s);
+    add_list_range<kListed, false, kView, k3D>(d, f, list, own_begin, own_end, a, s);
+    add_list_range<kListed, true, kView, k3D>(d, f, list, own_end, list.size, a, s);
+}
+
+/// Runs the neighbour loop over the listed candidates and empties the list. The sums are accumulated in a
+/// local copy: Highway's vector types may alias any float, so the compiler would otherwise store every sum
+/// back to `sums` after each candidate in case the next candidate's loads read them. Out of line: one copy
+/// of the loops serves the listing's flushes and the tile's end.
+template <unsigned kView, bool k3D, class D, class Real>
+HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool seam, CandidateList<D>& list,
+                             std::size_t own_begin, std::size_t own_end, const Lanes<D>& a,
+                             NeighbourSums<D>& sums) {
+    NeighbourSums<D> s = sums;
+    if (seam) {
+        add_list<true, kView, k3D>(d, f, list, own_begin, own_end, a, s);
+    } else {
+        add_list<false, kView, k3D>(d, f, list, own_begin, own_end, a, s);
+    }
+    sums = s;
+    list.size = 0;
+}
+
+/// Lists the candidates of a tile's runs that lie within the lanes' reach of their bounding box: the
+/// others are beyond the visual range of every lane, so skipping them changes no sum (in 3D about a third
+/// of the 3 x 3 x 3 block's candidates: its edges and corners are far from a tile), and runs the neighbour
+/// loop over the list. The list keeps the plain path's order; it is run early only if it could overflow.
+/// A run (about 5 cells) is examined two vectors at a time with no loop in the common case: a loop whose
+/// trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs. `seam`: some
+/// run is across a wrap seam; then the tile's candidates are culled and listed at the positions the tile
+/// sees (x - shift, the nearest images), and the loop reads them from the list. The lanes' own agents are
+/// the `own_count` slots from `own` (a.slot): listed whole, and their place noted (see add_list).
+template <bool kWrap, unsigned kView, bool k3D, class D, class Real>
+HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, const CandidateRun<Real>* runs,
+                             int count, std::uint32_t own, std::size_t own_count, const Lanes<D>& a,
+                             NeighbourSums<D>& sums) {
+    const std::size_t lanes = hn::Lanes(d);
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    CandidateList<D> list;
+    // 0, 1, 2, ... from the lanes' slots (own + lane): Highway's Iota builds its vector through memory,
+    // and the wide load after narrow stores would stall on store forwarding once per tile.
+    const auto lane_index = hn::Sub(a.slot, hn::Set(di, static_cast<TI>(own)));
+    std::size_t size = 0; // a local: the list's stores may alias list.size as far as the compiler knows
+    std::size_t own_begin = 0, own_end = 0;
+    const bool listed = kWrap && seam;
+    const auto flush_if_full = [&]() {
+        if (HWY_UNLIKELY(size + lanes > CandidateList<D>::capacity)) {
+            list.size = size;
+            add_listed<kView, k3D>(d, f, listed, list, own_begin, own_end, a, sums);
+            size = own_begin = own_end = 0;
+        }
+    };
+    const auto zero = hn::Zero(d);
+    const ReachBox<D>& box = a.box;
+    // Signed distance from the box along one axis (0 inside it): v minus its clamp to [lo, hi], three
+    // operations; its square is that of max(lo - v, v - hi, 0) to the bit.
+    const auto outside = [&](hn::Vec<D> v, hn::Vec<D> lo, hn::Vec<D> hi)
+                             HWY_ATTR { return hn::Sub(v, hn::Min(hn::Max(v, lo), hi)); };
+    for (int r = 0; r < count; ++r) {
+        const CandidateRun<Real>& run = runs[r];
+        const auto sx = hn::Set(d, run.shift.x), sy = hn::Set(d, run.shift.y), sz = hn::Set(d, run.shift.z);
+        // Lists the kept slots among [k, k + lanes) ∩ [k, end). Loads may run past `end` into the next cells
+        // or the arrays' padding (and a segment may be empty); FirstN drops those lanes. The slots are
+        // compressed in a register and stored whole (the list has a vector of room past its capacity): the
+        // memory form of AVX-512's compress is several times slower on Intel cores.
+        const auto list_vector = [&](std::uint32_t k, std::uint32_t end) HWY_ATTR {
+            flush_if_full();
+            const std::size_t n = end > k ? end - k : 0;
+            auto x = hn::LoadU(d, f.x + k), y = hn::LoadU(d, f.y + k);
+            auto z = k3D ? hn::LoadU(d, f.z + k) : zero;
+            if (listed) { // the nearest images (x - 0 is x)
+                x = hn::Sub(x, sx);
+                y = hn::Sub(y, sy);
+                z = hn::Sub(z, sz);
+            }
+            const auto ex = outside(x, box.lo_x, box.hi_x);
+            const auto ey = outside(y, box.lo_y, box.hi_y);
+            auto e2 = hn::Add(hn::Mul(ex, ex), hn::Mul(ey, ey));
+            if constexpr (k3D) {
+                const auto ez = outside(z, box.lo_z, box.hi_z);
+                e2 = hn::Add(e2, hn::Mul(ez, ez));
+            }
+            const auto keep = hn::And(hn::Lt(e2, box.reach2), hn::FirstN(d, n));
+            const auto keep_index = hn::RebindMask(di, keep);
+            const auto slots = hn::Add(hn::Set(di, static_cast<TI>(k)), lane_index);
+            if constexpr (kOwnCompress) {
+                const auto order = compress_order_of(d, keep);
+                hn::StoreU(hn::TableLookupLanes(slots, hn::IndicesFromVec(di, order)), di, list.slot + size);
+                if (listed) {
+                    const auto to_front = hn::IndicesFromVec(d, order);
+                    hn::StoreU(hn::TableLookupLanes(x, to_front), d, list.x + size);
+                    hn::StoreU(hn::TableLookupLanes(y, to_front), d, list.y + size);
+                    hn::StoreU(hn::TableLookupLanes(z, to_front), d, list.z + size);
+                }
+            } else {
+                hn::StoreU(hn::Compress(slots, keep_index), di, list.slot + size);
+                if (listed) {
+                    hn::StoreU(hn::Compress(x, keep), d, list.x + size);
+                    hn::StoreU(hn::Compress(y, keep), d, list.y + size);
+                    hn::StoreU(hn::Compress(z, keep), d, list.z + size);
+                }
+            }
+            size += hn::CountTrue(di, keep_index);
+        };
+        const auto list_segment = [&](std::uint32_t begin, std::uint32_t end) HWY_ATTR {
+            list_vector(begin, end);
+            list_vector(begin + static_cast<std::uint32_t>(lanes), end);
+            for (std::uint32_t k = begin + 2 * static_cast<std::uint32_t>(lanes); k < end;
+                 k += static_cast<std::uint32_t>(lanes)) {
+                list_vector(k, end); // a crowded run
+            }
+        };
+        if (!run.shift.any() && run.begin <= own && own < run.end) {
+            // The run of the tile's own line: its own agents are listed whole, between the others.
+            list_segment(run.begin, own);
+            flush_if_full();
+            hn::StoreU(a.slot, di, list.slot + size);
+            if (listed) {
+                hn::StoreU(a.x, d, list.x + size);
+                hn::StoreU(a.y, d, list.y + size);
+                hn::StoreU(a.z, d, list.z + size);
+            }
+            own_begin = size;
+            size += own_count;
+            own_end = size;
+            list_segment(own + static_cast<std::uint32_t>(own_count), run.end);
+        } else {
+            list_segment(run.begin, run.end);
+        }
+    }
+    list.size = size;
+    add_listed<kView, k3D>(d, f, listed, list, own_begin, own_end, a, sums);
+}
+
+/// Adds the candidates of `count` runs to the lanes' sums, each run with the loop its shift and place need.
+template <bool kWrap, bool kGeneral, unsigned kView, bool k3D, class D, class Real>
+HWY_INLINE void add_runs(D d, const FlockInCellOrder<Real>& f, const CandidateRun<Real>* runs, int count,
+                         const Lanes<D>& a, NeighbourSums<D>& s) {
+    for (int k = 0; k < count; ++k) {
+        const CandidateRun<Real>& run = runs[k];
+        if (run.begin == run.end) {
+            continue;
+        }
+        if (kWrap && run.shift.any()) {
+            add_candidates<true, kGeneral, kView, k3D>(d, f, run.begin, run.end, run.shift, a, s);
+        } else {
+            add_candidates<false, kGeneral, kView, k3D>(d, f, run.begin, run.end, run.shift, a, s);
+        }
+    }
+}
+
+/// The candidates of a tile in line (layer, row), visited in the plain path's order. `general`: the
+/// candidate test of add_candidate's kGeneral (a runtime flag here, so that the rest of the kernel is
+/// compiled once for both tests).
+template <bool kWrap, unsigned kView, bool k3D, class D, class Real>
+HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, bool general, int layer, int row,
+                                    int col0, int col1, std::uint32_t slot0, std::size_t agents,
+                                    const Lanes<D>& a, NeighbourSums<D>& s) {
+    CandidateRun<Real> runs[max_tile_runs];
+    const int count = tile_runs<kWrap, k3D>(f, layer, row, col0, col1, runs);
+    if (general) {
+        add_runs<kWrap, true, kView, k3D>(d, f, runs, count, a, s);
+    } else if constexpr (k3D) {
+        // 3D tiles gather their culled candidates in a list and run one neighbour loop over it; 2D tiles
+        // run the loop over each run of candidates directly (culling and listing measured slower there).
+        bool seam = false;
+        for (int k = 0; k < count; ++k) {
+            seam = seam || runs[k].shift.any();
+        }
+        list_and_add<kWrap, kView, k3D>(d, f, seam, runs, count, slot0, agents, a, s);
+    } else {
+        add_runs<kWrap, false, kView, k3D>(d, f, runs, count, a, s);
+    }
+}
+
+/// classic::nearest_image on every lane: the image of a point at `x` nearest to the agents at `a`.
+template <class D>
+HWY_INLINE hn::Vec<D> nearest_image(D d, hn::Vec<D> a, hn::Vec<D> x, hn::TFromD<D> length,
+                                    hn::TFromD<D> half) {
+    const auto len = hn::Set(d, length);
+    const auto h = hn::Set(d, half);
+    const auto diff = hn::Sub(a, x);
+    return hn::IfThenElse(hn::Gt(diff, h), hn::Add(x, len),
+                          hn::IfThenElse(hn::Lt(diff, hn::Neg(h)), hn::Sub(x, len), x));
+}
+
+/// The lanes inside one of `count` reach boxes, a lane's point taken as (x_up, y_up, z_up) against the
+/// boxes' lower bounds and as (x_down, y_down, z_down) against their upper bounds (the point moved by a
+/// slack toward the box, or the point itself twice).
+template <bool k3D, class D, class Real>
+HWY_INLINE hn::Mask<D> in_reach_boxes(D d, const boids::ReachBox<Real>* boxes, std::size_t count,
+                                      hn::Vec<D> x_up, hn::Vec<D> x_down, hn::Vec<D> y_up, hn::Vec<D> y_down,
+                                      hn::Vec<D> z_up, hn::Vec<D> z_down) {
+    auto in_some = hn::FirstN(d, 0);
+    for (std::size_t k = 0; k < count; ++k) {
+        const boids::ReachBox<Real>& box = boxes[k];
+        auto in = hn::And(hn::And(hn::Ge(x_up, hn::Set(d, box.lo_x)), hn::Le(x_down, hn::Set(d, box.hi_x))),
+                          hn::And(hn::Ge(y_up, hn::Set(d, box.lo_y)), hn::Le(y_down, hn::Set(d, box.hi_y))));
+        if constexpr (k3D) {
+            in = hn::And(in,
+                         hn::And(hn::Ge(z_up, hn::Set(d, box.lo_z)), hn::Le(z_down, hn::Set(d, box.hi_z))));
+        }
+        in_some = hn::Or(in_some, in);
+    }
+    return in_some;
+}
+
+/// The lanes at (x, y, z) that some obstacle's reach box holds once moved toward it by the slack of
+/// obstacle_reach_slack_per_unit: the only ones that steer_around_obstacles or keep_out_of_obstacles may
+/// change.
+template <bool k3D, class D, class Real>
+HWY_INLINE hn::Mask<D> near_obstacles(D d, const FlockInCellOrder<Real>& f, hn::Vec<D> x, hn::Vec<D> y,
+                                      hn::Vec<D> z) {
+    auto largest = hn::Max(hn::Set(d, Real(1)), hn::Max(hn::Abs(x), hn::Abs(y)));
+    if constexpr (k3D) {
+        largest = hn::Max(largest, hn::Abs(z));
+    }
+    const auto slack = hn::Mul(largest, hn::Set(d, static_cast<Real>(obstacle_reach_slack_per_unit)));
+    return in_reach_boxes<k3D>(d, f.obstacle_reach, f.obstacles, hn::Add(x, slack), hn::Sub(x, slack),
+                               hn::Add(y, slack), hn::Sub(y, slack), hn::Add(z, slack), hn::Sub(z, slack));
+}
+
+/// Runs `rule(lane, x, y, z, vx, vy, vz)`, one of the plain path's own per-agent functions, for the lanes
+/// in `which` (of the first `count`), their velocities in and out.
+template <class D, class Rule>
+HWY_NOINLINE void rule_by_lane(D d, hn::Mask<D> which, std::size_t count, hn::Vec<D> x, hn::Vec<D> y,
+                               hn::Vec<D> z, hn::Vec<D>& vx, hn::Vec<D>& vy, hn::Vec<D>& vz,
+                               const Rule& rule) {
+    using Real = hn::TFromD<D>;
+    constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
+    HWY_ALIGN Real lanes[7][max_lanes] = {}; // (zeroed: GCC cannot see that count <= the lanes)
+    hn::Store(x, d, lanes[0]);
+    hn::Store(y, d, lanes[1]);
+    hn::Store(z, d, lanes[2]);
+    hn::Store(vx, d, lanes[3]);
+    hn::Store(vy, d, lanes[4]);
+    hn::Store(vz, d, lanes[5]);
+    hn::Store(hn::VecFromMask(d, which), d, lanes[6]);
+    for (std::size_t l = 0; l < count; ++l) {
+        if (lanes[6][l] != Real(0)) { // all bits set
+            rule(l, lanes[0][l], lanes[1][l], lanes[2][l], lanes[3][l], lanes[4][l], lanes[5][l]);
+        }
+    }
+    vx = hn::Load(d, lanes[3]);
+    vy = hn::Load(d, lanes[4]);
+    vz = hn::Load(d, lanes[5]);
+}
+
+/// docs/MODEL.md §2.3-2.9 for `count` agents in lanes, from their neighbour sums; the new state may be
+/// stored up to slot `writable_end` (the end of the row). Out of line: it runs once per vector of agents
+/// (against ~6 candidates per agent), and one copy serves the kernel's variants of the candidate test.
+/// `sight`: the lanes' neighbours dead ahead, with a line of sight (nullptr otherwise).
+template <bool kWrap, bool k3D, class D, class Real>
+HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_t slot0, std::size_t count,
+                              std::size_t writable_end, const Lanes<D>& a, const NeighbourSums<D>& s,
+                              const Sight<D>* sight) {
+    const auto& c = f.c;
+    const auto zero = hn::Zero(d);
+    const auto x = a.x, y = a.y, z = a.z;
+    auto vx = hn::LoadU(d, f.vx + slot0);
+    auto vy = hn::LoadU(d, f.vy + slot0);
+    auto vz = zero;
+    if constexpr (k3D) {
+        vz = hn::LoadU(d, f.vz + slot0);
+    }
+    constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
+    // Perching: the lanes resting sit still (their rules' result is replaced below, their bias kept).
+    HWY_ALIGN Real lane_rest[max_lanes] = {}; // whole numbers up to perch_rest_max: exact
+    auto resting = hn::FirstN(d, 0);
+    if (f.ledge != nullptr) {
+        for (std::size_t l = 0; l < count; ++l) {
+            lane_rest[l] = static_cast<Real>(f.rest[slot0 + l]);
+        }
+        resting = hn::Gt(hn::Load(d, lane_rest), zero);
+    }
+
+    // Step 2: cohesion and alignment (agents with no neighbour keep their velocity).
+    const auto has_neighbours = hn::Gt(s.count, zero);
+    const auto& n = s.count;
+    const auto xavg = hn::Div(s.xsum, n), yavg = hn::Div(s.ysum, n);
+    const auto vxavg = hn::Div(s.vxsum, n), vyavg = hn::Div(s.vysum, n);
+    const auto centering = hn::Set(d, c.centering), matching = hn::Set(d, c.matching);
+    const auto vx_flock =
+        hn::Add(hn::Add(vx, hn::Mul(hn::Sub(xavg, x), centering)), hn::Mul(hn::Sub(vxavg, vx), matching));
+    const auto vy_flock =
+        hn::Add(hn::Add(vy, hn::Mul(hn::Sub(yavg, y), centering)), hn::Mul(hn::Sub(vyavg, vy), matching));
+    vx = hn::IfThenElse(has_neighbours, vx_flock, vx);
+    vy = hn::IfThenElse(has_neighbours, vy_flock, vy);
+    if constexpr (k3D) {
+        const auto zavg = hn::Div(s.zsum, n), vzavg = hn::Div(s.vzsum, n);
+        const auto vz_flock =
+            hn::Add(hn::Add(vz, hn::Mul(hn::Sub(zavg, z), centering)), hn::Mul(hn::Sub(vzavg, vz), matching));
+        vz = hn::IfThenElse(has_neighbours, vz_flock, vz);
+    }
+
+    // Step 3: separation.
+    const auto avoid = hn::Set(d, c.avoid);
+    vx = hn::Add(vx, hn::Mul(s.close_dx, avoid));
+    vy = hn::Add(vy, hn::Mul(s.close_dy, avoid));
+    if constexpr (k3D) {
+        vz = hn::Add(vz, hn::Mul(s.close_dz, avoid));
+    }
+
+    // Step 4: edges, in the order of docs/MODEL.md §2.5.
+    if constexpr (!kWrap) {
+        const auto turn = hn::Set(d, c.turn);
+        vy = hn::IfThenElse(hn::Lt(y, hn::Set(d, c.top_edge)), hn::Add(vy, turn), vy);
+        vx = hn::IfThenElse(hn::Gt(x, hn::Set(d, c.right_edge)), hn::Sub(vx, turn), vx);
+        vx = hn::IfThenElse(hn::Lt(x, hn::Set(d, c.left_edge)), hn::Add(vx, turn), vx);
+        vy = hn::IfThenElse(hn::Gt(y, hn::Set(d, c.bottom_edge)), hn::Sub(vy, turn), vy);
+        if constexpr (k3D) {
+            vz = hn::IfThenElse(hn::Lt(z, hn::Set(d, c.front_edge)), hn::Add(vz, turn), vz);
+            vz = hn::IfThenElse(hn::Gt(z, hn::Set(d, c.back_edge)), hn::Sub(vz, turn), vz);
+        }
+    }
+
+    // Step 5: flee the predators in range (sum of offsets, then a fixed kick by sign).
+    if (f.predators > 0) {
+        auto pdx = zero, pdy = zero, pdz = zero;
+        const auto range = hn::Set(d, c.predator_range);
+        const auto range2 = hn::Set(d, c.predator_range2);
+        for (std::size_t p = 0; p < f.predators; ++p) {
+            auto px = hn::Set(d, f.predator_x[p]), py = hn::Set(d, f.predator_y[p]);
+            if constexpr (kWrap) {
+                px = nearest_image(d, x, px, c.width, c.half_width);
+                py = nearest_image(d, y, py, c.height, c.half_height);
+            }
+            const auto dx = hn::Sub(x, px), dy = hn::Sub(y, py);
+            auto in_box = hn::And(hn::Lt(hn::Abs(dx), range), hn::Lt(hn::Abs(dy), range));
+            auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+            auto dz = zero;
+            if constexpr (k3D) {
+                auto pz = hn::Set(d, f.predator_z[p]);
+                if constexpr (kWrap) {
+                    pz = nearest_image(d, z, pz, c.depth, c.half_depth);
+                }
+                dz = hn::Sub(z, pz);
+                in_box = hn::And(in_box, hn::Lt(hn::Abs(dz), range));
+                d2 = hn::Add(d2, hn::Mul(dz, dz));
+            }
+            const auto in_range = hn::And(in_box, hn::Lt(d2, range2));
+            pdx = hn::IfThenElse(in_range, hn::Add(pdx, dx), pdx);
+            pdy = hn::IfThenElse(in_range, hn::Add(pdy, dy), pdy);
+            if constexpr (k3D) {
+                pdz = hn::IfThenElse(in_range, hn::Add(pdz, dz), pdz);
+            }
+        }
+        const auto kick = hn::Set(d, c.predator_turn);
+        if constexpr (k3D) {
+            vz = hn::IfThenElse(hn::Gt(pdz, zero), hn::Add(vz, kick), vz);
+            vz = hn::IfThenElse(hn::Lt(pdz, zero), hn::Sub(vz, kick), vz);
+        }
+        vy = hn::IfThenElse(hn::Gt(pdy, zero), hn::Add(vy, kick), vy);
+        vy = hn::IfThenElse(hn::Lt(pdy, zero), hn::Sub(vy, kick), vy);
+        vx = hn::IfThenElse(hn::Gt(pdx, zero), hn::Add(vx, kick), vx);
+        vx = hn::IfThenElse(hn::Lt(pdx, zero), hn::Sub(vx, kick), vx);
+    }
+
+    // Steps 6-7: scouts' dynamic bias and pull toward their side.
+    HWY_ALIGN Real lane_bias[max_lanes] = {};
+    if (f.has_scouts) {
+        HWY_ALIGN Real lane_kind[max_lanes] = {};
+        for (std::size_t l = 0; l < count; ++l) {
+            lane_kind[l] = static_cast<Real>(static_cast<int>(f.kind[slot0 + l]));
+        }
+        const auto kind = hn::Load(d, lane_kind);
+        auto bias = hn::LoadU(d, f.bias + slot0);
+        const auto one = hn::Set(d, Real(1));
+        const auto scout1 = hn::Eq(kind, hn::Set(d, static_cast<Real>(static_cast<int>(Kind::Scout1))));
+        const auto scout2 = hn::Eq(kind, hn::Set(d, static_cast<Real>(static_cast<int>(Kind::Scout2))));
+        const auto scout = hn::Or(scout1, scout2);
+        if (c.dynamic_bias) {
+            const auto its_way = hn::Or(hn::And(scout1, hn::Gt(vx, zero)), hn::And(scout2, hn::Lt(vx, zero)));
+            const auto increment = hn::Set(d, c.bias_increment), max_bias = hn::Set(d, c.max_bias);
+            const auto raised = hn::Add(bias, increment);
+            const auto lowered = hn::Sub(bias, increment);
+            const auto next =
+                hn::IfThenElse(its_way, hn::IfThenElse(hn::Lt(raised, max_bias), raised, max_bias),
+                               hn::IfThenElse(hn::Gt(lowered, increment), lowered, increment));
+            bias = hn::IfThenElse(scout, next, bias);
+        }
+        const auto target = hn::IfThenElse(scout1, one, hn::Neg(one));
+        vx = hn::IfThenElse(scout, hn::Add(hn::Mul(hn::Sub(one, bias), vx), hn::Mul(bias, target)), vx);
+        hn::Store(bias, d, lane_bias);
+    }
+
+    // Flake's sidestep, for the lanes that saw a neighbour dead ahead (classic::sidestep, in double).
+    if (sight != nullptr) {
+        rule_by_lane(d, hn::FirstN(d, count), count, x, y, z, vx, vy, vz,
+                     [&](std::size_t l, Real, Real, Real, Real& pvx, Real& pvy, Real&) {
+                         classic::sidestep(sight->ahead[l], c.line_of_sight_factor, pvx, pvy);
+                     });
+    }
+
+    // Obstacles near a lane, then food sources in reach: the plain path's push and pull, lane by lane.
+    if (f.obstacles > 0) {
+        const auto near = hn::And(near_obstacles<k3D>(d, f, x, y, z), hn::FirstN(d, count));
+        if (HWY_UNLIKELY(!hn::AllFalse(d, near))) {
+            rule_by_lane(d, near, count, x, y, z, vx, vy, vz,
+                         [&](std::size_t, Real px, Real py, Real pz, Real& pvx, Real& pvy, Real& pvz) {
+                             steer_around_obstacles(*f.params, k3D, px, py, pz, pvx, pvy, pvz);
+                         });
+        }
+    }
+    if (f.food_sources > 0) {
+        const auto near = hn::And(in_reach_boxes<k3D>(d, f.food_reach, f.food_sources, x, x, y, y, z, z),
+                                  hn::FirstN(d, count));
+        if (HWY_UNLIKELY(!hn::AllFalse(d, near))) {
+            rule_by_lane(d, near, count, x, y, z, vx, vy, vz,
+                         [&](std::size_t, Real px, Real py, Real pz, Real& pvx, Real& pvy, Real& pvz) {
+                             seek_food(*f.params, k3D, f.step, px, py, pz, pvx, pvy, pvz);
+                         });
+        }
+    }
+
+    // Gravity (docs/MODEL.md §3), before the limits.
+    if (c.falls) {
+        vy = hn::Add(vy, hn::Set(d, c.gravity));
+    }
+
+    // Step 8: speed limits (every component by one factor; zero velocity becomes (min_speed, 0, 0)); with
+    // a dive speed, the upper limit of a lane descending (vy > 0) after the lower limit is max_dive_speed.
+    const auto min_speed = hn::Set(d, c.min_speed), max_speed = hn::Set(d, c.max_speed);
+    const auto upper_limit = [&](hn::Vec<D> v) HWY_ATTR {
+        return c.dives ? hn::IfThenElse(hn::Gt(v, zero), hn::Set(d, c.max_dive_speed), max_speed) : max_speed;
+    };
+    auto speed2 = hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy));
+    if constexpr (k3D) {
+        speed2 = hn::Add(speed2, hn::Mul(vz, vz));
+    }
+    const auto speed = hn::Sqrt(speed2);
+    const auto slow = hn::Lt(speed, min_speed);
+    if (c.min_speed <= c.max_speed && (!c.dives || c.min_speed <= c.max_dive_speed)) {
+        // A lane is slow or fast, not both: one division per component serves both limits. (A slow lane is
+        // below every upper limit, so its upper limit, chosen by the vy it has before the lower limit
+        // rather than after, is never used.)
+        const auto upper = upper_limit(vy);
+        const auto fast = hn::Gt(speed, upper);
+        const auto limit = hn::IfThenElse(slow, min_speed, upper);
+        const auto limited = hn::Or(slow, fast);
+        vx = hn::IfThenElse(limited, hn::Mul(hn::Div(vx, speed), limit), vx);
+        vy = hn::IfThenElse(limited, hn::Mul(hn::Div(vy, speed), limit), vy);
+        if constexpr (k3D) {
+            vz = hn::IfThenElse(limited, hn::Mul(hn::Div(vz, speed), limit), vz);
+        }
+    } else { // docs/MODEL.md §2.8: the max limit applies to the velocity the min limit produced
+        vx = hn::IfThenElse(slow, hn::Mul(hn::Div(vx, speed), min_speed), vx);
+        vy = hn::IfThenElse(slow, hn::Mul(hn::Div(vy, speed), min_speed), vy);
+        if constexpr (k3D) {
+            vz = hn::IfThenElse(slow, hn::Mul(hn::Div(vz, speed), min_speed), vz);
+        }
+        const auto upper = upper_limit(vy);
+        const auto fast = hn::Gt(speed, upper);
+        vx = hn::IfThenElse(fast, hn::Mul(hn::Div(vx, speed), upper), vx);
+        vy = hn::IfThenElse(fast, hn::Mul(hn::Div(vy, speed), upper), vy);
+        if constexpr (k3D) {
+            vz = hn::IfThenElse(fast, hn::Mul(hn::Div(vz, speed), upper), vz);
+        }
+    }
+    const auto stopped = hn::Eq(speed, zero);
+    vx = hn::IfThenElse(stopped, min_speed, vx);
+    vy = hn::IfThenElse(stopped, zero, vy);
+    vz = hn::IfThenElse(stopped, zero, vz);
+
+    // Perching: landing on the ledge from above (lane by lane where a lane not resting may reach it this
+    // step: over its span, below it by at most twice its vertical speed), then the resting lanes' step.
+    HWY_ALIGN std::int32_t lane_new_rest[max_lanes] = {};
+    if (f.ledge != nullptr) {
+        const Ledge& ledge = *f.ledge;
+        for (std::size_t l = 0; l < count; ++l) {
+            lane_new_rest[l] = f.rest[slot0 + l];
+        }
+        const auto may_land = hn::AndNot(
+            resting,
+            hn::And(hn::And(hn::FirstN(d, count), hn::And(hn::Ge(x, hn::Set(d, f.ledge_reach.lo_x)),
+                                                          hn::Le(x, hn::Set(d, f.ledge_reach.hi_x)))),
+                    hn::And(hn::Le(y, hn::Set(d, f.ledge_reach.hi_y)),
+                            hn::Ge(hn::Add(y, hn::Add(hn::Abs(vy), hn::Abs(vy))),
+                                   hn::Set(d, f.ledge_reach.lo_y)))));
+        if (HWY_UNLIKELY(!hn::AllFalse(d, may_land))) {
+            rule_by_lane(d, may_land, count, x, y, z, vx, vy, vz,
+                         [&](std::size_t l, Real px, Real py, Real, Real& pvx, Real& pvy, Real& pvz) {
+                             if (ledge.land(px, py, pvx, pvy, pvz)) {
+                                 const std::uint32_t agent = f.agent[slot0 + l];
+                                 lane_new_rest[l] =
+                                     ledge.rest_time(f.ids != nullptr ? f.ids[agent] : agent, f.step);
+                             }
+                         });
+        }
+        if (HWY_UNLIKELY(!hn::AllFalse(d, resting))) {
+            const auto last = hn::Eq(hn::Load(d, lane_rest), hn::Set(d, Real(1)));
+            const auto takeoff = hn::Set(d, ScalarTraits<Real>::from_double(ledge.takeoff_vy));
+            vx = hn::IfThenElse(resting, zero, vx);
+            vy = hn::IfThenElse(resting, hn::IfThenElseZero(last, takeoff), vy);
+            vz = hn::IfThenElse(resting, zero, vz);
+            for (std::size_t l = 0; l < count; ++l) {
+                if (lane_rest[l] > Real(0)) {
+                    --lane_new_rest[l];
+                }
+            }
+        }
+    }
+
+    // Step 9: move; the new state in slot order. The whole vector is stored when its lanes past `count`
+    // fall on slots of this row (later tiles of the row, which this thread writes afterwards); otherwise
+    // (the row's last vector: the next slots may be another thread's row) it is written lane by lane, as
+    // is a vector with an agent to wrap.
+    const auto moved_x = hn::Add(x, vx), moved_y = hn::Add(y, vy);
+    const auto moved_z = hn::Add(z, vz); // unused in 2D
+    bool whole_vector = slot0 + hn::Lanes(d) <= writable_end;
+    const auto agents = hn::FirstN(d, count);
+    auto outside = hn::FirstN(d, 0); // lanes to wrap
+    if constexpr (kWrap) {
+        const auto inside_x = hn::And(hn::Ge(moved_x, zero), hn::Lt(moved_x, hn::Set(d, c.width)));
+        const auto inside_y = hn::And(hn::Ge(moved_y, zero), hn::Lt(moved_y, hn::Set(d, c.height)));
+        auto inside = hn::And(inside_x, inside_y);
+        if constexpr (k3D) {
+            inside = hn::And(inside, hn::And(hn::Ge(moved_z, zero), hn::Lt(moved_z, hn::Set(d, c.depth))));
+        }
+        outside = hn::AndNot(inside, agents);
+        whole_vector = whole_vector && hn::AllFalse(d, outside);
+    }
+    // Keep out of the obstacles, after the wrap, lane by lane where a lane may be near one (a lane to wrap
+    // may land anywhere, so it is near).
+    bool keep_out = false;
+    if (f.obstacles > 0) {
+        const auto near =
+            hn::And(hn::Or(near_obstacles<k3D>(d, f, moved_x, moved_y, moved_z), outside), agents);
+        keep_out = !hn::AllFalse(d, near);
+        whole_vector = whole_vector && !keep_out;
+    }
+    if (whole_vector) {
+        hn::StoreU(moved_x, d, f.new_x + slot0);
+        hn::StoreU(moved_y, d, f.new_y + slot0);
+        hn::StoreU(vx, d, f.new_vx + slot0);
+        hn::StoreU(vy, d, f.new_vy + slot0);
+        if constexpr (k3D) {
+            hn::StoreU(moved_z, d, f.new_z + slot0);
+            hn::StoreU(vz, d, f.new_vz + slot0);
+        }
+    } else {
+        HWY_ALIGN Real lanes[6][max_lanes] = {}; // (zeroed: GCC cannot see that count <= the lanes)
+        hn::Store(moved_x, d, lanes[0]);
+        hn::Store(moved_y, d, lanes[1]);
+        hn::Store(vx, d, lanes[2]);
+        hn::Store(vy, d, lanes[3]);
+        hn::Store(moved_z, d, lanes[4]);
+        hn::Store(vz, d, lanes[5]);
+        for (std::size_t l = 0; l < count; ++l) {
+            Real px = lanes[0][l], py = lanes[1][l], pz = k3D ? lanes[4][l] : Real(0);
+            Real lane_vx = lanes[2][l], lane_vy = lanes[3][l], lane_vz = k3D ? lanes[5][l] : Real(0);
+            if constexpr (kWrap) {
+                px = classic::wrap_position(px, c.width);
+                py = classic::wrap_position(py, c.height);
+                if constexpr (k3D) {
+                    pz = classic::wrap_position(pz, c.depth);
+                }
+            }
+            if (keep_out) {
+                keep_out_of_obstacles(f.params->obstacles, k3D ? f.params->depth : 0.0, px, py, pz, lane_vx,
+                                      lane_vy, lane_vz);
+            }
+            f.new_x[slot0 + l] = px;
+            f.new_y[slot0 + l] = py;
+            f.new_vx[slot0 + l] = lane_vx;
+            f.new_vy[slot0 + l] = lane_vy;
+            if constexpr (k3D) {
+                f.new_z[slot0 + l] = pz;
+                f.new_vz[slot0 + l] = lane_vz;
+            }
+        }
+    }
+    if (f.has_scouts) {
+        for (std::size_t l = 0; l < count; ++l) { // a resting scout keeps its bias
+            f.new_bias[slot0 + l] = lane_rest[l] > Real(0) ? f.bias[slot0 + l] : lane_bias[l];
+        }
+    }
+    if (f.ledge != nullptr) {
+        std::copy_n(lane_new_rest, count, f.new_rest + slot0);
+    }
+}
+
+/// Cell indices, a vector of doubles at a time (the divisions dominate the scalar loop). `zs` is
+/// nullptr for a planar grid.
+template <class Real>
+void cells_impl(const Real* xs, const Real* ys, const Real* zs, std::size_t count, const CellGeometry& g,
+                std::uint32_t* out) {
+    const hn::ScalableTag<double> dd;
+    const hn::Rebind<Real, decltype(dd)> dr;
+    const hn::Rebind<std::int32_t, decltype(dd)> di;
+    const std::size_t lanes = hn::Lanes(dd);
+    const double last_col = g.nx - 1.0, last_row = g.ny - 1.0, last_layer = g.nz - 1.0;
+    const auto load = [&](const Real* p) {
+        if constexpr (std::is_same_v<Real, double>) {
+            return hn::LoadU(dd, p);
+        } else {
+            return hn::PromoteTo(dd, hn::LoadU(dr, p));
+        }
+    };
+    const auto ox = hn::Set(dd, g.origin_x), oy = hn::Set(dd, g.origin_y), oz = hn::Set(dd, g.origin_z);
+    const auto cw = hn::Set(dd, g.cell_w), ch = hn::Set(dd, g.cell_h), cd = hn::Set(dd, g.cell_d);
+    const auto lc = hn::Set(dd, last_col), lr = hn::Set(dd, last_row), ll = hn::Set(dd, last_layer);
+    const auto nx = hn::Set(dd, static_cast<double>(g.nx)), ny = hn::Set(dd, static_cast<double>(g.ny));
+    std::size_t i = 0;
+    for (; i + lanes <= count; i += lanes) {
+        // Positions are >= the origin, so the floor of the clamped quotient is SpatialGrid's line. The
+        // products and sums are whole numbers below 2^32: exact in double.
+        const auto col = hn::Floor(hn::Min(hn::Div(hn::Sub(load(xs + i), ox), cw), lc));
+        auto line = hn::Floor(hn::Min(hn::Div(hn::Sub(load(ys + i), oy), ch), lr));
+        if (zs != nullptr) {
+            const auto layer = hn::Floor(hn::Min(hn::Div(hn::Sub(load(zs + i), oz), cd), ll));
+            line = hn::Add(hn::Mul(layer, ny), line);
+        }
+        hn::StoreU(hn::DemoteTo(di, hn::Add(hn::Mul(line, nx), col)), di,
+                   reinterpret_cast<std::int32_t*>(out + i));
+    }
+    for (; i < count; ++i) {
+        const double col = std::min((static_cast<double>(xs[i]) - g.origin_x) / g.cell_w, last_col);
+        const double row = std::min((static_cast<double>(ys[i]) - g.origin_y) / g.cell_h, last_row);
+        std::size_t line = static_cast<std::size_t>(row);
+        if (zs != nullptr) {
+            const double layer = std::min((static_cast<double>(zs[i]) - g.origin_z) / g.cell_d, last_layer);
+            line += static_cast<std::size_t>(layer) * static_cast<std::size_t>(g.ny);
+        }
+        out[i] =
+            static_cast<std::uint32_t>(line * static_cast<std::size_t>(g.nx) + static_cast<std::size_t>(col));
+    }
+}
+
+/// The cells of a line's new positions, with moved_cell_flag added where an agent left its cell, by
+/// comparisons against the line bound tables (FlockInCellOrder::col_bound): the agents of the line sat in
+/// cells first_cell + col, col = 0 .. nx - 1 (the slots [start[col], start[col + 1])). A vector of slots
+/// at a time, each lane's old column counted from the cell starts inside the vector (W20: 2-3 of them);
+/// its new column, row and layer is one of the old one's neighbours unless it crossed a seam or moved more
+/// than a cell; such a lane (rare), and a vector whose old columns span more than a vector of bounds, is
+/// binned by division (cells_impl), which the tables reproduce to the bit (dividing every position was
+/// ~9% of the 2D neighbour pass). Nothing is read or stored past the line's last slot: the next line may
+/// be another thread's.
+template <bool k3D, class Real>
+HWY_INLINE void bin_line(const FlockInCellOrder<Real>& f, const std::uint32_t* start, int layer, int row) {
+    using D = hn::ScalableTag<Real>;
+    const D d;
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
+    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(d));
+    const int nx = f.nx;
+    const std::uint32_t line_begin = start[0], line_end = start[nx];
+    const auto first_cell = static_cast<TI>(
+        (static_cast<std::size_t>(layer) * static_cast<std::size_t>(f.ny) + static_cast<std::size_t>(row)) *
+        static_cast<std::size_t>(nx));
+    const auto one = hn::Set(di, TI{1});
+    const auto lane = hn::Iota(di, 0);
+    const auto flag = hn::Set(di, static_cast<TI>(moved_cell_flag));
+    // The row's and the layer's bounds (entries row .. row + 3: rows row - 1 .. row + 2) hold for the line.
+    const Real* rb = f.row_bound + row;
+    const auto y_prev = hn::Set(d, rb[0]), y_cur = hn::Set(d, rb[1]), y_next = hn::Set(d, rb[2]);
+    const auto y_after = hn::Set(d, rb[3]);
+    const Real* lb = k3D ? f.layer_bound + layer : rb;
+    const auto z_prev = hn::Set(d, lb[0]), z_cur = hn::Set(d, lb[1]), z_next = hn::Set(d, lb[2]);
+    const auto z_after = hn::Set(d, lb[3]);
+    // Division for the `count` slots from k (old cells in old_cell).
+    const auto by_division = [&](std::uint32_t k, std::size_t count,
+                                 hn::Vec<decltype(di)> old_cell) HWY_ATTR {
+        HWY_ALIGN TI old[max_lanes] = {}; // (zeroed: GCC cannot see that count <= the lanes)
+        hn::Store(old_cell, di, old);
+        cells_impl(f.new_x + k, f.new_y + k, k3D ? f.new_z + k : nullptr, count, f.next_grid, f.new_cell + k);
+        for (std::size_t l = 0; l < count; ++l) {
+            if (f.new_cell[k + l] != static_cast<std::uint32_t>(old[l])) {
+                f.new_cell[k + l] |= moved_cell_flag;
+            }
+        }
+    };
+    // The new positions of slots [k, k + count): a vector load inside the line; for the line's last vector
+    // only its own slots are read (the next slots may be another thread's line, being written now) and the
+    // lanes past them are zero, dropped below like the rest of those lanes.
+    const auto load_own = [&](const Real* p, std::uint32_t k, std::size_t count) HWY_ATTR {
+        if (k + lanes <= line_end) {
+            return hn::LoadU(d, p + k);
+        }
+        HWY_ALIGN Real own[max_lanes] = {};
+        std::copy_n(p + k, count, own);
+        return hn::Load(d, own);
+    };
+    int col = 0; // the old column of slot k
+    for (std::uint32_t k = line_begin; k < line_end; k += lanes) {
+        while (start[col + 1] <= k) {
+            ++col;
+        }
+        auto old_col = hn::Set(di, static_cast<TI>(col));
+        int last = col;
+        for (int c = col + 1; c < nx && start[c] < k + lanes; ++c) {
+            const auto past = hn::Gt(lane, hn::Set(di, static_cast<TI>(start[c] - k) - 1));
+            old_col = hn::Add(old_col, hn::IfThenElseZero(past, one));
+            last = c;
+        }
+        const std::size_t count = std::min<std::size_t>(lanes, line_end - k);
+        const auto old_cell = hn::Add(hn::Set(di, first_cell), old_col);
+        if (last - col >= static_cast<int>(lanes)) { // sparse line: more columns than a vector of bounds
+            by_division(k, count, old_cell);
+            continue;
+        }
+        // Bounds of columns col - 1 + i (i = 0 .. 3) for each lane: a vector of the table from entry col
+        // (column col - 1), looked up at the lane's offset old_col - col.
+        const Real* t = f.col_bound + col;
+        const auto at = hn::IndicesFromVec(d, hn::Sub(old_col, hn::Set(di, static_cast<TI>(col))));
+        const auto x_prev = hn::TableLookupLanes(hn::LoadU(d, t), at);
+        const auto x_cur = hn::TableLookupLanes(hn::LoadU(d, t + 1), at);
+        const auto x_next = hn::TableLookupLanes(hn::LoadU(d, t + 2), at);
+        const auto x_after = hn::TableLookupLanes(hn::LoadU(d, t + 3), at);
+        const auto x = load_own(f.new_x, k, count), y = load_own(f.new_y, k, count);
+        // The new cell as the old one plus a step of -1, 0 or +1 along each axis (no multiplication: Highway
+        // has none for 64-bit lanes on every target).
+        const auto step = [&](hn::Vec<D> v, hn::Vec<D> cur, hn::Vec<D> next, TI stride) HWY_ATTR {
+            return hn::Add(
+                hn::IfThenElseZero(hn::RebindMask(di, hn::Lt(v, cur)), hn::Set(di, static_cast<TI>(-stride))),
+                hn::IfThenElseZero(hn::RebindMask(di, hn::Ge(v, next)), hn::Set(di, stride)));
+        };
+        auto cell = hn::Add(old_cell,
+                            hn::Add(step(x, x_cur, x_next, 1), step(y, y_cur, y_next, static_cast<TI>(nx))));
+        auto near = hn::And(hn::And(hn::Ge(x, x_prev), hn::Lt(x, x_after)),
+                            hn::And(hn::Ge(y, y_prev), hn::Lt(y, y_after)));
+        if constexpr (k3D) {
+            const auto z = load_own(f.new_z, k, count);
+            cell =
+                hn::Add(cell, step(z, z_cur, z_next, static_cast<TI>(static_cast<std::size_t>(nx) * f.ny)));
+            near = hn::And(near, hn::And(hn::Ge(z, z_prev), hn::Lt(z, z_after)));
+        } else {
+            (void)z_prev, (void)z_cur, (void)z_next, (void)z_after;
+        }
+        if (HWY_UNLIKELY(!hn::AllTrue(d, hn::Or(near, hn::Not(hn::FirstN(d, count)))))) {
+            by_division(k, count, old_cell); // a seam crossed, or a jump of more than a cell
+            continue;
+        }
+#ifndef NDEBUG
+        { // the division's cells, lane by lane (assertion builds only)
+            HWY_ALIGN TI lane_cell[max_lanes];
+            std::uint32_t divided[max_lanes];
+            hn::Store(cell, di, lane_cell);
+            cells_impl(f.new_x + k, f.new_y + k, k3D ? f.new_z + k : nullptr, count, f.next_grid, divided);
+            for (std::size_t l = 0; l < count; ++l) {
+                assert(static_cast<std::uint32_t>(lane_cell[l]) == divided[l]);
+            }
+        }
+#endif
+        const auto marked = hn::IfThenElse(hn::Eq(cell, old_cell), cell, hn::Or(cell, flag));
+        if (sizeof(TI) == sizeof(std::uint32_t) && k + lanes <= line_end) {
+            hn::StoreU(marked, di, reinterpret_cast<TI*>(f.new_cell + k));
+        } else { // the line's last vector (the next slots may be another thread's line), or 64-bit lanes
+            HWY_ALIGN TI lane_cell[max_lanes];
+            hn::Store(marked, di, lane_cell);
+            for (std::size_t l = 0; l < count; ++l) {
+                f.new_cell[k + l] = static_cast<std::uint32_t>(lane_cell[l]);
+            }
+        }
+    }
+}
+
+/// One line of cells (a row of one layer) at a time: greedy tiles of consecutive cells that fit one
+/// vector.
+template <bool kWrap, unsigned kView, bool k3D, class Real>
+void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, int line_end) {
+    using D = hn::ScalableTag<Real>;
+    const D d;
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    const std::size_t lanes = hn::Lanes(d);
+    // A tile never reaches around the torus to its own columns (each candidate column once), and stays
+    // short enough that its candidate block is not mostly wasted on sparse rows.
+    const int max_tile = kWrap ? std::min(4, f.nx - 2) : 4;
+    const auto lane_index = hn::Iota(di, 0); // once: Highway's Iota goes through memory
+    Sight<D> sight;                          // line of sight only
+    for (int line = line_begin; line < line_end; ++line) {
+        const int layer = line / f.ny, row = line % f.ny;
+        const std::uint32_t* start =
+            f.cell_start + static_cast<std::size_t>(line) * static_cast<std::size_t>(f.nx);
+        int col0 = 0;
+        while (col0 < f.nx) {
+            int col1 = col0;
+            while (col1 + 1 < f.nx && col1 + 1 - col0 < max_tile && start[col1 + 2] - start[col0] <= lanes) {
+                ++col1;
+            }
+            for (std::uint32_t slot = start[col0]; slot < start[col1 + 1];
+                 slot += static_cast<std::uint32_t>(lanes)) {
+                const std::size_t count = std::min<std::size_t>(lanes, start[col1 + 1] - slot);
+                // Member by member: an aggregate initialisation would zero the whole struct first (GCC
+                // emitted a 704-byte `rep stos` per tile, 12% of this function's samples on AMD Zen 4).
+                Lanes<D> a;
+                a.x = hn::LoadU(d, f.x + slot);
+                a.y = hn::LoadU(d, f.y + slot);
+                a.z = k3D ? hn::LoadU(d, f.z + slot) : hn::Zero(d);
+                a.slot = hn::Add(hn::Set(di, static_cast<TI>(slot)), lane_index);
+                if (k3D && !general) {
+                    bound_lanes<k3D>(d, count, f.c.visual, a);
+                }
+                if constexpr (kView != 0) {
+                    view_lanes<k3D>(d, f, slot, count, a);
+                }
+                NeighbourSums<D> s(d);
+                if constexpr ((kView & view_sight) != 0) {
+                    for (std::size_t l = 0; l < lanes; ++l) {
+                        sight.ahead[l] = classic::LookAhead{};
+                    }
+                    hn::Store(a.x, d, sight.x);
+                    hn::Store(a.y, d, sight.y);
+                    hn::Store(a.vx, d, sight.vx);
+                    hn::Store(a.vy, d, sight.vy);
+                    a.sight = &sight;
+                }
+                add_tile_candidates<kWrap, kView, k3D>(d, f, general, layer, row, col0, col1, slot, count, a,
+                                                       s);
+                if constexpr ((kView & view_sight) != 0) {
+                    sight_settle(f, sight);
+                }
+                finish_agents<kWrap, k3D>(d, f, slot, count, start[f.nx], a, s,
+                                          (kView & view_sight) != 0 ? &sight : nullptr);
+            }
+            col0 = col1 + 1;
+        }
+        if (f.new_cell != nullptr) {
+            bin_line<k3D>(f, start, layer, row);
+        }
+    }
+}
+
+/// The kernel for the world's dimensions.
+template <bool kWrap, unsigned kView, class Real>
+void lines_with(const FlockInCellOrder<Real>& f, bool general, int line_begin, int line_end) {
+    if constexpr ((kView & view_sight) != 0) { // planar only
+        lines_impl<kWrap, kView, false>(f, general, line_begin, line_end);
+    } else {
+        f.c.three_d ? lines_impl<kWrap, kView, true>(f, general, line_begin, line_end)
+                    : lines_impl<kWrap, kView, false>(f, general, line_begin, line_end);
+    }
+}
+
+/// The kernel for the world's view (field of view, line of sight) and dimensions, on a torus or not.
+template <bool kWrap, class Real>
+void lines(const FlockInCellOrder<Real>& f, int line_begin, int line_end) {
+    // The general candidate test is needed only when the protected range exceeds the visual range, or
+    // is zero (then the agent's own pair must be excluded explicitly).
+    const bool general = !(f.c.protected2 <= f.c.visual2) || !(f.c.protected2 > Real(0));
+    const bool sight = f.c.line_of_sight && !f.c.three_d; // (validation keeps it planar)
+    if (f.c.fov_limited) {
+        sight ? lines_with<kWrap, view_fov | view_sight>(f, general, line_begin, line_end)
+              : lines_with<kWrap, view_fov>(f, general, line_begin, line_end);
+    } else {
+        sight ? lines_with<kWrap, view_sight>(f, general, line_begin, line_end)
+              : lines_with<kWrap, 0>(f, general, line_begin, line_end);
+    }
+}
+
+} // namespace HWY_NAMESPACE
+} // namespace boids::fast
+HWY_AFTER_NAMESPACE();
+
+#endif // per-target include guard
