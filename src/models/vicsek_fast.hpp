@@ -1,0 +1,37 @@
+#pragma once
+// Vicsek's fast pass (internal; slot_order_pass.hpp): each neighbour's unit heading once per step, the
+// agents in cell order, the sums in the plain path's order, so the same bits as vicsek::Policy on the
+// plain path.
+
+#include "../slot_order_pass.hpp"
+#include "vicsek.hpp"
+
+namespace boids::vicsek {
+
+/// The neighbour phase of a Vicsek step (as neighbour_pass with vicsek::Policy), on the flock grid's
+/// slots, using `columns` for the unit headings.
+template <class Real, class Next>
+void fast_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const Geometry<Real>& geo,
+               const Policy<Real>& policy, const predators::Behavior<Real>& hunter, SlotColumnStore& columns,
+               Next& next, int threads, const std::uint32_t* ids) {
+    columns.resize(2, flock.size());
+    double* const ux = columns.column(0);
+    double* const uy = columns.column(1);
+    unit_heading_columns(flock, ux, uy, threads, hypot_unit);
+    const fast::InRangeGrid<Real> grid = in_range_grid(flock, geo, policy.r2);
+    slot_order_pass<Real, Policy<Real>, InRangeScratch>(
+        w, flock, geo, hunter, next, threads, ids,
+        [&](std::uint32_t self, Agent<Real>& a, InRangeScratch& scratch) {
+            typename Policy<Real>::Sums sums;
+            sums.sx += ux[self]; // Policy::start: the agent's own heading first
+            sums.sy += uy[self];
+            const auto [near, count] = candidates_in_range(flock, grid, self, a, scratch);
+            for (std::size_t k = 0; k < count; ++k) {
+                sums.sx += ux[near.slot[k]];
+                sums.sy += uy[near.slot[k]];
+            }
+            policy.steer(sums, a);
+        });
+}
+
+} // namespace boids::vicsek
