@@ -60,6 +60,7 @@ HWY_ATTR std::size_t InRange(const InRangeGrid<Real>& grid, Real ax, Real ay, st
     alignas(64) double bx[max_lanes], by[max_lanes], b2[max_lanes];
     alignas(8) std::uint8_t bits[8] = {};
     std::size_t count = 0;
+    const bool offsets = out.dx != nullptr; // otherwise the slots alone
     for (int k = 0; k < runs.count; ++k) {
         std::uint32_t s = runs.begin[k];
         const std::uint32_t end = runs.end[k];
@@ -76,19 +77,27 @@ HWY_ATTR std::size_t InRange(const InRangeGrid<Real>& grid, Real ax, Real ay, st
             const auto dx = hn::Sub(widen(x), dax);
             const auto dy = hn::Sub(widen(y), day);
             const auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
-            hn::StoreU(dx, dd, bx);
-            hn::StoreU(dy, dd, by);
-            hn::StoreU(d2, dd, b2);
             hn::StoreMaskBits(dd, hn::Lt(d2, r2), bits);
             const std::uint64_t seen = s - at; // lanes below this were in the previous vector
             const std::uint64_t mask = (static_cast<std::uint64_t>(bits[0]) >> seen) << seen;
-            for (std::size_t i = 0; i < lanes; ++i) {
-                const std::uint32_t slot = at + static_cast<std::uint32_t>(i);
-                out.slot[count] = slot;
-                out.dx[count] = bx[i];
-                out.dy[count] = by[i];
-                out.d2[count] = b2[i];
-                count += ((mask >> i) & 1u) & static_cast<std::uint64_t>(slot != self);
+            if (offsets) {
+                hn::StoreU(dx, dd, bx);
+                hn::StoreU(dy, dd, by);
+                hn::StoreU(d2, dd, b2);
+                for (std::size_t i = 0; i < lanes; ++i) {
+                    const std::uint32_t slot = at + static_cast<std::uint32_t>(i);
+                    out.slot[count] = slot;
+                    out.dx[count] = bx[i];
+                    out.dy[count] = by[i];
+                    out.d2[count] = b2[i];
+                    count += ((mask >> i) & 1u) & static_cast<std::uint64_t>(slot != self);
+                }
+            } else {
+                for (std::size_t i = 0; i < lanes; ++i) {
+                    const std::uint32_t slot = at + static_cast<std::uint32_t>(i);
+                    out.slot[count] = slot;
+                    count += ((mask >> i) & 1u) & static_cast<std::uint64_t>(slot != self);
+                }
             }
             s = at + static_cast<std::uint32_t>(lanes);
         }
@@ -102,9 +111,11 @@ HWY_ATTR std::size_t InRange(const InRangeGrid<Real>& grid, Real ax, Real ay, st
             const double dy = static_cast<double>(y) - static_cast<double>(ay);
             const double d2 = dx * dx + dy * dy;
             out.slot[count] = s;
-            out.dx[count] = dx;
-            out.dy[count] = dy;
-            out.d2[count] = d2;
+            if (offsets) {
+                out.dx[count] = dx;
+                out.dy[count] = dy;
+                out.d2[count] = d2;
+            }
             count += static_cast<std::size_t>(d2 < grid.range2 && s != self);
         }
     }

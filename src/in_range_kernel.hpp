@@ -35,7 +35,8 @@ struct CandidateRuns {
     }
 };
 
-/// Where the filter writes: room for every candidate of the runs (CandidateRuns::total()).
+/// Where the filter writes: room for every candidate of the runs (CandidateRuns::total()). dx, dy and d2
+/// are nullptr (all three) when the slots alone are wanted.
 struct InRangeList {
     std::uint32_t* slot;
     double *dx, *dy, *d2;

@@ -109,10 +109,15 @@ struct InRangeScratch {
     std::vector<std::uint32_t> slot;
     std::vector<double> dx, dy, d2;
 
-    /// Room for `candidates`, returned as the filter's output.
-    fast::InRangeList room(std::size_t candidates) {
+    /// Room for `candidates`, returned as the filter's output (with their offsets when `offsets`).
+    fast::InRangeList room(std::size_t candidates, bool offsets) {
         if (slot.size() < candidates) {
             slot.resize(candidates);
+        }
+        if (!offsets) {
+            return {slot.data(), nullptr, nullptr, nullptr};
+        }
+        if (dx.size() < candidates) {
             dx.resize(candidates);
             dy.resize(candidates);
             d2.resize(candidates);
@@ -130,19 +135,19 @@ fast::InRangeGrid<Real> in_range_grid(const SpatialGrid<Real>& flock, const Geom
 }
 
 /// The candidates of the agent in slot `self` (at a.x, a.y) within the range of `grid`, in the plain path's
-/// order, with their offsets (neighbour minus agent, in double) and squared distances: the list and its
-/// length.
+/// order, with (when `offsets`) their offsets (neighbour minus agent, in double) and squared distances:
+/// the list and its length.
 template <class Real>
 std::pair<fast::InRangeList, std::size_t>
 candidates_in_range(const SpatialGrid<Real>& flock, const fast::InRangeGrid<Real>& grid, std::uint32_t self,
-                    const Agent<Real>& a, InRangeScratch& scratch) {
+                    const Agent<Real>& a, InRangeScratch& scratch, bool offsets) {
     fast::CandidateRuns runs;
     flock.for_each_candidate_run(a.x, a.y, Real(0), [&](std::uint32_t begin, std::uint32_t end) {
         runs.begin[runs.count] = begin;
         runs.end[runs.count] = end;
         ++runs.count;
     });
-    const fast::InRangeList list = scratch.room(runs.total());
+    const fast::InRangeList list = scratch.room(runs.total(), offsets);
     return {list, fast::in_range(grid, a.x, a.y, self, runs, list)};
 }
 

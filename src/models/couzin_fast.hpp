@@ -30,7 +30,7 @@ void fast_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const Geome
             }
             sums.ox = sums.hx;
             sums.oy = sums.hy;
-            const auto [near, count] = candidates_in_range(flock, grid, self, a, scratch);
+            const auto [near, count] = candidates_in_range(flock, grid, self, a, scratch, true);
             for (std::size_t k = 0; k < count; ++k) {
                 const double dx = near.dx[k], dy = near.dy[k], d2 = near.d2[k];
                 if (d2 == 0.0) {

@@ -25,7 +25,7 @@ void fast_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const Geome
             typename Policy<Real>::Sums sums;
             sums.sx += ux[self]; // Policy::start: the agent's own heading first
             sums.sy += uy[self];
-            const auto [near, count] = candidates_in_range(flock, grid, self, a, scratch);
+            const auto [near, count] = candidates_in_range(flock, grid, self, a, scratch, false);
             for (std::size_t k = 0; k < count; ++k) {
                 sums.sx += ux[near.slot[k]];
                 sums.sy += uy[near.slot[k]];

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 
 namespace boids::weighted {
 
@@ -23,29 +25,15 @@ struct Neighbourhood {
         : radius(r), angle(half_angle), cos_below(std::cos(half_angle) - 1e-9),
           cos_above(std::cos(half_angle) + 1e-9) {}
 
-    /// Policy::in_view for an offset of length `length` whose cosine with the velocity is `cosine()`
-    /// (called at most once, and only for a non-zero velocity and offset: `turning` says which).
-    template <class Cosine>
-    [[nodiscard]] bool sees(double length, bool turning, double& cosine_memo, bool& cosine_known,
-                            Cosine&& cosine) const {
-        if (length > radius) {
-            return false;
+    /// Policy::in_view for an offset of length `length` whose cosine with the velocity is `cosine` (not
+    /// clamped yet; unused unless `turning`: the velocity and the offset are non-zero).
+    [[nodiscard]] bool sees(double length, bool turning, double cosine) const {
+        const double c = cosine > 1 ? 1 : (cosine < -1 ? -1 : cosine);
+        bool within = !turning || c >= cos_above;
+        if (turning && !within && c > cos_below) [[unlikely]] {
+            within = !(std::acos(c) > angle);
         }
-        if (!turning) {
-            return true; // angle_between is 0
-        }
-        if (!cosine_known) {
-            cosine_memo = cosine();
-            cosine_known = true;
-        }
-        const double c = cosine_memo > 1 ? 1 : (cosine_memo < -1 ? -1 : cosine_memo);
-        if (c <= cos_below) {
-            return false;
-        }
-        if (c >= cos_above) {
-            return true;
-        }
-        return !(std::acos(c) > angle);
+        return !(length > radius) && within;
     }
 };
 
@@ -75,14 +63,22 @@ void fast_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const Geome
     // Beyond every radius for certain (sqrt is correctly rounded; the margin is far above its error).
     const double reach = std::max({own.center_radius, own.avoid_radius, own.align_radius}) * (1 + 1e-9);
     const double beyond2 = reach * reach;
-    struct NoScratch {};
-    slot_order_pass<Real, Policy<Real>, NoScratch>(
-        w, flock, geo, hunter, next, threads, ids, [&](std::uint32_t self, Agent<Real>& a, NoScratch&) {
+    // In a plane the SIMD filter first drops the candidates beyond every radius: it keeps those closer
+    // than the largest radius plus 1e-6 of it in its double offsets, which differ from the storage type's
+    // offsets below by a rounding of the latter (a relative 6e-8 in f32), so it keeps every candidate a
+    // neighbourhood takes, in the same order (and, with every radius 0, those on top of the agent).
+    const double filter_reach =
+        std::max({own.center_radius, own.avoid_radius, own.align_radius}) * (1 + 1e-6);
+    const fast::InRangeGrid<Real> grid = in_range_grid(
+        flock, geo, std::nextafter(filter_reach * filter_reach, std::numeric_limits<double>::infinity()));
+    slot_order_pass<Real, Policy<Real>, InRangeScratch>(
+        w, flock, geo, hunter, next, threads, ids,
+        [&](std::uint32_t self, Agent<Real>& a, InRangeScratch& scratch) {
             typename Policy<Real>::Sums s;
             const Vec3 pos = Policy<Real>::position(a);
             const Vec3 v = Policy<Real>::heading(a);
             const double speed = v.norm();
-            flock.for_each_candidate(a.x, a.y, a.z, [&](std::uint32_t k) {
+            const auto visit = [&](std::uint32_t k) { // Policy::accumulate
                 if (k == self) {
                     return;
                 }
@@ -96,23 +92,27 @@ void fast_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const Geome
                 }
                 const double length = std::sqrt(squared); // offset.norm()
                 const bool turning = speed != 0 && length != 0;
-                double cosine = 0;
-                bool known = false;
-                const auto cosine_of = [&] { return v.dot(offset) / (speed * length); };
+                const double cosine = turning ? v.dot(offset) / (speed * length) : 0.0;
                 const Vec3 neighbour_at = pos + offset;
-                if (center.sees(length, turning, cosine, known, cosine_of)) {
-                    s.center_sum = s.center_sum + neighbour_at;
-                    ++s.center_count;
+                // The sums take +0 where a neighbourhood does not see the neighbour, which leaves them as
+                // they are (they start at +0 and so are never -0): no branch to mispredict.
+                const auto add_if = [](Vec3& sum, int& count, bool seen, Vec3 term) {
+                    sum = sum + Vec3{seen ? term.x : 0.0, seen ? term.y : 0.0, seen ? term.z : 0.0};
+                    count += seen ? 1 : 0;
+                };
+                add_if(s.center_sum, s.center_count, center.sees(length, turning, cosine), neighbour_at);
+                add_if(s.avoid_sum, s.avoid_count, avoid.sees(length, turning, cosine), neighbour_at);
+                add_if(s.align_sum, s.align_count, align.sees(length, turning, cosine),
+                       Vec3{ux[k], uy[k], uz[k]});
+            };
+            if (geo.three_d) {
+                flock.for_each_candidate(a.x, a.y, a.z, visit);
+            } else {
+                const auto [near, count] = candidates_in_range(flock, grid, self, a, scratch, false);
+                for (std::size_t k = 0; k < count; ++k) {
+                    visit(near.slot[k]);
                 }
-                if (avoid.sees(length, turning, cosine, known, cosine_of)) {
-                    s.avoid_sum = s.avoid_sum + neighbour_at;
-                    ++s.avoid_count;
-                }
-                if (align.sees(length, turning, cosine, known, cosine_of)) {
-                    s.align_sum = s.align_sum + Vec3{ux[k], uy[k], uz[k]};
-                    ++s.align_count;
-                }
-            });
+            }
             policy.steer(s, a);
         });
 }
