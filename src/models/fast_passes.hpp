@@ -5,3 +5,4 @@
 #include "vicsek_fast.hpp"
 #include "couzin_fast.hpp"
 #include "weighted_fast.hpp"
+#include "topological_fast.hpp"

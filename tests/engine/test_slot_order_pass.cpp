@@ -1,4 +1,4 @@
-// The fast passes of the Vicsek, Couzin and weighted models (src/slot_order_pass.hpp,
+// The fast passes of the Vicsek, Couzin, weighted and topological models (src/slot_order_pass.hpp,
 // src/models/*_fast.hpp, src/in_range_kernel.cpp) against their plain path, the policy path the switch
 // Simulation::set_fast_path(false) forces: the same grid, the same candidates in the same order and the
 // same arithmetic, so every field agrees to the bit after many steps, on one and two threads, in f32 and
@@ -25,11 +25,10 @@ namespace {
 /// (where the flock is free to leave the world: the grid then follows its bounding box).
 Params model_params(const std::string& preset, Boundary boundary) {
     Scenario s = load_preset(preset);
-    s.agents = AgentCounts{1500, 60, 40, 0};
     Params p = s.params;
     p.boundary = boundary;
     p.update = UpdateOrder::Synchronous; // Downey's presets update in place, which no fast path runs
-    const double side = std::sqrt(1600 * 3.14159 * link_range(p) * link_range(p) / w20_mean_neighbours);
+    const double side = std::sqrt(900 * 3.14159 * link_range(p) * link_range(p) / w20_mean_neighbours);
     p.width = p.height = side;
     set_param(p, "margin", boundary == Boundary::Wrap ? "0" : std::to_string(side / 10));
     return p;
@@ -39,7 +38,7 @@ Params model_params(const std::string& preset, Boundary boundary) {
 /// one far outside the world, and (for the models that have them) predators.
 template <class Real>
 World<Real> model_world(const Params& p, long long predators) {
-    World<Real> w = spawn_world<Real>(p, AgentCounts{1500, 60, 40, predators}, 11);
+    World<Real> w = spawn_world<Real>(p, AgentCounts{800, 60, 40, predators}, 11);
     const Real cx = Real(p.width / 2), cy = Real(p.height / 2);
     const Real v = w.vx[0];
     w.add(Kind::Boid, cx, cy, v, Real(0), Real(0));
@@ -96,23 +95,35 @@ void expect_fast_equals_plain(const Params& p, const World<Real>& start, int ste
 
 struct Case {
     const char* preset;
-    long long predators; ///< the models that move predators hunt with them
+    long long predators;      ///< the models that move predators hunt with them
+    const char* name;         ///< the case's name
+    bool exact_torus = false; ///< topological: the k nearest anywhere, minimum images on a torus
 };
+
+/// model_params with the case's own parameter.
+Params case_params(const Case& c, Boundary boundary) {
+    Params p = model_params(c.preset, boundary);
+    if (c.exact_torus) {
+        set_param(p, "search_cell", "0");
+        set_param(p, "wrap_style", "torus");
+    }
+    return p;
+}
 
 class ModelFastPass : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ModelFastPass, GivesThePlainPathsBitsF32AndF64OnATorusAndWithMargins) {
     for (const Boundary boundary : {Boundary::Wrap, Boundary::Margin}) {
-        const Params p = model_params(GetParam().preset, boundary);
+        const Params p = case_params(GetParam(), boundary);
         const std::string what =
-            std::string(GetParam().preset) + (boundary == Boundary::Wrap ? ", torus" : ", margins");
-        expect_fast_equals_plain(p, model_world<float>(p, GetParam().predators), 40, what + ", f32");
-        expect_fast_equals_plain(p, model_world<double>(p, GetParam().predators), 40, what + ", f64");
+            std::string(GetParam().name) + (boundary == Boundary::Wrap ? ", torus" : ", margins");
+        expect_fast_equals_plain(p, model_world<float>(p, GetParam().predators), 30, what + ", f32");
+        expect_fast_equals_plain(p, model_world<double>(p, GetParam().predators), 30, what + ", f64");
     }
 }
 
 TEST_P(ModelFastPass, GivesThePlainPathsBitsOnEverySimdTarget) {
-    const Params p = model_params(GetParam().preset, Boundary::Wrap);
+    const Params p = case_params(GetParam(), Boundary::Wrap);
     const World<float> start = model_world<float>(p, GetParam().predators);
     Simulation<float> plain(p, start);
     plain.set_fast_path(false);
@@ -130,21 +141,21 @@ TEST_P(ModelFastPass, GivesThePlainPathsBitsOnEverySimdTarget) {
 
 TEST_P(ModelFastPass, GivesThePlainPathsBitsOnATorusOfFewCells) {
     // Two cells across: the 3 x 3 block visits each line once, and the runs of slots break at the seam.
-    Params p = model_params(GetParam().preset, Boundary::Wrap);
+    Params p = case_params(GetParam(), Boundary::Wrap);
     const double range = link_range(p);
     p.width = 2.5 * range;
     p.height = 7.5 * range;
     World<double> start = spawn_world<double>(p, AgentCounts{300, 10, 10, GetParam().predators}, 3);
-    expect_fast_equals_plain(p, start, 30, std::string(GetParam().preset) + ", narrow torus");
+    expect_fast_equals_plain(p, start, 30, std::string(GetParam().name) + ", narrow torus");
 }
 
+// The topological model with PyNBoids' own choices (the 3 x 3 block of 100-pixel cells, the sprite wrap)
+// and with the exact k nearest on a torus.
 INSTANTIATE_TEST_SUITE_P(Models, ModelFastPass,
-                         ::testing::Values(Case{"vicsek", 0}, Case{"couzin", 0}, Case{"downey-2d", 2}),
-                         [](const auto& info) {
-                             std::string name = info.param.preset;
-                             std::erase(name, '-');
-                             return name;
-                         });
+                         ::testing::Values(Case{"vicsek", 0, "vicsek"}, Case{"couzin", 0, "couzin"},
+                                           Case{"downey-2d", 2, "weighted"}, Case{"pynboids", 2, "pynboids"},
+                                           Case{"pynboids", 2, "topological_exact", true}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST(ModelFastPass, WeightedIn3DGivesThePlainPathsBits) {
     for (const Boundary boundary : {Boundary::Wrap, Boundary::Margin}) {
@@ -153,13 +164,12 @@ TEST(ModelFastPass, WeightedIn3DGivesThePlainPathsBits) {
         p.boundary = boundary;
         p.update = UpdateOrder::Synchronous;
         const double r = link_range(p);
-        const double side = std::cbrt(900 * 4.19 * r * r * r / w20_mean_neighbours);
+        const double side = std::cbrt(500 * 4.19 * r * r * r / w20_mean_neighbours);
         p.width = p.height = p.depth = side;
         set_param(p, "margin", boundary == Boundary::Wrap ? "0" : std::to_string(side / 10));
         const std::string what = boundary == Boundary::Wrap ? "3D torus" : "3D margins";
         expect_fast_equals_plain(p, spawn_world<float>(p, AgentCounts{900, 0, 0, 2}, 7), 15, what + ", f32");
-        expect_fast_equals_plain(p, spawn_world<double>(p, AgentCounts{1600, 0, 0, 2}, 7), 30,
-                                 what + ", f64");
+        expect_fast_equals_plain(p, spawn_world<double>(p, AgentCounts{500, 0, 0, 2}, 7), 30, what + ", f64");
     }
 }
 
