@@ -93,8 +93,8 @@ public:
 
     /// True when the last step ran on the fast path: for the classic model the SIMD step (with the
     /// extensions it runs, in float or double, 2D or 3D, with a visual range > 0 and at most 64 predators),
-    /// for the Vicsek model its fast pass (synchronous update, float or double); otherwise the plain path
-    /// runs.
+    /// for the topological, weighted, Vicsek and Couzin models their fast passes (synchronous update, float
+    /// or double); otherwise the plain path runs.
     [[nodiscard]] bool last_step_fast() const { return last_step_fast_; }
 
 private:
