@@ -220,12 +220,12 @@ void Simulation<Real>::neighbour_phase(const classic::Constants<Real>& c, int nt
     models::with_model(params_.model, [&]<class M>() {
         const auto policy = M::template policy<Real>(params_, c, steps_taken_);
         // A model with a fast pass (models/fast_passes.hpp) runs it unless the fast path is forbidden.
-        if constexpr (std::is_floating_point_v<Real> && requires(SlotColumnStore columns) {
-                          fast_pass(world_, flock_grid_, geo, policy, hunter, columns, next_, nthreads, ids);
-                      }) {
+        if constexpr (std::is_floating_point_v<Real> &&
+                      requires(FastPass<Real, Next> pass) { fast_pass(policy, pass); }) {
             if (fast_path_) {
-                SlotColumnStore columns{slot_columns_};
-                fast_pass(world_, flock_grid_, geo, policy, hunter, columns, next_, nthreads, ids);
+                FastPass<Real, Next> pass{world_,          flock_grid_, geo,      hunter,
+                                          {slot_columns_}, next_,       nthreads, ids};
+                fast_pass(policy, pass);
                 last_step_fast_ = true;
                 return;
             }

@@ -16,6 +16,7 @@
 #include "in_range_kernel.hpp"
 #include "neighbour_pass.hpp"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -37,16 +38,20 @@ struct SlotColumnStore {
     [[nodiscard]] double* column(std::size_t k) { return values.data() + k * slots; }
 };
 
-/// Fills `ux`, `uy` with each slot's unit heading as `unit(vx, vy, out_x, out_y)` computes it from the
-/// grid's copy of its velocity.
-template <class Real, class Unit>
-void unit_heading_columns(const SpatialGrid<Real>& flock, double* ux, double* uy, int threads, Unit&& unit) {
-    const auto n = static_cast<std::uint32_t>(flock.size());
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::uint32_t s = 0; s < n; ++s) {
-        unit(static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)), ux[s], uy[s]);
-    }
-}
+/// What a model's fast pass works on (the plain path's neighbour phase has the same): the world, the flock
+/// grid, the torus, the predators' behaviour, the per-slot column storage, where the new states go, the
+/// threads and the agents' ids (Simulation::set_agent_ids; nullptr: their indices).
+template <class Real, class Next>
+struct FastPass {
+    const World<Real>& w;
+    const SpatialGrid<Real>& flock;
+    const Geometry<Real>& geo;
+    const predators::Behavior<Real>& hunter;
+    SlotColumnStore columns;
+    Next& next;
+    int threads;
+    const std::uint32_t* ids;
+};
 
 /// Vicsek's, Couzin's and the topological model's unit heading (hypot, then two divisions); (0, 0) at rest,
 /// which a sum that starts at +0 may add as if it were skipped (x + 0 is x for every x but -0, and such a
@@ -57,20 +62,42 @@ inline void hypot_unit(double vx, double vy, double& ux, double& uy) {
     uy = speed > 0.0 ? vy / speed : 0.0;
 }
 
+/// The slots' unit headings as hypot_unit computes them: two columns of `columns`.
+struct HeadingColumns {
+    const double* ux;
+    const double* uy;
+};
+
+template <class Real>
+HeadingColumns hypot_heading_columns(const SpatialGrid<Real>& flock, SlotColumnStore& columns, int threads) {
+    const auto n = static_cast<std::uint32_t>(flock.size());
+    columns.resize(2, n);
+    double* const ux = columns.column(0);
+    double* const uy = columns.column(1);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (std::uint32_t s = 0; s < n; ++s) {
+        hypot_unit(static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)), ux[s], uy[s]);
+    }
+    return {ux, uy};
+}
+
 /// Runs `flocking(slot, agent, scratch)` for every flocking agent in the grid's cell order and the
 /// predators' steering (steer_predator) for the others, on `threads` threads (a Scratch each), and stores
 /// each new state into `next` at the agent's world index. `flocking` changes the agent's velocity as the
 /// policy's steer() does, and nothing else: the flocking agents' bias, prey and rest are copied as they
 /// are, and the agent handed to it carries its kind, id, position and velocity (from the grid's copies,
 /// which are the world's values) but not those.
-template <class Real, class Policy, class Scratch, class Next, class Flocking>
-void slot_order_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const Geometry<Real>& geo,
-                     const predators::Behavior<Real>& hunter, Next& next, int threads,
-                     const std::uint32_t* ids, Flocking&& flocking) {
+template <class Policy, class Scratch, class Real, class Next, class Flocking>
+void slot_order_pass(const FastPass<Real, Next>& pass, Flocking&& flocking) {
+    const World<Real>& w = pass.w;
+    const SpatialGrid<Real>& flock = pass.flock;
+    const Geometry<Real>& geo = pass.geo;
+    Next& next = pass.next;
+    const std::uint32_t* const ids = pass.ids;
     const auto slots = static_cast<std::uint32_t>(flock.size());
     const std::size_t n = w.size();
     const bool depth = geo.three_d;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(pass.threads)
     {
 #pragma omp for schedule(static) nowait
         for (std::size_t i = 0; i < n; ++i) {
@@ -97,7 +124,7 @@ void slot_order_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const
         for (std::size_t i = 0; i < n; ++i) {
             if (!is_flocking(w.kind[i])) {
                 Agent<Real> a = agent_at(w, i, depth, ids);
-                steer_predator<Real, Policy>(a, flock, geo, hunter);
+                steer_predator<Real, Policy>(a, flock, geo, pass.hunter);
                 store_next(a, i, depth, next);
             }
         }

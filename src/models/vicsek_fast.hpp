@@ -9,19 +9,15 @@
 namespace boids::vicsek {
 
 /// The neighbour phase of a Vicsek step (as neighbour_pass with vicsek::Policy), on the flock grid's
-/// slots, using `columns` for the unit headings.
+/// slots.
 template <class Real, class Next>
-void fast_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const Geometry<Real>& geo,
-               const Policy<Real>& policy, const predators::Behavior<Real>& hunter, SlotColumnStore& columns,
-               Next& next, int threads, const std::uint32_t* ids) {
-    columns.resize(2, flock.size());
-    double* const ux = columns.column(0);
-    double* const uy = columns.column(1);
-    unit_heading_columns(flock, ux, uy, threads, hypot_unit);
-    const fast::InRangeGrid<Real> grid = in_range_grid(flock, geo, policy.r2);
-    slot_order_pass<Real, Policy<Real>, InRangeScratch>(
-        w, flock, geo, hunter, next, threads, ids,
-        [&](std::uint32_t self, Agent<Real>& a, InRangeScratch& scratch) {
+void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
+    const SpatialGrid<Real>& flock = pass.flock;
+    const HeadingColumns heading = hypot_heading_columns(flock, pass.columns, pass.threads);
+    const double *const ux = heading.ux, *const uy = heading.uy;
+    const fast::InRangeGrid<Real> grid = in_range_grid(flock, pass.geo, policy.r2);
+    slot_order_pass<Policy<Real>, InRangeScratch>(
+        pass, [&](std::uint32_t self, Agent<Real>& a, InRangeScratch& scratch) {
             typename Policy<Real>::Sums sums;
             sums.sx += ux[self]; // Policy::start: the agent's own heading first
             sums.sy += uy[self];

@@ -38,17 +38,18 @@ struct Neighbourhood {
 };
 
 /// The neighbour phase of a weighted step (as neighbour_pass with weighted::Policy), on the flock grid's
-/// slots, using `columns` for the unit headings.
+/// slots.
 template <class Real, class Next>
-void fast_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const Geometry<Real>& geo,
-               const Policy<Real>& policy, const predators::Behavior<Real>& hunter, SlotColumnStore& columns,
-               Next& next, int threads, const std::uint32_t* ids) {
+void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
+    const SpatialGrid<Real>& flock = pass.flock;
+    const Geometry<Real>& geo = pass.geo;
+    SlotColumnStore& columns = pass.columns;
     const auto slots = static_cast<std::uint32_t>(flock.size());
     columns.resize(3, slots);
     double* const ux = columns.column(0);
     double* const uy = columns.column(1);
     double* const uz = columns.column(2);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(pass.threads) schedule(static)
     for (std::uint32_t s = 0; s < slots; ++s) {
         const Vec3 u = unit(Vec3{static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)),
                                  static_cast<double>(flock.vz(s))});
@@ -71,9 +72,8 @@ void fast_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const Geome
         std::max({own.center_radius, own.avoid_radius, own.align_radius}) * (1 + 1e-6);
     const fast::InRangeGrid<Real> grid = in_range_grid(
         flock, geo, std::nextafter(filter_reach * filter_reach, std::numeric_limits<double>::infinity()));
-    slot_order_pass<Real, Policy<Real>, InRangeScratch>(
-        w, flock, geo, hunter, next, threads, ids,
-        [&](std::uint32_t self, Agent<Real>& a, InRangeScratch& scratch) {
+    slot_order_pass<Policy<Real>, InRangeScratch>(
+        pass, [&](std::uint32_t self, Agent<Real>& a, InRangeScratch& scratch) {
             typename Policy<Real>::Sums s;
             const Vec3 pos = Policy<Real>::position(a);
             const Vec3 v = Policy<Real>::heading(a);
