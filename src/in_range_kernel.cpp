@@ -38,6 +38,7 @@ HWY_ATTR std::size_t InRange(const InRangeGrid<Real>& grid, Real ax, Real ay, st
     const hn::ScalableTag<double> dd;
     const hn::Rebind<Real, decltype(dd)> dr; // as many lanes of the storage type
     constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(double);
+    static_assert(max_lanes <= fast::in_range_list_padding);
     const std::size_t lanes = hn::Lanes(dd);
     const auto widen = [&](auto v) {
         if constexpr (sizeof(Real) == sizeof(double)) {

@@ -35,8 +35,12 @@ struct CandidateRuns {
     }
 };
 
-/// Where the filter writes: room for every candidate of the runs (CandidateRuns::total()). dx, dy and d2
-/// are nullptr (all three) when the slots alone are wanted.
+/// Entries past the candidates that the filter may write (a run's last vector, read ending at its last
+/// slot, stores whole vectors of lanes at the list's end).
+inline constexpr std::size_t in_range_list_padding = 16;
+
+/// Where the filter writes: room for every candidate of the runs (CandidateRuns::total()) plus
+/// in_range_list_padding. dx, dy and d2 are nullptr (all three) when the slots alone are wanted.
 struct InRangeList {
     std::uint32_t* slot;
     double *dx, *dy, *d2;

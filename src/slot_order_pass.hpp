@@ -174,7 +174,7 @@ candidates_in_range(const SpatialGrid<Real>& flock, const fast::InRangeGrid<Real
         runs.end[runs.count] = end;
         ++runs.count;
     });
-    const fast::InRangeList list = scratch.room(runs.total(), offsets);
+    const fast::InRangeList list = scratch.room(runs.total() + fast::in_range_list_padding, offsets);
     return {list, fast::in_range(grid, a.x, a.y, self, runs, list)};
 }
 

@@ -151,6 +151,25 @@ TEST_P(ModelFastPass, GivesThePlainPathsBitsOnATorusOfFewCells) {
 
 // The topological model with PyNBoids' own choices (the 3 x 3 block of 100-pixel cells, the sprite wrap)
 // and with the exact k nearest on a torus.
+TEST_P(ModelFastPass, GivesThePlainPathsBitsWhereEveryCandidateIsInRange) {
+    // Clusters of 5 to 41 agents, each within a tenth of the range of its centre: an agent's candidates are
+    // all in range, and its list is as long as its runs of slots, whatever their length modulo the lanes.
+    Params p = case_params(GetParam(), Boundary::Wrap);
+    const double range = link_range(p);
+    World<double> start = spawn_world<double>(p, AgentCounts{200, 0, 0, GetParam().predators}, 5);
+    for (int cluster = 0; cluster < 10; ++cluster) {
+        const double cx = p.width * (0.05 + 0.09 * cluster), cy = p.height * (0.1 + 0.08 * cluster);
+        const int members = 5 + 4 * cluster;
+        for (int m = 0; m < members; ++m) {
+            const double angle = 2.399963 * m; // spread around the centre
+            const double r = 0.1 * range * std::sqrt((m + 0.5) / members);
+            start.add(Kind::Boid, cx + r * std::cos(angle), cy + r * std::sin(angle),
+                      start.vx[0] * std::cos(angle), start.vx[0] * std::sin(angle), 0.0);
+        }
+    }
+    expect_fast_equals_plain(p, start, 10, std::string(GetParam().name) + ", clusters");
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, ModelFastPass,
                          ::testing::Values(Case{"vicsek", 0, "vicsek"}, Case{"couzin", 0, "couzin"},
                                            Case{"downey-2d", 2, "weighted"}, Case{"pynboids", 2, "pynboids"},
