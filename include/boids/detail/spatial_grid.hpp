@@ -179,14 +179,6 @@ public:
     [[nodiscard]] double cell_height() const { return cell_h_; }
 
 private:
-    /// std::fmin(std::fmax(f, lo), hi) for the line numbers above (a NaN gives lo), without a call into
-    /// the maths library (GCC calls fmin and fmax unless NaNs are ruled out): this runs once per axis for
-    /// every agent of every step.
-    [[nodiscard]] static double clamp_line(double f, double lo, double hi) {
-        const double above = f >= lo ? f : lo;
-        return above > hi ? hi : above;
-    }
-
     /// The distinct cell lines (columns or rows) within one cell of `p`, in ascending offset order
     /// (-1, 0, +1). Returns how many were written to `out`.
     [[nodiscard]] int neighbour_lines(double p, double origin, double cell, int n,
@@ -199,14 +191,14 @@ private:
                 }
                 return n;
             }
-            int c = static_cast<int>(clamp_line(f, 0.0, n - 1.0));
+            int c = static_cast<int>(detail::clamp_line(f, 0.0, n - 1.0));
             out[0] = c == 0 ? n - 1 : c - 1;
             out[1] = c;
             out[2] = c == n - 1 ? 0 : c + 1;
             return 3;
         }
         // Clamp before converting: a point far outside the box must not overflow an int.
-        const int c = static_cast<int>(clamp_line(f, -2.0, n + 1.0));
+        const int c = static_cast<int>(detail::clamp_line(f, -2.0, n + 1.0));
         int count = 0;
         for (int i = c - 1; i <= c + 1; ++i) {
             if (i >= 0 && i < n) {
