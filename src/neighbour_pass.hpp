@@ -53,6 +53,37 @@ Agent<Real> agent_at(const World<Real>& w, std::size_t i, bool three_d, const st
             ids != nullptr ? ids[i] : static_cast<std::uint32_t>(i)};
 }
 
+/// A predator's new velocity (and prey): on its course in a model without predators, otherwise what
+/// predators::Behavior makes of the flock it sees through the grid.
+template <class Real, class Policy>
+void steer_predator(Agent<Real>& a, const SpatialGrid<Real>& flock, const Geometry<Real>& geo,
+                    const predators::Behavior<Real>& hunter) {
+    if constexpr (!keeps_course<Policy>()) {
+        typename predators::Behavior<Real>::Sight sight;
+        if (hunter.hunts()) {
+            flock.for_each_within(a.x, a.y, a.z, hunter.params.predator_vision, [&](std::uint32_t s) {
+                hunter.see(sight, a,
+                           geo.neighbour(a, flock.x(s), flock.y(s), flock.z(s), flock.vx(s), flock.vy(s),
+                                         flock.vz(s), flock.agent(s)));
+            });
+        }
+        hunter.steer(sight, a);
+    }
+}
+
+/// Writes agent i's new state, as the policy or the predator's behaviour left it, into `next`.
+template <class Real, class Next>
+void store_next(const Agent<Real>& a, std::size_t i, bool three_d, Next& next) {
+    next.vx[i] = a.vx;
+    next.vy[i] = a.vy;
+    if (three_d) {
+        next.vz[i] = a.vz;
+    }
+    next.bias[i] = a.bias;
+    next.target[i] = a.target;
+    next.rest[i] = a.rest;
+}
+
 /// Computes every agent's new velocity and state from the old state (the world and the grids' copies),
 /// in parallel.
 /// `Next` has vectors vx, vy, vz, bias, target, rest sized to the world (vz empty in 2D).
@@ -93,24 +124,10 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
                 policy.accumulate_predator(sums, a, neighbour(predators, s));
             });
             policy.steer(sums, a);
-        } else if constexpr (keeps_course<Policy>()) {
-            // a predator outside the model: its velocity stays as it is
         } else {
-            typename predators::Behavior<Real>::Sight sight;
-            if (hunter.hunts()) {
-                flock.for_each_within(a.x, a.y, a.z, hunter.params.predator_vision,
-                                      [&](std::uint32_t s) { hunter.see(sight, a, neighbour(flock, s)); });
-            }
-            hunter.steer(sight, a);
+            steer_predator<Real, Policy>(a, flock, geo, hunter);
         }
-        next.vx[i] = a.vx;
-        next.vy[i] = a.vy;
-        if (depth) {
-            next.vz[i] = a.vz;
-        }
-        next.bias[i] = a.bias;
-        next.target[i] = a.target;
-        next.rest[i] = a.rest;
+        store_next(a, i, depth, next);
     }
 }
 

@@ -3,6 +3,7 @@
 #include "boids/spawn.hpp"
 #include "classic_rules.hpp"
 #include "fast_classic_step.hpp"
+#include "models/fast_passes.hpp"
 #include "models/registry.hpp"
 #include "neighbour_pass.hpp"
 #include "obstacle_rules.hpp"
@@ -215,10 +216,21 @@ void Simulation<Real>::neighbour_phase(const classic::Constants<Real>& c, int nt
     const Geometry<Real> geo{c.wrap,        c.width,   c.height, c.half_width,
                              c.half_height, c.three_d, c.depth,  c.half_depth};
     const predators::Behavior<Real> hunter(params_, c);
+    const std::uint32_t* const ids = agent_ids_.size() == world_.size() ? agent_ids_.data() : nullptr;
     models::with_model(params_.model, [&]<class M>() {
-        neighbour_pass(world_, flock_grid_, predator_grid_, geo,
-                       M::template policy<Real>(params_, c, steps_taken_), hunter, next_, nthreads,
-                       agent_ids_.size() == world_.size() ? agent_ids_.data() : nullptr);
+        const auto policy = M::template policy<Real>(params_, c, steps_taken_);
+        // A model with a fast pass (models/fast_passes.hpp) runs it unless the fast path is forbidden.
+        if constexpr (std::is_floating_point_v<Real> &&
+                      requires(FastPass<Real, Next> pass) { fast_pass(policy, pass); }) {
+            if (fast_path_) {
+                FastPass<Real, Next> pass{world_,          flock_grid_, geo,      hunter,
+                                          {slot_columns_}, next_,       nthreads, ids};
+                fast_pass(policy, pass);
+                last_step_fast_ = true;
+                return;
+            }
+        }
+        neighbour_pass(world_, flock_grid_, predator_grid_, geo, policy, hunter, next_, nthreads, ids);
     });
 }
 

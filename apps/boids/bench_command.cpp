@@ -469,10 +469,18 @@ void models_table(const BenchPlan& plan) {
         }
         std::printf("\n");
         std::vector<double> reference_ns; // the classic fast path's figures, column by column
-        // The classic model twice (fast path, then the plain path it reproduces), then every other scene.
-        for (std::size_t row = 0; row <= scenes.size(); ++row) {
-            const Scenario& scene = scenes[row == 0 ? 0 : row - 1];
-            const bool plain = row == 1;
+        // Every scene; the classic model and each other model also on the plain path it reproduces (the
+        // extensions change the plain classic row little).
+        std::vector<std::pair<const Scenario*, bool>> rows; // scene, plain path
+        for (std::size_t k = 0; k < scenes.size(); ++k) {
+            rows.emplace_back(&scenes[k], false);
+            if (k == 0 || scenes[k].params.model != Model::Classic) {
+                rows.emplace_back(&scenes[k], true);
+            }
+        }
+        for (std::size_t row = 0; row < rows.size(); ++row) {
+            const Scenario& scene = *rows[row].first;
+            const bool plain = rows[row].second;
             const std::string label = plain ? scene.name + ", plain path" : scene.name;
             const auto agents = static_cast<double>(scene.agents.total());
             std::string path;

@@ -95,7 +95,7 @@ void run_ranks(const RunPlan& plan, const mpi::Communicator& ranks) {
         char line[400];
         std::snprintf(
             line, sizeof line,
-            "%.3f ms on rank 0: halo %.3f, step %.3f (SIMD fast path on %lld of %lld steps), migrate %.3f; "
+            "%.3f ms on rank 0: halo %.3f, step %.3f (fast path on %lld of %lld steps), migrate %.3f; "
             "imbalance %.2f; job: %.0f bytes sent, %.1f agents handed over; %lld rebalances",
             (s.halo_s + s.compute_s + s.migrate_s) * per * 1e3, s.halo_s * per * 1e3, s.compute_s * per * 1e3,
             s.fast_steps, s.steps, s.migrate_s * per * 1e3, s.steps > 0 ? s.imbalance_sum * per : 1.0,

@@ -91,9 +91,10 @@ public:
     /// Empty (the default) means each agent's own index.
     void set_agent_ids(std::vector<std::uint32_t> ids) { agent_ids_ = std::move(ids); }
 
-    /// True when the last step ran on the fast path (it applies to the classic model with no extension
-    /// on, in float or double, 2D or 3D, with a visual range > 0 and at most 64 predators; otherwise the
-    /// plain path runs).
+    /// True when the last step ran on the fast path: for the classic model the SIMD step (with the
+    /// extensions it runs, in float or double, 2D or 3D, with a visual range > 0 and at most 64 predators),
+    /// for the topological, weighted, Vicsek and Couzin models their fast passes (synchronous update, float
+    /// or double); otherwise the plain path runs.
     [[nodiscard]] bool last_step_fast() const { return last_step_fast_; }
 
 private:
@@ -145,6 +146,7 @@ private:
     bool last_step_fast_ = false;
     std::optional<std::array<detail::GridExtent, 2>> whole_flock_grids_; ///< flocking agents, predators
     std::vector<std::uint32_t> agent_ids_; ///< indices in the whole flock (empty: the world's own)
+    std::vector<double> slot_columns_;     ///< per-slot columns of the other models' fast passes
     detail::FastStepScratch<Real> fast_;
 };
 

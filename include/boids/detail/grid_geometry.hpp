@@ -50,10 +50,17 @@ struct GridExtent {
     return three_d && g.cell_d < planar ? g.cell_d : planar;
 }
 
+/// std::fmin(std::fmax(f, lo), hi) for a line number (a NaN gives lo), without a call into the maths
+/// library (GCC calls fmin and fmax unless NaNs are ruled out): grid queries run it for every agent.
+[[nodiscard]] inline double clamp_line(double f, double lo, double hi) {
+    const double above = f >= lo ? f : lo;
+    return above > hi ? hi : above;
+}
+
 /// The line (column, row or layer) of n that holds position p, a point outside the grid taking the nearest.
 [[nodiscard]] inline int clamped_line(double p, double origin, double cell, int n) {
     const double f = std::floor((p - origin) / cell);
-    return static_cast<int>(std::fmin(std::fmax(f, 0.0), n - 1.0));
+    return static_cast<int>(clamp_line(f, 0.0, n - 1.0));
 }
 
 /// Calls fn(line, distance) for each distinct line of n within `ring` of line c, in ascending order; on a

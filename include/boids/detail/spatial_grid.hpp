@@ -57,6 +57,18 @@ public:
     /// of the 3 x 3 (x 3) block, then cell order.
     template <class Visit>
     void for_each_candidate(Real px, Real py, Real pz, Visit&& visit) const {
+        for_each_candidate_run(px, py, pz, [&](std::uint32_t begin, std::uint32_t end) {
+            for (std::uint32_t s = begin; s < end; ++s) {
+                visit(s);
+            }
+        });
+    }
+
+    /// The slots of for_each_candidate, in the same order, as runs of consecutive slots: calls
+    /// `visit(begin, end)` for each non-empty run [begin, end). Cells whose slots follow one another (the
+    /// columns of a row, away from a torus' seam) make one run; there is never more than one run per cell.
+    template <class Visit>
+    void for_each_candidate_run(Real px, Real py, Real pz, Visit&& visit) const {
         if (members_ == 0) {
             return;
         }
@@ -65,6 +77,7 @@ public:
         const int nrows = neighbour_lines(static_cast<double>(py), origin_y_, cell_h_, ny_, rows);
         const int nlayers =
             three_d_ ? neighbour_lines(static_cast<double>(pz), origin_z_, cell_d_, nz_, layers) : 1;
+        std::uint32_t run_begin = 0, run_end = 0;
         for (int l = 0; l < nlayers; ++l) {
             const std::size_t layer_base = static_cast<std::size_t>(layers[l]) *
                                            static_cast<std::size_t>(ny_) * static_cast<std::size_t>(nx_);
@@ -73,12 +86,19 @@ public:
                     layer_base + static_cast<std::size_t>(rows[r]) * static_cast<std::size_t>(nx_);
                 for (int c = 0; c < ncols; ++c) {
                     const std::size_t cell = row_base + static_cast<std::size_t>(cols[c]);
-                    const std::uint32_t end = cell_start_[cell + 1];
-                    for (std::uint32_t s = cell_start_[cell]; s < end; ++s) {
-                        visit(s);
+                    const std::uint32_t begin = cell_start_[cell];
+                    if (begin != run_end) {
+                        if (run_end > run_begin) {
+                            visit(run_begin, run_end);
+                        }
+                        run_begin = begin;
                     }
+                    run_end = cell_start_[cell + 1];
                 }
             }
+        }
+        if (run_end > run_begin) {
+            visit(run_begin, run_end);
         }
     }
 
@@ -171,14 +191,14 @@ private:
                 }
                 return n;
             }
-            int c = static_cast<int>(std::fmin(std::fmax(f, 0.0), n - 1.0));
+            int c = static_cast<int>(detail::clamp_line(f, 0.0, n - 1.0));
             out[0] = c == 0 ? n - 1 : c - 1;
             out[1] = c;
             out[2] = c == n - 1 ? 0 : c + 1;
             return 3;
         }
         // Clamp before converting: a point far outside the box must not overflow an int.
-        const int c = static_cast<int>(std::fmin(std::fmax(f, -2.0), n + 1.0));
+        const int c = static_cast<int>(detail::clamp_line(f, -2.0, n + 1.0));
         int count = 0;
         for (int i = c - 1; i <= c + 1; ++i) {
             if (i >= 0 && i < n) {
