@@ -13,13 +13,14 @@
 //
 // Bits: every lane sums its agent's neighbours in the plain path's order (layers l-1, l, l+1, then rows
 // r-1, r, r+1, then columns c-1, c, c+1, then world order within a cell), whatever the tile, the vector
-// width or the thread; additions and multiplications stay separate (no FMA: -ffp-contract=off and no MulAdd),
-// and a candidate across a wrap seam is seen at its nearest image, x - shift, as classic::nearest_image
-// computes it. A field of view below 360 degrees takes each pair's view test in lanes where its answer is
-// certain and in double, as the plain path does, where it is not (in_view); Flake's line of sight notes the
-// candidates that test may put in a lane's sight cone and shows them to the plain path's own double test
-// in the same order (Sight). So the fast path reproduces the plain path's bits (predator sums aside, see
-// fast_classic_step.cpp), on every instruction set.
+// width or the thread; the sums' additions and multiplications stay separate (no FMA: -ffp-contract=off, and
+// MulAdd only in the field-of-view test, whose answer does not depend on its rounding), and a candidate
+// across a wrap seam is seen at its nearest image, x - shift, as classic::nearest_image computes it. A field
+// of view below 360 degrees takes each pair's view test in lanes where its answer is certain and in double,
+// as the plain path does, where it is not (in_view); Flake's line of sight notes the candidates that test may
+// put in a lane's sight cone and shows them to the plain path's own double test in the same order (Sight). So
+// the fast path reproduces the plain path's bits (predator sums aside, see fast_classic_step.cpp), on every
+// instruction set.
 
 #include "fast_classic_kernel.hpp"
 
@@ -45,16 +46,17 @@ namespace boids::fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// Per-lane sums of docs/MODEL.md §2.2 for one vector of agents. The neighbour count is kept in the lanes'
-/// floating-point type: a whole number far below 2^24, so exact, and one masked add per candidate. The z
-/// sums are used in 3D only.
+/// Per-lane sums of docs/MODEL.md §2.2 for one vector of agents. The neighbour count is kept as integer
+/// lanes of the lanes' width (count_where), converted once the candidates are in: a whole number far below
+/// 2^24, so the same value the plain path's count has. The z sums are used in 3D only.
 template <class D>
 struct NeighbourSums {
     using V = hn::Vec<D>;
     explicit NeighbourSums(D d)
         : xsum(hn::Zero(d)), ysum(xsum), vxsum(xsum), vysum(xsum), close_dx(xsum), close_dy(xsum),
           count(xsum), zsum(xsum), vzsum(xsum), close_dz(xsum) {}
-    V xsum, ysum, vxsum, vysum, close_dx, close_dy, count;
+    V xsum, ysum, vxsum, vysum, close_dx, close_dy;
+    V count; ///< the bits of integer lanes (count_where): +0 is 0
     V zsum, vzsum, close_dz;
 };
 
@@ -80,10 +82,10 @@ struct Lanes {
     ReachBox<D> box; ///< 3D culling only (set by bound_lanes; left uninitialised otherwise)
     // A field of view or a line of sight only (set by view_lanes; left uninitialised otherwise): the lanes'
     // velocities, their squared speed times c |c| (c the cosine of half the field of view; of the sight
-    // angle for kvv_sight) and times the test's margin, and the lanes whose every candidate takes the
-    // exact test (see in_view).
+    // angle for kvv_sight) and times the test's margin: NaN in the lanes whose every candidate takes the
+    // exact test, 0 in the lanes without an agent (see in_view). One vector for both: the 2D loop's live
+    // values outnumber the registers, and GCC then kept sums in memory across candidates.
     hn::Vec<D> vx, vy, vz, kvv, kvv_sight, mvv;
-    hn::Mask<D> view_exact;
     hn::Mask<D> agents; ///< the lanes that hold an agent (the others hold the next slots' positions)
     // Line of sight only (left uninitialised otherwise): each lane's neighbour dead ahead, and the notes.
     // Not in NeighbourSums: the loops copy the sums to keep them in registers, and a struct of vectors and
@@ -145,7 +147,6 @@ HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t s
     a.kvv = cone(f.c.cos_half_fov);
     a.kvv_sight = cone(f.c.cos_line_of_sight);
     const auto margin = static_cast<Real>(view_margin_epsilons * std::numeric_limits<Real>::epsilon());
-    a.mvv = hn::Mul(hn::Set(d, margin), vv);
     const auto min_coordinate = hn::Set(d, static_cast<Real>(view_min_coordinate));
     auto fit = hn::And(hn::Ge(vv, hn::Set(d, static_cast<Real>(view_min_speed2))),
                        hn::Le(vv, hn::Set(d, static_cast<Real>(view_max_speed2))));
@@ -154,34 +155,55 @@ HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t s
         fit = hn::And(fit, hn::Ge(hn::Abs(a.z), min_coordinate));
     }
     a.agents = hn::FirstN(d, count);
-    a.view_exact = hn::AndNot(fit, a.agents);
+    const auto exact = hn::AndNot(fit, a.agents);
+    a.mvv = hn::IfThenElse(exact, hn::Set(d, std::numeric_limits<Real>::quiet_NaN()),
+                           hn::IfThenElseZero(a.agents, hn::Mul(hn::Set(d, margin), vv)));
 }
 
 /// The lanes that see a candidate at offset (dx, dy, dz) = agent - candidate, d2 its squared length:
 /// classic::in_field_of_view to the bit. With v the lane's velocity, t = -d the direction to the candidate
 /// and c the cosine of half the field of view, the test is v.t >= c |v| |t|, which, written with x |x|
 /// (monotone) on both sides, is s = (v.d) |v.d| + c |c| |v|^2 |t|^2 <= 0. Computed in the lanes' type, s
-/// is off by less than 19 u |v|^2 |t|^2 (u = epsilon / 2), and the double test decides as the exact
-/// comparison unless that is within 18 u_double |v|^2 |t|^2 of a tie; so wherever |s| >= 64 epsilon
-/// |v|^2 |t|^2 (taken with the same products) the sign of s is the double test's answer. The few other
-/// lanes (a candidate near the cone's edge: about one in 10^5), and lanes whose speed or position is so
-/// small or large that a product could lose its relative precision (view_lanes), take the double test
-/// itself. A candidate on top of the agent (t = 0: s = 0 and |v|^2 |t|^2 = 0) is seen, as there; the
-/// lanes' position bound keeps any other candidate at |t|^2 >= 2^-88, a normal number.
+/// is off by less than 19 u |v|^2 |t|^2 (u = epsilon / 2; a fused multiply-add only drops a rounding), and
+/// the double test decides as the exact comparison unless that is within 18 u_double |v|^2 |t|^2 of a tie; so
+/// wherever |s| >= 64 epsilon |v|^2 |t|^2 (taken with the same products) the sign of s is the double test's
+/// answer. The few other lanes (a candidate near the cone's edge: about one in 10^5), and lanes whose speed
+/// or position is so small or large that a product could lose its relative precision (view_lanes), take the
+/// double test itself. A candidate on top of the agent (t = 0: s = 0 and |v|^2 |t|^2 = 0) is seen, as there;
+/// the lanes' position bound keeps any other candidate at |t|^2 >= 2^-88, a normal number. kHidden: the lanes
+/// that do not see it instead.
+template <bool kHidden, bool k3D, class D>
+HWY_INLINE hn::Mask<D> view_test(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
+                                 hn::Vec<D> d2, hn::Vec<D> kvv, double cos_half_fov) {
+    // Fused multiply-adds where the target has them: fewer roundings, so within the same bound, and two
+    // fewer operations on the loop's busiest pipes.
+    auto along = hn::MulAdd(a.vx, dx, hn::Mul(a.vy, dy));
+    if constexpr (k3D) {
+        along = hn::MulAdd(a.vz, dz, along);
+    }
+    const auto s = hn::MulAdd(along, hn::Abs(along), hn::Mul(kvv, d2));
+    // Sure unless within the margin; never in the lanes whose margin is NaN (view_lanes). Where sure, s is
+    // a number, so s > 0 is the complement of s <= 0.
+    const auto sure = hn::Ge(hn::Abs(s), hn::Mul(a.mvv, d2));
+    if (HWY_LIKELY(hn::AllTrue(d, sure))) {
+        return kHidden ? hn::Gt(s, hn::Zero(d)) : hn::Le(s, hn::Zero(d));
+    }
+    const auto seen = exact_view<k3D>(d, a, dx, dy, dz, cos_half_fov);
+    return kHidden ? hn::Not(seen) : seen;
+}
+
+/// The lanes that see a candidate (view_test).
 template <bool k3D, class D>
 HWY_INLINE hn::Mask<D> in_view(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
                                hn::Vec<D> d2, hn::Vec<D> kvv, double cos_half_fov) {
-    auto along = hn::Add(hn::Mul(a.vx, dx), hn::Mul(a.vy, dy));
-    if constexpr (k3D) {
-        along = hn::Add(along, hn::Mul(a.vz, dz));
-    }
-    const auto s = hn::Add(hn::Mul(along, hn::Abs(along)), hn::Mul(kvv, d2));
-    const auto seen = hn::Le(s, hn::Zero(d));
-    const auto unsure = hn::Or(hn::Lt(hn::Abs(s), hn::Mul(a.mvv, d2)), a.view_exact);
-    if (HWY_LIKELY(hn::AllFalse(d, unsure))) {
-        return seen;
-    }
-    return exact_view<k3D>(d, a, dx, dy, dz, cos_half_fov);
+    return view_test<false, k3D>(d, a, dx, dy, dz, d2, kvv, cos_half_fov);
+}
+
+/// The lanes that do not see a candidate (view_test).
+template <bool k3D, class D>
+HWY_INLINE hn::Mask<D> out_of_view(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
+                                   hn::Vec<D> d2, hn::Vec<D> kvv, double cos_half_fov) {
+    return view_test<true, k3D>(d, a, dx, dy, dz, d2, kvv, cos_half_fov);
 }
 
 /// The lanes' bounding box (first `count` lanes) and reach, for list_and_add.
@@ -351,6 +373,20 @@ HWY_INLINE V add_where(M m, V sum, V x) {
 #endif
 }
 
+/// Counts the lanes of `m` into `count`, whose lanes hold whole numbers as the bits of the integers of the
+/// lanes' width (NeighbourSums::count). Below AVX-512 a mask is a vector of all-ones lanes, -1 as integers:
+/// subtracting it counts without a constant 1 held in a register.
+template <class D, class M>
+HWY_INLINE hn::Vec<D> count_where(D d, M m, hn::Vec<D> count) {
+    const hn::RebindToSigned<D> di;
+    const auto n = hn::BitCast(di, count);
+#if HWY_TARGET <= HWY_AVX3
+    return hn::BitCast(d, hn::IfThenElse(hn::RebindMask(di, m), hn::Add(n, hn::Set(di, 1)), n));
+#else
+    return hn::BitCast(d, hn::Sub(n, hn::BitCast(di, hn::VecFromMask(d, m))));
+#endif
+}
+
 /// Adds candidate `j`, seen at (xj, yj, zj), to the sums of the lanes `averaged`: those that have it in
 /// visual range but not in protected range. (A function rather than a lambda: GCC outlined the lambda,
 /// which sent the sums through memory at every candidate.)
@@ -369,7 +405,7 @@ HWY_INLINE void add_averaged(D d, const FlockInCellOrder<Real>& f, std::uint32_t
     if constexpr (k3D) {
         s.vzsum = add_where(averaged, s.vzsum, hn::Set(d, f.vz[j]));
     }
-    s.count = add_where(averaged, s.count, hn::Set(d, Real(1)));
+    s.count = count_where(d, averaged, s.count);
 }
 
 /// Adds candidate `j`, seen at (xj, yj, zj) (its position, or across a wrap seam its nearest image), to the
@@ -397,8 +433,16 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
     } else {
         (void)zj;
     }
-    auto near = hn::Lt(d2, visual2);
-    auto close = hn::Lt(d2, protected2);
+    // Only the candidates in the lane's view count: the others' squared distance is tested as NaN (all bits
+    // set), which no range passes. One OR instead of a mask on each range, and taken before the ranges so
+    // that fewer values are live at once (the 2D loop has more than registers).
+    auto tested2 = d2;
+    if constexpr ((kView & view_fov) != 0) {
+        const auto hidden = out_of_view<k3D>(d, a, dx, dy, dz, d2, a.kvv, f.c.cos_half_fov);
+        tested2 = hn::Or(d2, hn::VecFromMask(d, hidden));
+    }
+    auto near = hn::Lt(tested2, visual2);
+    auto close = hn::Lt(tested2, protected2);
     if constexpr (kGeneral) {
         auto in_box = hn::And(hn::Lt(hn::Abs(dx), visual), hn::Lt(hn::Abs(dy), visual));
         if constexpr (k3D) {
@@ -409,11 +453,6 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
         close = hn::And(hn::And(close, in_box), other);
     } else {
         (void)visual;
-    }
-    if constexpr ((kView & view_fov) != 0) { // only the candidates in the lane's view count
-        const auto seen = in_view<k3D>(d, a, dx, dy, dz, d2, a.kvv, f.c.cos_half_fov);
-        near = hn::And(near, seen);
-        close = hn::And(close, seen);
     }
     if constexpr ((kView & view_sight) != 0) {
         // The lanes whose agent may have this candidate dead ahead (in_view's exact cone test with the sight
@@ -825,8 +864,8 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     }
 
     // Step 2: cohesion and alignment (agents with no neighbour keep their velocity).
-    const auto has_neighbours = hn::Gt(s.count, zero);
-    const auto& n = s.count;
+    const auto n = hn::ConvertTo(d, hn::BitCast(hn::RebindToSigned<D>(), s.count)); // exact: whole numbers
+    const auto has_neighbours = hn::Gt(n, zero);
     const auto xavg = hn::Div(s.xsum, n), yavg = hn::Div(s.ysum, n);
     const auto vxavg = hn::Div(s.vxsum, n), vyavg = hn::Div(s.vysum, n);
     const auto centering = hn::Set(d, c.centering), matching = hn::Set(d, c.matching);

@@ -430,6 +430,27 @@ TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBits) {
     }
 }
 
+TEST(FastClassicStep, FieldOfViewTakesTheExactTestForOffsetsTooSmallToSquare) {
+    // An agent a hair's breadth from the world's left edge, and a neighbour dead behind it on the edge:
+    // their offset squared vanishes in the scalar type, so the lanes' cheap view test would call the
+    // neighbour seen. Such lanes take the exact test (view_lanes), which hides it, as the plain path does.
+    // No protected range: the neighbour would be averaged and turn the agent.
+    for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+        Params p = busy_params(boundary);
+        p.fov_angle = 270;
+        p.protected_range = 0;
+        SCOPED_TRACE(scene_name(p));
+        const auto behind = [&]<class Real>(Real tiny) {
+            World<Real> w = busy_world<Real>(p, 0);
+            w.add(Kind::Boid, tiny, Real(100), Real(3), Real(0), Real(0));
+            w.add(Kind::Boid, Real(0), Real(100), Real(0), Real(2), Real(0));
+            return w;
+        };
+        expect_fast_equals_plain(p, behind(1e-30f), 3);
+        expect_fast_equals_plain(p, behind(1e-170), 3);
+    }
+}
+
 TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBitsOnEverySimdTarget) {
     for (const int dimensions : {2, 3}) {
         for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
