@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -302,62 +303,60 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<D>> compress_order_of(D d, hn::Mask<D> kee
 
 /// Flake's line of sight for one vector of agents: their neighbour dead ahead so far (classic::LookAhead),
 /// and the candidates that may be ahead of some lane, noted in the neighbour loop's order without a branch
-/// (the cone holds a few candidates per agent, but some lane of eight has one in most candidates) and
-/// shown to the lanes' LookAhead by sight_settle.
+/// and shown to the lanes' LookAhead by sight_settle. A note is one record per candidate (which lanes, its
+/// slot, where they see it), written with scalar stores: four whole vectors per candidate, as a note per
+/// lane took, kept the store unit busier than the loop's arithmetic.
 template <class D>
 struct Sight {
     using Real = hn::TFromD<D>;
-    using Index = hn::TFromD<hn::RebindToSigned<D>>;
     static constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
     static constexpr std::size_t capacity = 256;
-    static constexpr std::size_t room = capacity + max_lanes;
+    static constexpr std::size_t lane_bytes = (max_lanes + 7) / 8;
     classic::LookAhead ahead[max_lanes];
     HWY_ALIGN Real x[max_lanes], y[max_lanes], vx[max_lanes], vy[max_lanes]; ///< the lanes' agents
-    // The noted candidates: the lane, the candidate's slot, and where the lane sees it (its nearest image).
-    HWY_ALIGN Index lane[room];
-    HWY_ALIGN Index slot[room];
-    HWY_ALIGN Real seen_x[room], seen_y[room];
+    // The noted candidates: the lanes that may have it ahead (bit l of the bytes: lane l), its slot, and
+    // where those lanes see it (its nearest image).
+    std::uint8_t lanes[capacity][lane_bytes];
+    std::uint32_t slot[capacity];
+    Real seen_x[capacity], seen_y[capacity];
     std::size_t noted = 0; ///< how many candidates are noted
 };
 
 /// Shows the noted candidates to their lanes' LookAhead (classic::LookAhead::see, as the plain path asks
-/// it, with the offset computed as the kernel's lanes do) and empties the notes.
+/// it, with the offset computed as the kernel's lanes do) and empties the notes. Each lane sees its
+/// candidates in the order they were noted, the plain path's.
 template <class D, class Real>
 HWY_NOINLINE void sight_settle(const FlockInCellOrder<Real>& f, Sight<D>& sight) {
     for (std::size_t e = 0; e < sight.noted; ++e) {
-        const auto l = static_cast<std::size_t>(sight.lane[e]);
-        const Real dx = sight.x[l] - sight.seen_x[e], dy = sight.y[l] - sight.seen_y[e];
-        sight.ahead[l].see(static_cast<double>(sight.vx[l]), static_cast<double>(sight.vy[l]),
-                           static_cast<double>(dx), static_cast<double>(dy),
-                           f.agent[static_cast<std::size_t>(sight.slot[e])], f.c.cos_line_of_sight);
+        const std::uint32_t neighbour = f.agent[sight.slot[e]];
+        for (std::size_t byte = 0; byte < Sight<D>::lane_bytes; ++byte) {
+            for (unsigned bits = sight.lanes[e][byte]; bits != 0; bits &= bits - 1) {
+                const std::size_t l = byte * 8 + static_cast<std::size_t>(std::countr_zero(bits));
+                const Real dx = sight.x[l] - sight.seen_x[e], dy = sight.y[l] - sight.seen_y[e];
+                sight.ahead[l].see(static_cast<double>(sight.vx[l]), static_cast<double>(sight.vy[l]),
+                                   static_cast<double>(dx), static_cast<double>(dy), neighbour,
+                                   f.c.cos_line_of_sight);
+            }
+        }
     }
     sight.noted = 0;
 }
 
-/// Notes candidate `j`, seen at (xj, yj), for the lanes `ahead` (see Sight): their lane numbers moved to the
-/// front of a vector, stored whole, and the count advanced by how many there are.
+/// Notes candidate `j`, seen at (xj, yj), for the lanes `ahead` (see Sight): a record written whatever the
+/// lanes, and kept (the count advanced) when there are any.
 template <class D, class Real>
 HWY_INLINE void sight_note(D d, const FlockInCellOrder<Real>& f, std::uint32_t j, hn::Vec<D> xj,
                            hn::Vec<D> yj, const Lanes<D>& a, hn::Mask<D> ahead) {
-    const hn::RebindToSigned<D> di;
-    using TI = hn::TFromD<decltype(di)>;
     Sight<D>& sight = *a.sight;
-    if (HWY_UNLIKELY(sight.noted + hn::Lanes(d) > Sight<D>::capacity)) {
+    if (HWY_UNLIKELY(sight.noted == Sight<D>::capacity)) {
         sight_settle(f, sight);
     }
     const std::size_t at = sight.noted;
-    const auto lane_index = hn::Sub(a.slot, hn::Set(di, hn::GetLane(a.slot)));
-    const auto keep = hn::RebindMask(di, ahead);
-    if constexpr (kOwnCompress) {
-        hn::StoreU(hn::TableLookupLanes(lane_index, hn::IndicesFromVec(di, compress_order_of(d, ahead))), di,
-                   sight.lane + at);
-    } else {
-        hn::StoreU(hn::Compress(lane_index, keep), di, sight.lane + at);
-    }
-    hn::StoreU(hn::Set(di, static_cast<TI>(j)), di, sight.slot + at);
-    hn::StoreU(xj, d, sight.seen_x + at);
-    hn::StoreU(yj, d, sight.seen_y + at);
-    sight.noted = at + hn::CountTrue(di, keep);
+    hn::StoreMaskBits(d, ahead, sight.lanes[at]);
+    sight.slot[at] = j;
+    sight.seen_x[at] = hn::GetLane(xj);
+    sight.seen_y[at] = hn::GetLane(yj);
+    sight.noted = at + static_cast<std::size_t>(!hn::AllFalse(d, ahead));
 }
 
 /// sum + x in the lanes of `m`, sum in the others. Without mask registers (AVX2 and below) as sum + (x
