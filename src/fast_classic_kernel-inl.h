@@ -87,7 +87,8 @@ struct Lanes {
     // exact test, 0 in the lanes without an agent (see in_view). One vector for both: the 2D loop's live
     // values outnumber the registers, and GCC then kept sums in memory across candidates.
     hn::Vec<D> vx, vy, vz, kvv, kvv_sight, mvv;
-    hn::Mask<D> agents; ///< the lanes that hold an agent (the others hold the next slots' positions)
+    hn::Vec<D> apart_d2; ///< line of sight: 0, or -1 in the lanes that take the exact test
+    hn::Mask<D> agents;  ///< the lanes that hold an agent (the others hold the next slots' positions)
     // Line of sight only (left uninitialised otherwise): each lane's neighbour dead ahead, and the notes.
     // Not in NeighbourSums: the loops copy the sums to keep them in registers, and a struct of vectors and
     // scalars was copied with `rep movs` (see tests/engine/check_kernel_code.sh).
@@ -159,6 +160,7 @@ HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t s
     const auto exact = hn::AndNot(fit, a.agents);
     a.mvv = hn::IfThenElse(exact, hn::Set(d, std::numeric_limits<Real>::quiet_NaN()),
                            hn::IfThenElseZero(a.agents, hn::Mul(hn::Set(d, margin), vv)));
+    a.apart_d2 = hn::IfThenElseZero(exact, hn::Set(d, Real(-1)));
 }
 
 /// The lanes that see a candidate at offset (dx, dy, dz) = agent - candidate, d2 its squared length:
@@ -456,9 +458,11 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
     if constexpr ((kView & view_sight) != 0) {
         // The lanes whose agent may have this candidate dead ahead (in_view's exact cone test with the sight
         // angle) keep it if it is the nearest there so far, by the plain path's own double test. A candidate
-        // at the agent's own position (itself, mostly) is never ahead there: left out here.
+        // at the agent's own position (itself, mostly) is never ahead there: left out here, where d2 > 0
+        // says so; in the lanes that take the exact view test an offset may square to 0 in the lanes' type
+        // and still be ahead in double, so there every candidate goes to that test (view_lanes).
         static_assert(!k3D, "Flake's line of sight is planar");
-        const auto apart = hn::And(hn::And(near, a.agents), hn::Gt(d2, hn::Zero(d)));
+        const auto apart = hn::And(hn::And(near, a.agents), hn::Gt(d2, a.apart_d2));
         const auto ahead =
             hn::And(apart, in_view<k3D>(d, a, dx, dy, dz, d2, a.kvv_sight, f.c.cos_line_of_sight));
         sight_note(d, f, j, xj, yj, a, ahead);

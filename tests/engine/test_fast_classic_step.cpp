@@ -706,6 +706,24 @@ TEST(FastClassicStep, LineOfSightGivesThePlainPathsBits) {
     }
 }
 
+TEST(FastClassicStep, LineOfSightSeesANeighbourTooCloseToSquare) {
+    // A neighbour a hair's breadth ahead of an agent on the world's left edge: their offset squared
+    // vanishes in the scalar type, but the plain path's double test sees it ahead and sidesteps.
+    for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+        Params p = busy_params(boundary);
+        p.line_of_sight_factor = 0.8;
+        SCOPED_TRACE(scene_name(p));
+        const auto ahead = [&]<class Real>(Real tiny) {
+            World<Real> w = busy_world<Real>(p, 0);
+            w.add(Kind::Boid, Real(0), Real(100), Real(3), Real(0), Real(0));
+            w.add(Kind::Boid, tiny, Real(100), Real(0), Real(2), Real(0));
+            return w;
+        };
+        expect_fast_equals_plain(p, ahead(1e-30f), 3);
+        expect_fast_equals_plain(p, ahead(1e-170), 3);
+    }
+}
+
 TEST(FastClassicStep, LineOfSightGivesThePlainPathsBitsOnEverySimdTarget) {
     for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
         Params p = busy_params(boundary);
