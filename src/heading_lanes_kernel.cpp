@@ -127,29 +127,57 @@ HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, con
     }
 }
 
+/// The lowest and highest coordinates of slots [begin, end) of two columns (x and y), folded into lanes
+/// (lo, hi: a vector each per column).
+template <class D>
+struct Bounds {
+    hn::Vec<D> x0, x1, y0, y1;
+
+    HWY_ATTR void add(D d, const hn::TFromD<D>* x, const hn::TFromD<D>* y, std::uint32_t begin,
+                      std::uint32_t end) {
+        const auto fold = [&](auto vx, auto vy) {
+            x0 = hn::Min(x0, vx);
+            x1 = hn::Max(x1, vx);
+            y0 = hn::Min(y0, vy);
+            y1 = hn::Max(y1, vy);
+        };
+        const auto lanes = static_cast<std::uint32_t>(hn::Lanes(d));
+        if (end - begin < lanes) {
+            for (std::uint32_t s = begin; s < end; ++s) {
+                fold(hn::Set(d, x[s]), hn::Set(d, y[s]));
+            }
+            return;
+        }
+        // A vector at a time, the last one ending at the last slot (lanes seen twice change nothing).
+        for (std::uint32_t s = begin;; s += lanes) {
+            const std::uint32_t at = std::min(s, end - lanes);
+            fold(hn::LoadU(d, x + at), hn::LoadU(d, y + at));
+            if (at + lanes == end) {
+                break;
+            }
+        }
+    }
+};
+
 /// True when no candidate of `runs` needs its nearest image for any agent of `group` on the torus: every
 /// difference agent minus candidate, in the storage type, lies within [-half, half]. Rounding is monotonic,
 /// so the extreme differences are those of the extreme coordinates.
 template <class Real>
 HWY_ATTR bool WithinHalfTorus(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs) {
-    Real ax0 = grid.x[group.first], ax1 = ax0, ay0 = grid.y[group.first], ay1 = ay0;
-    for (std::uint32_t s = group.first + 1; s < group.first + group.count; ++s) {
-        ax0 = std::min(ax0, grid.x[s]);
-        ax1 = std::max(ax1, grid.x[s]);
-        ay0 = std::min(ay0, grid.y[s]);
-        ay1 = std::max(ay1, grid.y[s]);
-    }
-    Real cx0 = ax0, cx1 = ax0, cy0 = ay0, cy1 = ay0; // no candidates: no image either
+    const hn::ScalableTag<Real> d;
+    const auto first_x = hn::Set(d, grid.x[group.first]), first_y = hn::Set(d, grid.y[group.first]);
+    Bounds<decltype(d)> agents{first_x, first_x, first_y, first_y};
+    agents.add(d, grid.x, grid.y, group.first, group.first + group.count);
+    Bounds<decltype(d)> near = agents; // no candidates: no image either
     for (int k = 0; k < runs.count; ++k) {
-        for (std::uint32_t c = runs.begin[k]; c < runs.end[k]; ++c) {
-            cx0 = std::min(cx0, grid.x[c]);
-            cx1 = std::max(cx1, grid.x[c]);
-            cy0 = std::min(cy0, grid.y[c]);
-            cy1 = std::max(cy1, grid.y[c]);
-        }
+        near.add(d, grid.x, grid.y, runs.begin[k], runs.end[k]);
     }
-    return ax1 - cx0 <= grid.half_width && ax0 - cx1 >= -grid.half_width && ay1 - cy0 <= grid.half_height &&
-           ay0 - cy1 >= -grid.half_height;
+    const auto low = [&](auto v) { return hn::GetLane(hn::MinOfLanes(d, v)); };
+    const auto high = [&](auto v) { return hn::GetLane(hn::MaxOfLanes(d, v)); };
+    return high(agents.x1) - low(near.x0) <= grid.half_width &&
+           low(agents.x0) - high(near.x1) >= -grid.half_width &&
+           high(agents.y1) - low(near.y0) <= grid.half_height &&
+           low(agents.y0) - high(near.y1) >= -grid.half_height;
 }
 
 /// EachLaneVector, with nearest images only on a torus and only where a candidate may need one.
