@@ -59,16 +59,18 @@ HWY_ATTR void StoreLanes(V v, double* column, std::uint32_t at, std::size_t n) {
     std::copy_n(lanes, n, column + at);
 }
 
-/// For each vector of the group's agents: `start(at, n)` gives the model's sums of agents [at, at + n),
-/// `add(sums, c, dx, dy, d2, reached)` adds candidate c (its offsets and squared distances in lanes, and
-/// which lanes it reaches: within range, other than the agent itself), in the candidates' order, and
-/// `finish(sums, at, n)` stores the sums.
-template <bool Wrap, class Real, class Start, class Add, class Finish>
-HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
-                             const Start& start, const Add& add, const Finish& finish) {
+/// `count` vectors of agents from slot `at` (those before `end`): `start(at, n)` gives the model's sums of
+/// agents [at, at + n), `add(sums, c, dx, dy, d2, reached)` adds candidate c (its offsets and squared
+/// distances in lanes, and which lanes it reaches: within range, other than the agent itself), in the
+/// candidates' order, and `finish(sums, at, n)` stores the sums. Two vectors at once share each
+/// candidate's loads and keep two chains of additions in flight.
+template <std::size_t count, bool Wrap, class Real, class Start, class Add, class Finish>
+HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::uint32_t end,
+                          const CandidateRuns& runs, const Start& start, const Add& add,
+                          const Finish& finish) {
     const DD dd;
     const hn::Rebind<Real, DD> dr; // as many lanes of the storage type
-    const std::size_t lanes = hn::Lanes(dd);
+    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(dd));
     const auto widen = [&](auto v) {
         if constexpr (sizeof(Real) == sizeof(double)) {
             return v;
@@ -86,44 +88,74 @@ HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, con
         return hn::IfThenElse(hn::Gt(d, half), hn::Add(x, length),
                               hn::IfThenElse(hn::Lt(d, neg_half), hn::Sub(x, length), x));
     };
-    const auto end = group.first + group.count;
-    for (std::uint32_t at = group.first; at < end; at += static_cast<std::uint32_t>(lanes)) {
-        const std::size_t n = std::min<std::size_t>(lanes, end - at);
-        const auto ax = LoadLanes(dr, grid.x, at, n), ay = LoadLanes(dr, grid.y, at, n);
-        const V dax = widen(ax), day = widen(ay);
-        const V self = hn::Iota(dd, static_cast<double>(at)); // slots are exact in double
-        auto sums = start(at, n);
-        // A candidate is broadcast; `may_be_self` when its slot is one of this vector's lanes.
-        const auto visit = [&](std::uint32_t c, auto may_be_self) {
-            auto x = hn::Set(dr, grid.x[c]), y = hn::Set(dr, grid.y[c]);
+    using RealV = decltype(hn::Zero(dr));
+    using Sums = decltype(start(at, lanes));
+    RealV ax[count], ay[count];
+    V dax[count], day[count], self[count];
+    Sums sums[count];
+    std::size_t n[count];
+    for (std::size_t j = 0; j < count; ++j) {
+        const std::uint32_t from = at + static_cast<std::uint32_t>(j) * lanes;
+        n[j] = std::min<std::size_t>(lanes, end - from);
+        ax[j] = LoadLanes(dr, grid.x, from, n[j]);
+        ay[j] = LoadLanes(dr, grid.y, from, n[j]);
+        dax[j] = widen(ax[j]);
+        day[j] = widen(ay[j]);
+        self[j] = hn::Iota(dd, static_cast<double>(from)); // slots are exact in double
+        sums[j] = start(from, n[j]);
+    }
+    // A candidate is broadcast; `may_be_self` when its slot is one of these vectors' lanes.
+    const auto visit = [&](std::uint32_t c, auto may_be_self) {
+        const RealV cx = hn::Set(dr, grid.x[c]), cy = hn::Set(dr, grid.y[c]);
+        for (std::size_t j = 0; j < count; ++j) {
+            RealV x = cx, y = cy;
             if constexpr (Wrap) {
-                x = image(ax, x, w, hw, nhw);
-                y = image(ay, y, h, hh, nhh);
+                x = image(ax[j], x, w, hw, nhw);
+                y = image(ay[j], y, h, hh, nhh);
             }
-            const V dx = hn::Sub(widen(x), dax);
-            const V dy = hn::Sub(widen(y), day);
+            const V dx = hn::Sub(widen(x), dax[j]);
+            const V dy = hn::Sub(widen(y), day[j]);
             const V d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)); // no FMA (-ffp-contract=off)
             auto reached = hn::Lt(d2, r2);
             if constexpr (decltype(may_be_self)::value) {
-                reached = hn::And(reached, hn::Ne(self, hn::Set(dd, static_cast<double>(c))));
+                reached = hn::And(reached, hn::Ne(self[j], hn::Set(dd, static_cast<double>(c))));
             }
-            add(sums, c, dx, dy, d2, reached);
-        };
-        for (int k = 0; k < runs.count; ++k) {
-            const std::uint32_t b = runs.begin[k], e = runs.end[k];
-            const std::uint32_t lo = std::clamp(at, b, e);
-            const std::uint32_t hi = std::clamp(at + static_cast<std::uint32_t>(lanes), b, e);
-            for (std::uint32_t c = b; c < lo; ++c) {
-                visit(c, std::false_type{});
-            }
-            for (std::uint32_t c = lo; c < hi; ++c) {
-                visit(c, std::true_type{});
-            }
-            for (std::uint32_t c = hi; c < e; ++c) {
-                visit(c, std::false_type{});
-            }
+            add(sums[j], c, dx, dy, d2, reached);
         }
-        finish(sums, at, n);
+    };
+    const auto mine = static_cast<std::uint32_t>(count) * lanes; // the lanes' slots: [at, at + mine)
+    for (int k = 0; k < runs.count; ++k) {
+        const std::uint32_t b = runs.begin[k], e = runs.end[k];
+        const std::uint32_t lo = std::clamp(at, b, e), hi = std::clamp(at + mine, b, e);
+        for (std::uint32_t c = b; c < lo; ++c) {
+            visit(c, std::false_type{});
+        }
+        for (std::uint32_t c = lo; c < hi; ++c) {
+            visit(c, std::true_type{});
+        }
+        for (std::uint32_t c = hi; c < e; ++c) {
+            visit(c, std::false_type{});
+        }
+    }
+    for (std::size_t j = 0; j < count; ++j) {
+        finish(sums[j], at + static_cast<std::uint32_t>(j) * lanes, n[j]);
+    }
+}
+
+/// LaneVectors over the whole group: two vectors at a time while more than one remains.
+template <bool Wrap, class Real, class... Model>
+HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
+                             const Model&... model) {
+    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(DD()));
+    const std::uint32_t end = group.first + group.count;
+    for (std::uint32_t at = group.first; at < end;) {
+        if (end - at > lanes) {
+            LaneVectors<2, Wrap>(grid, at, end, runs, model...);
+            at += 2 * lanes;
+        } else {
+            LaneVectors<1, Wrap>(grid, at, end, runs, model...);
+            at = end;
+        }
     }
 }
 
