@@ -1,4 +1,4 @@
-// The in-range filter of the Vicsek and Couzin fast passes (in_range_kernel.hpp), compiled for every
+// The in-range filter of the weighted model's fast pass (in_range_kernel.hpp), compiled for every
 // instruction set Highway targets on this architecture (foreach_target) and dispatched at run time.
 //
 // Layout: one agent at a time, its candidates in double lanes (float storage is read into half-width
