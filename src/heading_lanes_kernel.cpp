@@ -13,6 +13,7 @@
 #include "hwy/highway.h"
 
 #include "heading_lanes_kernel.hpp"
+#include "torus_lanes-inl.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -71,23 +72,9 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
     const DD dd;
     const hn::Rebind<Real, DD> dr; // as many lanes of the storage type
     const auto lanes = static_cast<std::uint32_t>(hn::Lanes(dd));
-    const auto widen = [&](auto v) {
-        if constexpr (sizeof(Real) == sizeof(double)) {
-            return v;
-        } else {
-            return hn::PromoteTo(dd, v);
-        }
-    };
-    const auto w = hn::Set(dr, grid.width), h = hn::Set(dr, grid.height);
-    const auto hw = hn::Set(dr, grid.half_width), hh = hn::Set(dr, grid.half_height);
-    const auto nhw = hn::Set(dr, -grid.half_width), nhh = hn::Set(dr, -grid.half_height);
+    const auto widen = [&](auto v) { return fast::HWY_NAMESPACE::WidenLanes<Real>(dd, v); };
+    const fast::HWY_NAMESPACE::TorusLanes<decltype(dr)> torus(dr, grid);
     const V r2 = hn::Set(dd, grid.range2);
-    // classic::nearest_image: the neighbour's image nearest to each agent, in the storage type.
-    const auto image = [&](auto a, auto x, auto length, auto half, auto neg_half) {
-        const auto d = hn::Sub(a, x);
-        return hn::IfThenElse(hn::Gt(d, half), hn::Add(x, length),
-                              hn::IfThenElse(hn::Lt(d, neg_half), hn::Sub(x, length), x));
-    };
     using RealV = decltype(hn::Zero(dr));
     using Sums = decltype(start(at, lanes));
     RealV ax[count], ay[count];
@@ -110,8 +97,8 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
         for (std::size_t j = 0; j < count; ++j) {
             RealV x = cx, y = cy;
             if constexpr (Wrap) {
-                x = image(ax[j], x, w, hw, nhw);
-                y = image(ay[j], y, h, hh, nhh);
+                x = torus.ImageX(ax[j], x);
+                y = torus.ImageY(ay[j], y);
             }
             const V dx = hn::Sub(widen(x), dax[j]);
             const V dy = hn::Sub(widen(y), day[j]);
