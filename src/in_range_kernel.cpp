@@ -1,4 +1,4 @@
-// The in-range filter of the Vicsek and Couzin fast passes (in_range_kernel.hpp), compiled for every
+// The in-range filter of the weighted model's fast pass (in_range_kernel.hpp), compiled for every
 // instruction set Highway targets on this architecture (foreach_target) and dispatched at run time.
 //
 // Layout: one agent at a time, its candidates in double lanes (float storage is read into half-width
@@ -14,6 +14,7 @@
 #include "hwy/highway.h"
 
 #include "in_range_kernel.hpp"
+#include "torus_lanes-inl.h"
 
 #include <cstdint>
 
@@ -40,24 +41,11 @@ HWY_ATTR std::size_t InRange(const InRangeGrid<Real>& grid, Real ax, Real ay, st
     constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(double);
     static_assert(max_lanes <= fast::in_range_list_padding);
     const std::size_t lanes = hn::Lanes(dd);
-    const auto widen = [&](auto v) {
-        if constexpr (sizeof(Real) == sizeof(double)) {
-            return v;
-        } else {
-            return hn::PromoteTo(dd, v);
-        }
-    };
+    const auto widen = [&](auto v) { return fast::HWY_NAMESPACE::WidenLanes<Real>(dd, v); };
     const auto vax = hn::Set(dr, ax), vay = hn::Set(dr, ay);
     const auto dax = widen(vax), day = widen(vay);
-    const auto w = hn::Set(dr, grid.width), h = hn::Set(dr, grid.height);
-    const auto hw = hn::Set(dr, grid.half_width), hh = hn::Set(dr, grid.half_height);
-    const auto nhw = hn::Set(dr, -grid.half_width), nhh = hn::Set(dr, -grid.half_height);
+    const fast::HWY_NAMESPACE::TorusLanes<decltype(dr)> torus(dr, grid);
     const auto r2 = hn::Set(dd, grid.range2);
-    const auto image = [&](auto a, auto x, auto length, auto half, auto neg_half) {
-        const auto d = hn::Sub(a, x);
-        return hn::IfThenElse(hn::Gt(d, half), hn::Add(x, length),
-                              hn::IfThenElse(hn::Lt(d, neg_half), hn::Sub(x, length), x));
-    };
     alignas(64) double bx[max_lanes], by[max_lanes], b2[max_lanes];
     alignas(8) std::uint8_t bits[8] = {};
     std::size_t count = 0;
@@ -72,8 +60,8 @@ HWY_ATTR std::size_t InRange(const InRangeGrid<Real>& grid, Real ax, Real ay, st
             auto x = hn::LoadU(dr, grid.x + at);
             auto y = hn::LoadU(dr, grid.y + at);
             if (grid.wrap) {
-                x = image(vax, x, w, hw, nhw);
-                y = image(vay, y, h, hh, nhh);
+                x = torus.ImageX(vax, x);
+                y = torus.ImageY(vay, y);
             }
             const auto dx = hn::Sub(widen(x), dax);
             const auto dy = hn::Sub(widen(y), day);

@@ -1,6 +1,6 @@
 #pragma once
-// Which of an agent's candidates lie within a range, in SIMD lanes (internal): the filter the Vicsek and
-// Couzin fast passes (src/models/*_fast.hpp) run before their sums. Compiled once per instruction set by
+// Which of an agent's candidates lie within a range, in SIMD lanes (internal): the filter the weighted
+// model's fast pass (src/models/weighted_fast.hpp) runs before its sums. Compiled once per instruction set by
 // Highway and dispatched at run time, like the fast step's kernel. The offsets and squared distances are
 // the plain path's to the bit (heading::offset: the neighbour's nearest image in the storage type, minus
 // the agent, each in double; dx * dx + dy * dy without FMA), and the list keeps the candidates' order.

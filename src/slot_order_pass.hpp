@@ -16,6 +16,7 @@
 #include "in_range_kernel.hpp"
 #include "neighbour_pass.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -81,22 +82,44 @@ HeadingColumns hypot_heading_columns(const SpatialGrid<Real>& flock, SlotColumnS
     return {ux, uy};
 }
 
-/// Runs `flocking(slot, agent, scratch)` for every flocking agent in the grid's cell order and the
-/// predators' steering (steer_predator) for the others, on `threads` threads (a Scratch each), and stores
-/// each new state into `next` at the agent's world index. `flocking` changes the agent's velocity as the
-/// policy's steer() does, and nothing else: the flocking agents' bias, prey and rest are copied as they
-/// are, and the agent handed to it carries its kind, id, position and velocity (from the grid's copies,
-/// which are the world's values) but not those.
-template <class Policy, class Scratch, class Real, class Next, class Flocking>
-void slot_order_pass(const FastPass<Real, Next>& pass, Flocking&& flocking) {
-    const World<Real>& w = pass.w;
+/// The flocking agent in slot `s` as a fast pass hands it to its model: its kind, id, position and
+/// velocity (from the grid's copies, which are the world's values); not its bias, prey or rest, which the
+/// pass copies as they are.
+template <class Real, class Next>
+Agent<Real> slot_agent(const FastPass<Real, Next>& pass, std::uint32_t s) {
     const SpatialGrid<Real>& flock = pass.flock;
-    const Geometry<Real>& geo = pass.geo;
+    const std::uint32_t i = flock.agent(s);
+    return {
+        i,       pass.w.kind[i], flock.x(s),  flock.y(s), flock.vx(s), flock.vy(s),
+        Real(0), flock.z(s),     flock.vz(s), -1,         0,           pass.ids != nullptr ? pass.ids[i] : i};
+}
+
+/// Stores the new velocity of agent `a` (a slot_agent the model steered) at its world index.
+template <class Real, class Next>
+void store_velocity(const FastPass<Real, Next>& pass, const Agent<Real>& a) {
+    pass.next.vx[a.index] = a.vx;
+    pass.next.vy[a.index] = a.vy;
+    if (pass.geo.three_d) {
+        pass.next.vz[a.index] = a.vz;
+    }
+}
+
+/// The flocking agents' slots are shared out among the threads in chunks of this many.
+inline constexpr std::uint32_t slot_chunk = 256;
+
+/// Runs `flocking(begin, end, scratch)` for the flocking agents' slots in chunks [begin, end) of
+/// slot_chunk (the last one shorter), and the predators' steering (steer_predator) for the others, on
+/// `threads` threads (a Scratch each). `flocking` stores each new velocity (store_velocity) of a chunk's
+/// agents as the policy's steer() would leave it, and nothing else: the flocking agents' bias, prey and
+/// rest are copied as they are. The chunks do not depend on the threads, so neither do the results.
+template <class Policy, class Scratch, class Real, class Next, class Flocking>
+void slot_chunk_pass(const FastPass<Real, Next>& pass, Flocking&& flocking) {
+    const World<Real>& w = pass.w;
     Next& next = pass.next;
-    const std::uint32_t* const ids = pass.ids;
-    const auto slots = static_cast<std::uint32_t>(flock.size());
+    const auto slots = static_cast<std::uint32_t>(pass.flock.size());
+    const std::uint32_t chunks = (slots + slot_chunk - 1) / slot_chunk;
     const std::size_t n = w.size();
-    const bool depth = geo.three_d;
+    const bool depth = pass.geo.three_d;
 #pragma omp parallel num_threads(pass.threads)
     {
 #pragma omp for schedule(static) nowait
@@ -106,29 +129,34 @@ void slot_order_pass(const FastPass<Real, Next>& pass, Flocking&& flocking) {
             next.rest[i] = w.rest[i];
         }
         Scratch scratch;
-#pragma omp for schedule(dynamic, 1024) nowait
-        for (std::uint32_t s = 0; s < slots; ++s) {
-            const std::uint32_t i = flock.agent(s);
-            Agent<Real> a{i,           w.kind[i],   flock.x(s), flock.y(s),
-                          flock.vx(s), flock.vy(s), Real(0),    flock.z(s),
-                          flock.vz(s), -1,          0,          ids != nullptr ? ids[i] : i};
-            flocking(s, a, scratch);
-            next.vx[i] = a.vx;
-            next.vy[i] = a.vy;
-            if (depth) {
-                next.vz[i] = a.vz;
-            }
+#pragma omp for schedule(dynamic, 1) nowait
+        for (std::uint32_t k = 0; k < chunks; ++k) {
+            const std::uint32_t begin = k * slot_chunk;
+            flocking(begin, std::min(begin + slot_chunk, slots), scratch);
         }
 #pragma omp barrier
 #pragma omp for schedule(dynamic, 4096)
         for (std::size_t i = 0; i < n; ++i) {
             if (!is_flocking(w.kind[i])) {
-                Agent<Real> a = agent_at(w, i, depth, ids);
-                steer_predator<Real, Policy>(a, flock, geo, pass.hunter);
+                Agent<Real> a = agent_at(w, i, depth, pass.ids);
+                steer_predator<Real, Policy>(a, pass.flock, pass.geo, pass.hunter);
                 store_next(a, i, depth, next);
             }
         }
     }
+}
+
+/// slot_chunk_pass one agent at a time: `flocking(slot, agent, scratch)` changes the slot_agent's velocity
+/// as the policy's steer() does.
+template <class Policy, class Scratch, class Real, class Next, class Flocking>
+void slot_order_pass(const FastPass<Real, Next>& pass, Flocking&& flocking) {
+    slot_chunk_pass<Policy, Scratch>(pass, [&](std::uint32_t begin, std::uint32_t end, Scratch& scratch) {
+        for (std::uint32_t s = begin; s < end; ++s) {
+            Agent<Real> a = slot_agent(pass, s);
+            flocking(s, a, scratch);
+            store_velocity(pass, a);
+        }
+    });
 }
 
 /// What a thread of a fast pass keeps from agent to agent: the list of one agent's candidates in range.
@@ -161,6 +189,18 @@ fast::InRangeGrid<Real> in_range_grid(const SpatialGrid<Real>& flock, const Geom
             geo.height,        geo.half_width,    geo.half_height, range2};
 }
 
+/// The runs of candidate slots of a planar query at (x, y), in the plain path's order.
+template <class Real>
+fast::CandidateRuns candidate_runs(const SpatialGrid<Real>& flock, Real x, Real y) {
+    fast::CandidateRuns runs;
+    flock.for_each_candidate_run(x, y, Real(0), [&](std::uint32_t begin, std::uint32_t end) {
+        runs.begin[runs.count] = begin;
+        runs.end[runs.count] = end;
+        ++runs.count;
+    });
+    return runs;
+}
+
 /// The candidates of the agent in slot `self` (at a.x, a.y) within the range of `grid`, in the plain path's
 /// order, with (when `offsets`) their offsets (neighbour minus agent, in double) and squared distances:
 /// the list and its length.
@@ -168,12 +208,7 @@ template <class Real>
 std::pair<fast::InRangeList, std::size_t>
 candidates_in_range(const SpatialGrid<Real>& flock, const fast::InRangeGrid<Real>& grid, std::uint32_t self,
                     const Agent<Real>& a, InRangeScratch& scratch, bool offsets) {
-    fast::CandidateRuns runs;
-    flock.for_each_candidate_run(a.x, a.y, Real(0), [&](std::uint32_t begin, std::uint32_t end) {
-        runs.begin[runs.count] = begin;
-        runs.end[runs.count] = end;
-        ++runs.count;
-    });
+    const fast::CandidateRuns runs = candidate_runs(flock, a.x, a.y);
     const fast::InRangeList list = scratch.room(runs.total() + fast::in_range_list_padding, offsets);
     return {list, fast::in_range(grid, a.x, a.y, self, runs, list)};
 }

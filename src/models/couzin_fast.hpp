@@ -1,9 +1,9 @@
 #pragma once
-// Couzin's fast pass (internal; slot_order_pass.hpp): each neighbour's unit heading once per step, the
-// agents in cell order, the zones' sums in the plain path's order, so the same bits as couzin::Policy on
-// the plain path.
+// Couzin's fast pass (internal; lane_group_pass.hpp): each neighbour's unit heading once per step, the
+// agents of a cell in SIMD lanes, the zones' sums in the plain path's order, so the same bits as
+// couzin::Policy on the plain path.
 
-#include "../slot_order_pass.hpp"
+#include "../lane_group_pass.hpp"
 #include "couzin.hpp"
 
 namespace boids::couzin {
@@ -12,43 +12,60 @@ namespace boids::couzin {
 /// slots.
 template <class Real, class Next>
 void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
+    using Sums = typename Policy<Real>::Sums;
     const SpatialGrid<Real>& flock = pass.flock;
     const HeadingColumns heading = hypot_heading_columns(flock, pass.columns, pass.threads);
     const double *const ux = heading.ux, *const uy = heading.uy;
     const fast::InRangeGrid<Real> grid = in_range_grid(flock, pass.geo, policy.rho2);
-    const double alpha2 = policy.alpha2;
-    slot_order_pass<Policy<Real>, InRangeScratch>(
-        pass, [&](std::uint32_t self, Agent<Real>& a, InRangeScratch& scratch) {
-            typename Policy<Real>::Sums sums;
-            if (ux[self] != 0.0 || uy[self] != 0.0) { // Policy::start: moving (at rest it heads +x)
-                sums.hx = ux[self];
-                sums.hy = uy[self];
+    // Policy::start: the agent's heading (at rest, +x), which its orientation sum starts with.
+    const auto start = [&](std::uint32_t s) {
+        Sums sums;
+        if (ux[s] != 0.0 || uy[s] != 0.0) {
+            sums.hx = ux[s];
+            sums.hy = uy[s];
+        }
+        sums.ox = sums.hx;
+        sums.oy = sums.hy;
+        return sums;
+    };
+    using Scratch = LaneSumsScratch<6>;
+    slot_chunk_pass<Policy<Real>, Scratch>(pass, [&](std::uint32_t begin, std::uint32_t end,
+                                                     Scratch& scratch) {
+        const auto lane_sums = [&](std::uint32_t offset) {
+            return fast::CouzinLaneSums{scratch.column(0, offset),    scratch.column(1, offset),
+                                        scratch.column(2, offset),    scratch.column(3, offset),
+                                        scratch.column(4, offset),    scratch.column(5, offset),
+                                        scratch.flags.data() + offset};
+        };
+        for_each_lane_group(flock, begin, end, [&](fast::LaneGroup group, const fast::CandidateRuns& runs) {
+            const fast::CouzinLaneSums out = lane_sums(group.first - begin);
+            for (std::uint32_t k = 0; k < group.count; ++k) {
+                const Sums sums = start(group.first + k);
+                out.rx[k] = sums.rx;
+                out.ry[k] = sums.ry;
+                out.ax[k] = sums.ax;
+                out.ay[k] = sums.ay;
+                out.ox[k] = sums.ox;
+                out.oy[k] = sums.oy;
             }
-            sums.ox = sums.hx;
-            sums.oy = sums.hy;
-            const auto [near, count] = candidates_in_range(flock, grid, self, a, scratch, true);
-            for (std::size_t k = 0; k < count; ++k) {
-                const double dx = near.dx[k], dy = near.dy[k], d2 = near.d2[k];
-                if (d2 == 0.0) {
-                    continue; // exactly on top: no direction to take (Policy::accumulate)
-                }
-                const double dist = std::sqrt(d2);
-                if (d2 < alpha2) {
-                    sums.repelled = true;
-                    sums.rx -= dx / dist;
-                    sums.ry -= dy / dist;
-                    continue;
-                }
-                sums.ax += dx / dist;
-                sums.ay += dy / dist;
-                const std::uint32_t s = near.slot[k];
-                if (ux[s] != 0.0 || uy[s] != 0.0) { // a neighbour at rest adds no heading
-                    sums.ox += ux[s];
-                    sums.oy += uy[s];
-                }
-            }
-            policy.steer(sums, a);
+            fast::couzin_sums(grid, policy.alpha2, ux, uy, group, runs, out);
         });
+        const fast::CouzinLaneSums all = lane_sums(0);
+        for (std::uint32_t s = begin; s < end; ++s) {
+            const std::uint32_t k = s - begin;
+            Sums sums = start(s);
+            sums.rx = all.rx[k];
+            sums.ry = all.ry[k];
+            sums.ax = all.ax[k];
+            sums.ay = all.ay[k];
+            sums.ox = all.ox[k];
+            sums.oy = all.oy[k];
+            sums.repelled = all.repelled[k] != 0;
+            Agent<Real> a = slot_agent(pass, s);
+            policy.steer(sums, a);
+            store_velocity(pass, a);
+        }
+    });
 }
 
 } // namespace boids::couzin

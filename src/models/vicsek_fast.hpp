@@ -1,9 +1,9 @@
 #pragma once
-// Vicsek's fast pass (internal; slot_order_pass.hpp): each neighbour's unit heading once per step, the
-// agents in cell order, the sums in the plain path's order, so the same bits as vicsek::Policy on the
-// plain path.
+// Vicsek's fast pass (internal; lane_group_pass.hpp): each neighbour's unit heading once per step, the
+// agents of a cell in SIMD lanes, the sums in the plain path's order, so the same bits as vicsek::Policy
+// on the plain path.
 
-#include "../slot_order_pass.hpp"
+#include "../lane_group_pass.hpp"
 #include "vicsek.hpp"
 
 namespace boids::vicsek {
@@ -16,18 +16,27 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
     const HeadingColumns heading = hypot_heading_columns(flock, pass.columns, pass.threads);
     const double *const ux = heading.ux, *const uy = heading.uy;
     const fast::InRangeGrid<Real> grid = in_range_grid(flock, pass.geo, policy.r2);
-    slot_order_pass<Policy<Real>, InRangeScratch>(
-        pass, [&](std::uint32_t self, Agent<Real>& a, InRangeScratch& scratch) {
-            typename Policy<Real>::Sums sums;
-            sums.sx += ux[self]; // Policy::start: the agent's own heading first
-            sums.sy += uy[self];
-            const auto [near, count] = candidates_in_range(flock, grid, self, a, scratch, false);
-            for (std::size_t k = 0; k < count; ++k) {
-                sums.sx += ux[near.slot[k]];
-                sums.sy += uy[near.slot[k]];
+    using Scratch = LaneSumsScratch<2>;
+    slot_chunk_pass<Policy<Real>, Scratch>(pass, [&](std::uint32_t begin, std::uint32_t end,
+                                                     Scratch& scratch) {
+        for_each_lane_group(flock, begin, end, [&](fast::LaneGroup group, const fast::CandidateRuns& runs) {
+            const std::uint32_t offset = group.first - begin;
+            double* const sx = scratch.column(0, offset);
+            double* const sy = scratch.column(1, offset);
+            for (std::uint32_t k = 0; k < group.count; ++k) {
+                sx[k] = 0.0 + ux[group.first + k]; // Policy::start: the agent's own heading first
+                sy[k] = 0.0 + uy[group.first + k];
             }
-            policy.steer(sums, a);
+            fast::vicsek_sums(grid, ux, uy, group, runs, {sx, sy});
         });
+        double* const sx = scratch.column(0, 0);
+        double* const sy = scratch.column(1, 0);
+        for (std::uint32_t s = begin; s < end; ++s) {
+            Agent<Real> a = slot_agent(pass, s);
+            policy.steer(typename Policy<Real>::Sums{sx[s - begin], sy[s - begin]}, a);
+            store_velocity(pass, a);
+        }
+    });
 }
 
 } // namespace boids::vicsek

@@ -1,5 +1,6 @@
 // The fast passes of the Vicsek, Couzin, weighted and topological models (src/slot_order_pass.hpp,
-// src/models/*_fast.hpp, src/in_range_kernel.cpp) against their plain path, the policy path the switch
+// src/models/*_fast.hpp, src/lane_group_pass.hpp, src/heading_lanes_kernel.cpp,
+// src/in_range_kernel.cpp) against their plain path, the policy path the switch
 // Simulation::set_fast_path(false) forces: the same grid, the same candidates in the same order and the
 // same arithmetic, so every field agrees to the bit after many steps, on one and two threads, in f32 and
 // f64, on a torus and in an open world with margins, with scouts, predators, agents at rest and agents on
@@ -168,6 +169,24 @@ TEST_P(ModelFastPass, GivesThePlainPathsBitsWhereEveryCandidateIsInRange) {
         }
     }
     expect_fast_equals_plain(p, start, 10, std::string(GetParam().name) + ", clusters");
+}
+
+TEST_P(ModelFastPass, GivesThePlainPathsBitsInLoneAndCrowdedCells) {
+    // A sparse flock (most cells hold one agent or none) and a crowd of 301 in one cell: more agents than
+    // a chunk of slots (slot_chunk, 256), so the crowd's lanes are split between chunks, and not a multiple
+    // of any vector's lanes.
+    Params p = case_params(GetParam(), Boundary::Wrap);
+    const double range = link_range(p);
+    p.width = p.height = 40 * range;
+    World<double> start = spawn_world<double>(p, AgentCounts{150, 5, 5, GetParam().predators}, 9);
+    const double cx = 20.5 * range, cy = 20.5 * range;
+    for (int m = 0; m < 301; ++m) {
+        const double angle = 2.399963 * m;
+        const double r = 0.3 * range * std::sqrt((m + 0.5) / 301);
+        start.add(Kind::Boid, cx + r * std::cos(angle), cy + r * std::sin(angle),
+                  start.vx[0] * std::cos(angle), start.vx[0] * std::sin(angle), 0.0);
+    }
+    expect_fast_equals_plain(p, start, 10, std::string(GetParam().name) + ", lone and crowded cells");
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, ModelFastPass,

@@ -171,6 +171,15 @@ public:
     /// True for a torus (built with wrap).
     [[nodiscard]] bool wraps() const { return wrap_; }
 
+    /// Where a query at (px, py, pz) stands: the line (unclamped, as a double) of each coordinate. Two
+    /// queries with equal keys visit the same runs of slots (for_each_candidate_run), which depend on the
+    /// position through these lines alone.
+    [[nodiscard]] std::array<double, 3> query_key(Real px, Real py, Real pz) const {
+        return {query_line(static_cast<double>(px), origin_x_, cell_w_),
+                query_line(static_cast<double>(py), origin_y_, cell_h_),
+                three_d_ ? query_line(static_cast<double>(pz), origin_z_, cell_d_) : 0.0};
+    }
+
     /// The grid's cells along x, y and z (1 in a planar grid), and a cell's width and height.
     [[nodiscard]] int columns() const { return nx_; }
     [[nodiscard]] int rows() const { return ny_; }
@@ -179,11 +188,16 @@ public:
     [[nodiscard]] double cell_height() const { return cell_h_; }
 
 private:
+    /// The line a query's coordinate falls on, before clamping (neighbour_lines).
+    [[nodiscard]] static double query_line(double p, double origin, double cell) {
+        return std::floor((p - origin) / cell);
+    }
+
     /// The distinct cell lines (columns or rows) within one cell of `p`, in ascending offset order
     /// (-1, 0, +1). Returns how many were written to `out`.
     [[nodiscard]] int neighbour_lines(double p, double origin, double cell, int n,
                                       std::array<int, 3>& out) const {
-        const double f = std::floor((p - origin) / cell);
+        const double f = query_line(p, origin, cell);
         if (wrap_) {
             if (n < 3) { // -1, 0, +1 would repeat lines: visit each line once
                 for (int i = 0; i < n; ++i) {

@@ -1,0 +1,53 @@
+#pragma once
+// The neighbour sums of the Vicsek and Couzin fast passes with the agents in SIMD lanes (internal): a
+// group of agents that share their candidates (the agents of a grid cell) takes one lane each, and every
+// candidate is broadcast to all lanes in turn. Compiled once per instruction set by Highway and dispatched
+// at run time, like the in-range filter (in_range_kernel.hpp), whose grid and runs it reads.
+//
+// Each lane adds the terms the plain path adds, in its order (the candidates in the grid's order), with
+// its arithmetic: the offset is heading::offset's (the neighbour's nearest image in the storage type,
+// minus the agent, each widened to double), d2 = dx * dx + dy * dy without FMA, sqrt and division are
+// IEEE's correctly rounded operations in lanes as in scalar code, and a lane a candidate does not reach
+// keeps its sum as it was (not + 0, which would turn a -0 into +0). So each agent's sums are the plain
+// path's to the bit.
+
+#include "in_range_kernel.hpp"
+
+#include <cstdint>
+
+namespace boids::fast {
+
+/// The agents in slots [first, first + count), all with the candidate runs `runs`.
+struct LaneGroup {
+    std::uint32_t first = 0, count = 0;
+};
+
+/// Vicsek's sums of unit headings, one entry per agent of a group: in, the agent's start (its own
+/// heading); out, with the headings of its candidates in range (other than itself) added.
+struct VicsekLaneSums {
+    double *sx, *sy;
+};
+
+/// Adds to `sums` the unit headings (ux[c], uy[c]) of the candidates c of `runs` within grid.range2 of
+/// each agent of `group` (vicsek::Policy::accumulate).
+void vicsek_sums(const InRangeGrid<float>& grid, const double* ux, const double* uy, LaneGroup group,
+                 const CandidateRuns& runs, const VicsekLaneSums& sums);
+void vicsek_sums(const InRangeGrid<double>& grid, const double* ux, const double* uy, LaneGroup group,
+                 const CandidateRuns& runs, const VicsekLaneSums& sums);
+
+/// Couzin's zone sums (couzin::Policy::Sums), one entry per agent of a group; in, the agent's start; out,
+/// with its candidates in range added. `repelled` is 0 or 1.
+struct CouzinLaneSums {
+    double *rx, *ry, *ax, *ay, *ox, *oy;
+    std::uint8_t* repelled;
+};
+
+/// Adds each agent's candidates within grid.range2 (rho^2) to its zones as couzin::Policy::accumulate
+/// does: on top (d2 = 0) skipped, within alpha2 repulsion, otherwise attraction and (when the neighbour
+/// moves) its unit heading (ux[c], uy[c]).
+void couzin_sums(const InRangeGrid<float>& grid, double alpha2, const double* ux, const double* uy,
+                 LaneGroup group, const CandidateRuns& runs, const CouzinLaneSums& sums);
+void couzin_sums(const InRangeGrid<double>& grid, double alpha2, const double* ux, const double* uy,
+                 LaneGroup group, const CandidateRuns& runs, const CouzinLaneSums& sums);
+
+} // namespace boids::fast

@@ -1,0 +1,78 @@
+#pragma once
+// The Vicsek and Couzin fast passes' layout (internal): the agents of a chunk of slots (slot_chunk_pass)
+// in groups that share their candidates, each group's sums in SIMD lanes (heading_lanes_kernel.hpp), then
+// each agent's steering as the policy's steer() does it. The agents of one grid cell ask the grid for the
+// same runs of candidates; the groups are checked with the agents' query keys (not by assuming that the
+// grid's binning and its queries agree), so an agent whose query differs from its cell-mates' simply
+// starts a group of its own.
+
+#include "heading_lanes_kernel.hpp"
+#include "slot_order_pass.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace boids {
+
+/// Calls `visit(group, runs)` for the groups of consecutive slots in [begin, end) whose agents have the
+/// same candidate runs (candidate_runs), in slot order. Agents with the same query key have the same runs,
+/// and the key is monotonic in each coordinate: when a cell's lowest and highest coordinates have the same
+/// key, so do all its agents, which make one group. Otherwise the cell splits where its agents' keys
+/// change. The runs are asked for once per group.
+template <class Real, class Visit>
+void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, std::uint32_t end,
+                         Visit&& visit) {
+    const auto key = [&](Real x, Real y) { return flock.query_key(x, y, Real(0)); };
+    const auto group = [&](std::uint32_t first, std::uint32_t last) {
+        visit(fast::LaneGroup{first, last - first}, candidate_runs(flock, flock.x(first), flock.y(first)));
+    };
+    const std::span<const std::uint32_t> starts = flock.cell_starts();
+    // The cell of slot `begin`: the last whose first slot is not past it.
+    auto cell =
+        static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin());
+    for (std::uint32_t s = begin; s < end;) {
+        while (starts[cell] <= s) {
+            ++cell; // starts[cell] ends the cell of slot s
+        }
+        const std::uint32_t stop = std::min(starts[cell], end);
+        Real x0 = flock.x(s), x1 = x0, y0 = flock.y(s), y1 = y0;
+        for (std::uint32_t t = s + 1; t < stop; ++t) {
+            x0 = std::min(x0, flock.x(t));
+            x1 = std::max(x1, flock.x(t));
+            y0 = std::min(y0, flock.y(t));
+            y1 = std::max(y1, flock.y(t));
+        }
+        if (key(x0, y0) == key(x1, y1)) {
+            group(s, stop);
+        } else {
+            std::uint32_t first = s;
+            for (std::uint32_t t = s + 1; t < stop; ++t) {
+                if (key(flock.x(t), flock.y(t)) != key(flock.x(first), flock.y(first))) {
+                    group(first, t);
+                    first = t;
+                }
+            }
+            group(first, stop);
+        }
+        s = stop;
+    }
+}
+
+/// What a thread of a lane-group pass keeps from chunk to chunk: `count` columns of sums with an entry per
+/// slot of a chunk, and a flag per slot.
+template <int count>
+struct LaneSumsScratch {
+    std::vector<double> values = std::vector<double>(count * std::size_t{slot_chunk});
+    std::vector<std::uint8_t> flags = std::vector<std::uint8_t>(slot_chunk);
+
+    /// Column k from the chunk's `offset`-th slot.
+    [[nodiscard]] double* column(int k, std::uint32_t offset) {
+        return values.data() + static_cast<std::size_t>(k) * slot_chunk + offset;
+    }
+};
+
+} // namespace boids
