@@ -232,11 +232,21 @@ void set_agent_count(AgentCounts& counts, std::string_view key, long long value)
 
 namespace {
 
+/// Whether toml++ 3.3.0's test for non-ASCII whitespace reaches its "unreachable" code for `c` (its
+/// table of ranges misses these: U+00A1..U+0499, U+2C5E..U+3057 but U+3000, U+FB26..U+FEFE).
+bool whitespace_test_unreachable(char32_t c) {
+    return (c >= 0xA1 && c <= 0x499) || (c >= 0x2C5E && c <= 0x3057 && c != 0x3000) ||
+           (c >= 0xFB26 && c <= 0xFEFE);
+}
+
 /// Where TOML allows only ASCII (outside strings and comments), the first fault toml++ 3.3.0 cannot take
 /// gracefully, as (offset, what is wrong): a non-ASCII character, or a [table] header that does not start
-/// with a key (its key parser asserts on the first character). Strings are basic ("..."), literal ('...')
-/// or multi-line; an unterminated one ends at its line break, where the parser reports it. Brackets inside
-/// values (arrays, inline tables) are counted so that an array's line starting with '[' is not a header.
+/// with a key (its key parser asserts on the first character); and in a multi-line basic string, a character
+/// its whitespace test cannot take first after a backslash (where a line-ending backslash would skip
+/// whitespace, valid TOML in part, but the reader's behaviour there is undefined). Strings are basic ("..."),
+/// literal ('...') or multi-line; an unterminated one ends at its line break, where the parser reports it.
+/// Brackets inside values (arrays, inline tables) are counted so that an array's line starting with '[' is
+/// not a header.
 std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_view text) {
     enum class In { Bare, Comment, Basic, Literal, MultiBasic, MultiLiteral } in = In::Bare;
     int depth = 0;          // open '[' and '{' of values
@@ -301,6 +311,20 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
             break;
         case In::Basic:
         case In::MultiBasic:
+            if (c == '\\' && in == In::MultiBasic) {
+                // After a backslash toml++ asks whether what follows is whitespace (a line-ending backslash),
+                // and after the line break again of the first character that is not.
+                std::size_t k = i + 1;
+                while (k < text.size() &&
+                       (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r')) {
+                    ++k;
+                }
+                if (k < text.size() && whitespace_test_unreachable(text::code_point_at(text, k))) {
+                    return std::pair{k,
+                                     "a non-ASCII character first after a backslash in a multi-line string, "
+                                     "which the TOML reader cannot read there; write it as a \\u escape"};
+                }
+            }
             if (c == '\\') {
                 ++i; // an escaped character, a quote included
             } else if (in == In::Basic && (c == '"' || c == '\n')) {
@@ -325,8 +349,8 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
 }
 
 /// Refuses what Debian's toml++ 3.3.0 must not see, all of it invalid TOML anyway: a NUL byte (an assertion
-/// in the parser aborts), invalid UTF-8, a non-ASCII character outside strings and comments (its whitespace
-/// test reaches "unreachable" code for U+00A1..U+0499, U+2CEE..U+30E7 and U+FBA6..U+FEFE, e.g. a file
+/// in the parser aborts), invalid UTF-8, a non-ASCII character outside strings and comments or first after a
+/// backslash in a multi-line string (its whitespace test reaches "unreachable" code for some, e.g. a file
 /// starting with U+FEFD) and a header without a key. Returns the text without a byte-order mark.
 std::string_view screen_toml(std::string_view text, std::string_view source) {
     const auto at_byte = [&](std::size_t offset) {

@@ -47,6 +47,17 @@ template <class T>
     return shortest(value);
 }
 
+/// The code point whose UTF-8 encoding starts at `s[at]`; `s` must be valid UTF-8 there (invalid_utf8_at).
+[[nodiscard]] inline char32_t code_point_at(std::string_view s, std::size_t at) {
+    const auto b = static_cast<unsigned char>(s[at]);
+    const std::size_t length = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    char32_t c = length == 1 ? b : b & (0x7F >> length);
+    for (std::size_t k = 1; k < length && at + k < s.size(); ++k) {
+        c = (c << 6) | (static_cast<unsigned char>(s[at + k]) & 0x3F);
+    }
+    return c;
+}
+
 /// The offset of the first byte in `s` that does not start or continue a well-formed UTF-8 character
 /// (overlong forms, surrogates and values past U+10FFFF included); nullopt when `s` is all valid.
 [[nodiscard]] inline std::optional<std::size_t> invalid_utf8_at(std::string_view s) {
