@@ -144,13 +144,10 @@ inline Real nearest_image(Real a, Real x, Real length, Real half) {
     return x;
 }
 
-/// Wraps a position into [0, length) (one step moves at most max_speed, but --init files may hold any
-/// position, hence the general case).
+/// wrap_position's general case, kept out of line: it is rare, and inlined it would keep the common case
+/// (a position already inside) from being inlined into the loops over every agent.
 template <class Real>
-inline Real wrap_position(Real p, Real length) {
-    if (p >= Real(0) && p < length) {
-        return p;
-    }
+[[gnu::noinline]] Real wrap_outside(Real p, Real length) {
     Real w;
     if constexpr (std::is_floating_point_v<Real>) {
         w = p - length * std::floor(p / length);
@@ -160,6 +157,16 @@ inline Real wrap_position(Real p, Real length) {
     }
     // Rounding can land exactly on `length` for tiny negative p.
     return (w >= length || w < Real(0)) ? Real(0) : w;
+}
+
+/// Wraps a position into [0, length) (one step moves at most max_speed, but --init files may hold any
+/// position, hence the general case).
+template <class Real>
+inline Real wrap_position(Real p, Real length) {
+    if (p >= Real(0) && p < length) [[likely]] {
+        return p;
+    }
+    return wrap_outside(p, length);
 }
 
 /// Step 4: turn back inside the margins, in the order of docs/MODEL.md §2.5; in 3D also at the front and
