@@ -101,22 +101,26 @@ BENCHMARK(FastNeighbourPass)
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime();
 
-/// The plain path's grid build alone (SpatialGrid from world order).
+/// The plain path's grid build alone (SpatialGrid from world order), on the simulation's threads (0) or on
+/// the given number.
 void GridBuild(benchmark::State& state) {
     const long long n = state.range(0);
     Simulation<float> sim = make_w20(n);
     SpatialGrid<float> grid;
     const Params& p = sim.params();
+    const int threads = state.range(1) > 0 ? static_cast<int>(state.range(1)) : sim.threads();
     for (auto _ : state) {
-        grid.build(sim.world(), GridMembers::Flocking, p.visual_range, true, p.width, p.height,
-                   sim.threads());
+        grid.build(sim.world(), GridMembers::Flocking, p.visual_range, true, p.width, p.height, threads);
         benchmark::DoNotOptimize(grid.size());
     }
     state.counters["ns_per_boid"] =
         benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()),
                            benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(GridBuild)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(GridBuild)
+    ->ArgsProduct({{10'000, 100'000, 1'000'000}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 /// A rank's step across MPI ranks (docs/SCALING.md): 20,000 agents at W20 density stepped on the grid of
 /// a whole flock of N agents (Simulation::set_whole_flock_grids), one thread. The grid spans the whole

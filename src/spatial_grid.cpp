@@ -172,16 +172,30 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
                 continue;
             }
             const std::uint32_t s = counter[c]++;
+            if (everything) {
+                agent_[s] = static_cast<std::uint32_t>(i);
+                continue;
+            }
             x_[s] = world.x[i];
             y_[s] = world.y[i];
             if (three_d_) {
                 z_[s] = world.z[i];
             }
-            if (everything) {
-                agent_[s] = static_cast<std::uint32_t>(i);
+        }
+        if (everything) {
+            // Scattering one array and gathering the others in slot order is cheaper than scattering all
+            // of them: a load that misses the cache waits alone, a store that misses holds up the stores
+            // behind it.
+#pragma omp barrier
+            const std::size_t first = m * t / nt, last = m * (t + 1) / nt;
+            for (std::size_t s = first; s < last; ++s) {
+                const std::uint32_t i = agent_[s];
+                x_[s] = world.x[i];
+                y_[s] = world.y[i];
                 vx_[s] = world.vx[i];
                 vy_[s] = world.vy[i];
                 if (three_d_) {
+                    z_[s] = world.z[i];
                     vz_[s] = world.vz[i];
                 }
             }
