@@ -32,7 +32,11 @@ double count(const GridGeometry& g) {
 GridGeometry grid_geometry(double range, std::size_t members, bool wrap, double width, double height,
                            double depth, const MemberBox& box) {
     const bool three_d = depth > 0;
-    const double max_cells = std::max(16.0, 2.0 * static_cast<double>(members));
+    // A grid without a range (the topological model's: its ring search looks for the k nearest wherever
+    // they are) has about one member per cell, otherwise two cells per member at most. With fewer members
+    // per cell the search steps over more cells (memory it waits for) for hardly fewer candidates.
+    const double per_member = range > 0 ? 2.0 : 1.0;
+    const double max_cells = std::max(16.0, per_member * static_cast<double>(members));
     // The shrink below assumes every axis is long; a flock strung out along one axis (or a torus much
     // longer than wide) can leave far more cells than that. Past this bound the cells grow further.
     const double hard_cap = 8.0 * max_cells;

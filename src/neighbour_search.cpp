@@ -59,7 +59,11 @@ void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t se
         }
         const Real dx = px - x, dy = py - y;
         const double ddx = static_cast<double>(dx), ddy = static_cast<double>(dy);
-        offer_nearest(out, k, FoundNeighbour{s, j, ddx * ddx + ddy * ddy});
+        const double d2 = ddx * ddx + ddy * ddy;
+        if (out.count == k && d2 > out.found[static_cast<std::size_t>(k - 1)].distance2) {
+            return; // farther than the k-th found: most candidates, without a call
+        }
+        offer_nearest(out, k, FoundNeighbour{s, j, d2});
     };
     // A block reaches at most two cells from the point along each axis.
     const double block_reach = 2 * block_cell * std::sqrt(2.0);

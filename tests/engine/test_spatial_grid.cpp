@@ -8,6 +8,8 @@
 #include <cmath>
 #include <random>
 #include <set>
+#include <utility>
+#include <vector>
 
 namespace boids {
 namespace {
@@ -177,6 +179,65 @@ TEST(SpatialGrid, AgentsOnACellBoundaryGoWhereTheFormulaPutsThem) {
     expect_cells_by_the_formula<float>(false);
     expect_cells_by_the_formula<double>(true);
     expect_cells_by_the_formula<double>(false);
+}
+
+// The ring search visits each cell exactly `ring` cells away (Chebyshev, wrapped on a torus) once, in the
+// documented order: layers, rows, then columns, each by ascending offset (ascending line where the ring
+// wraps onto itself). Other searches sum in this order, so it must not change when the search skips the
+// cells inside a ring.
+TEST(SpatialGrid, RingsVisitEachCellOnceInTheirOrder) {
+    for (const bool three_d : {false, true}) {
+        for (const bool wrap : {false, true}) {
+            for (const int n : {1, 2, 3, 4, 5, 7, 10}) {
+                const detail::GridGeometry g{0.0, 0.0, 1.0, 1.0, n, n + 1, 0.0, 1.0, three_d ? n : 1};
+                const int nz = three_d ? n : 1;
+                // Every line of `count` within `ring` of `c` with its distance, as for_lines_within lists
+                // them, written out from its contract.
+                const auto lines = [&](int c, int ring, int count) {
+                    std::vector<std::pair<int, int>> out;
+                    if (wrap && 2 * ring + 1 >= count) {
+                        for (int line = 0; line < count; ++line) {
+                            const int d = std::abs(line - c);
+                            out.emplace_back(line, std::min(d, count - d));
+                        }
+                        return out;
+                    }
+                    for (int offset = -ring; offset <= ring; ++offset) {
+                        const int line = wrap ? (c + offset + count) % count : c + offset;
+                        if (line >= 0 && line < count) {
+                            out.emplace_back(line, std::abs(offset));
+                        }
+                    }
+                    return out;
+                };
+                for (const double px : {0.5, 1.5, n - 0.5}) {
+                    for (const int ring : {0, 1, 2, 3, 6}) {
+                        std::vector<std::size_t> expected;
+                        const int line = static_cast<int>(px); // clamped to each axis's lines
+                        const int cx = std::min(line, n - 1), cy = std::min(line, n);
+                        const int cz = three_d ? std::min(line, nz - 1) : 0;
+                        for (const auto& [layer, dl] : lines(cz, three_d ? ring : 0, nz)) {
+                            for (const auto& [row, dr] : lines(cy, ring, n + 1)) {
+                                for (const auto& [col, dc] : lines(cx, ring, n)) {
+                                    if (std::max({dc, dr, three_d ? dl : 0}) == ring) {
+                                        expected.push_back(
+                                            (static_cast<std::size_t>(layer) * (n + 1) + row) * n + col);
+                                    }
+                                }
+                            }
+                        }
+                        std::vector<std::size_t> visited;
+                        const bool any =
+                            detail::for_each_cell_in_ring(g, wrap, three_d, px, px, three_d ? px : 0.0, ring,
+                                                          [&](std::size_t cell) { visited.push_back(cell); });
+                        EXPECT_EQ(visited, expected) << "n " << n << " wrap " << wrap << " 3D " << three_d
+                                                     << " ring " << ring << " at " << px;
+                        EXPECT_EQ(any, !expected.empty());
+                    }
+                }
+            }
+        }
+    }
 }
 
 } // namespace

@@ -38,7 +38,8 @@ struct GridExtent {
 /// Cells are never smaller than `range` (with a relative margin of 1e-6, so that rounding in the cell
 /// computation cannot put two agents closer than the range more than one cell apart). On a torus
 /// (`wrap`) the grid tiles width x height (x depth); otherwise it covers `box`, the members' bounding box.
-/// `depth` > 0 makes a 3D grid. The cell count is capped near the member count in every case: beyond
+/// `depth` > 0 makes a 3D grid. The cell count is capped near the member count in every case (at about
+/// one cell per member for a grid without a range, two with one): beyond
 /// that cells would be mostly empty, and the grid's memory would follow the space the agents span (which
 /// input can make as large as it likes) instead of their number.
 [[nodiscard]] GridGeometry grid_geometry(double range, std::size_t members, bool wrap, double width,
@@ -97,17 +98,37 @@ bool for_each_cell_in_ring(const GridGeometry& g, bool wrap, bool three_d, doubl
     const int cy = clamped_line(py, g.origin_y, g.cell_h, g.ny);
     const int cz = three_d ? clamped_line(pz, g.origin_z, g.cell_d, g.nz) : 0;
     bool any = false;
+    // Whether the columns within `ring` wrap onto each other (then each distinct column is visited once).
+    const bool columns_overlap = wrap && 2 * ring + 1 >= g.nx;
     for_lines_within(cz, three_d ? ring : 0, g.nz, wrap, [&](int layer, int dlayer) {
         for_lines_within(cy, ring, g.ny, wrap, [&](int row, int drow) {
-            for_lines_within(cx, ring, g.nx, wrap, [&](int col, int dcol) {
-                if (dcol < ring && drow < ring && (dlayer < ring || !three_d)) {
-                    return; // inside: an earlier ring
-                }
+            const auto cell = [&](int col) {
                 any = true;
                 visit((static_cast<std::size_t>(layer) * static_cast<std::size_t>(g.ny) +
                        static_cast<std::size_t>(row)) *
                           static_cast<std::size_t>(g.nx) +
                       static_cast<std::size_t>(col));
+            };
+            const bool inner_row = drow < ring && (dlayer < ring || !three_d);
+            if (inner_row && !columns_overlap) {
+                // Only the two columns `ring` away lie on the ring: those for_lines_within would reach
+                // first and last, without stepping over the ones between.
+                for (const int offset : {-ring, ring}) {
+                    int col = cx + offset;
+                    if (wrap) {
+                        col = col < 0 ? col + g.nx : (col >= g.nx ? col - g.nx : col);
+                    } else if (col < 0 || col >= g.nx) {
+                        continue;
+                    }
+                    cell(col);
+                }
+                return;
+            }
+            for_lines_within(cx, ring, g.nx, wrap, [&](int col, int dcol) {
+                if (dcol < ring && inner_row) {
+                    return; // inside: an earlier ring
+                }
+                cell(col);
             });
         });
     });
