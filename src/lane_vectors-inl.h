@@ -98,7 +98,7 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
         sums[j] = start(from, n[j]);
     }
     // A candidate is broadcast; `may_be_self` when its slot is one of these vectors' lanes.
-    const auto visit = [&](std::uint32_t c, auto may_be_self) {
+    const auto visit = [&](std::uint32_t c, auto may_be_self) __attribute__((always_inline)) {
         const RealV cx = hn::Set(dr, grid.x[c]), cy = hn::Set(dr, grid.y[c]);
         for (std::size_t j = 0; j < count; ++j) {
             RealV x = cx, y = cy;
@@ -141,19 +141,19 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
     }
 }
 
-/// LaneVectors over the whole group: two vectors at a time while more than one remains.
-template <bool Wrap, LaneOffset offset, class Real, class... Model>
+/// LaneVectors over the whole group: `most` vectors at a time (1 or 2) while more than one remains.
+template <bool Wrap, LaneOffset offset, std::size_t most, class Real, class... Model>
 HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
                              const Model&... model) {
     const auto lanes = static_cast<std::uint32_t>(hn::Lanes(DD()));
     const std::uint32_t end = group.first + group.count;
     for (std::uint32_t at = group.first; at < end;) {
-        if (end - at > lanes) {
+        if (most == 2 && end - at > lanes) {
             LaneVectors<2, Wrap, offset>(grid, at, end, runs, model...);
             at += 2 * lanes;
         } else {
             LaneVectors<1, Wrap, offset>(grid, at, end, runs, model...);
-            at = end;
+            at += std::min(lanes, end - at);
         }
     }
 }
@@ -211,14 +211,15 @@ HWY_ATTR bool WithinHalfTorus(const InRangeGrid<Real>& grid, LaneGroup group, co
            low(agents.y0) - high(near.y1) >= -grid.half_height;
 }
 
-/// EachLaneVector, with nearest images only on a torus and only where a candidate may need one.
-template <LaneOffset offset = LaneOffset::ImageMinusAgent, class Real, class... Model>
+/// EachLaneVector, with nearest images only on a torus and only where a candidate may need one. A model
+/// with few sums takes two vectors at a time; one with many, one (two would not fit the registers).
+template <LaneOffset offset = LaneOffset::ImageMinusAgent, std::size_t most = 2, class Real, class... Model>
 HWY_ATTR void EachLaneVectorOf(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
                                const Model&... model) {
     if (grid.wrap && !WithinHalfTorus(grid, group, runs)) {
-        EachLaneVector<true, offset>(grid, group, runs, model...);
+        EachLaneVector<true, offset, most>(grid, group, runs, model...);
     } else {
-        EachLaneVector<false, offset>(grid, group, runs, model...);
+        EachLaneVector<false, offset, most>(grid, group, runs, model...);
     }
 }
 

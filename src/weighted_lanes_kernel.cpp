@@ -50,7 +50,7 @@ struct ConeLanes {
 
     /// The lanes of `reached` whose neighbour at `length` with the clamped cosine `c` the neighbourhood
     /// sees (Neighbourhood::sees; the lanes within 1e-9 of the limit take its scalar acos).
-    HWY_ATTR M Sees(M reached, M turning, V length, V c) const {
+    HWY_INLINE HWY_ATTR M Sees(M reached, M turning, V length, V c) const {
         const DD dd;
         M within = hn::Or(hn::Not(turning), hn::Ge(c, cos_above));
         const M near = hn::And(reached, hn::AndNot(within, hn::And(turning, hn::Gt(c, cos_below))));
@@ -77,7 +77,7 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
     const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0), neg_one = hn::Set(dd, -1.0);
     const ConeLanes center(dd, near.center), avoid(dd, near.avoid), align(dd, near.align);
     const std::uint32_t base = group.first; // the sums are indexed from the group's first agent
-    EachLaneVectorOf<LaneOffset::NegatedAgentMinusImage>(
+    EachLaneVectorOf<LaneOffset::NegatedAgentMinusImage, 1>(
         grid, group, runs,
         [&](std::uint32_t at, std::size_t n) {
             return WeightedLanes{WidenLanes<Real>(dd, LoadLanes(dr, grid.x, at, n)),
@@ -95,7 +95,7 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
                                  zero,
                                  zero};
         },
-        [&](WeightedLanes& s, std::uint32_t c, V dx, V dy, V d2, M reached) {
+        [&](WeightedLanes & s, std::uint32_t c, V dx, V dy, V d2, M reached) __attribute__((always_inline)) {
             if (hn::AllFalse(dd, reached)) {
                 return;
             }
