@@ -6,7 +6,7 @@
 // model adds its terms under that mask.
 
 #include "heading_lanes_kernel.hpp"
-#include "in_range_kernel.hpp"
+#include "lane_grid.hpp"
 
 // Highway's per-target include guard: this file is read once for each instruction set.
 #if defined(BOIDS_LANE_VECTORS_INL_H_) == defined(HWY_TARGET_TOGGLE)

@@ -12,7 +12,7 @@
 // only (the 3D fast pass stays scalar).
 
 #include "heading_lanes_kernel.hpp"
-#include "in_range_kernel.hpp"
+#include "lane_grid.hpp"
 
 #include <cmath>
 
