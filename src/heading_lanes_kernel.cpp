@@ -15,20 +15,8 @@
 #include <cstdint>
 
 HWY_BEFORE_NAMESPACE();
-namespace boids::heading_lanes_simd {
+namespace boids::fast {
 namespace HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
-using fast::CandidateRuns;
-using fast::CouzinLaneSums;
-using fast::InRangeGrid;
-using fast::LaneGroup;
-using fast::VicsekLaneSums;
-using fast::HWY_NAMESPACE::DD;
-using fast::HWY_NAMESPACE::EachLaneVectorOf;
-using fast::HWY_NAMESPACE::LoadLanes;
-using fast::HWY_NAMESPACE::M;
-using fast::HWY_NAMESPACE::StoreLanes;
-using fast::HWY_NAMESPACE::V;
 
 struct VicsekLanes {
     V sx, sy;
@@ -131,36 +119,32 @@ HWY_ATTR void CouzinSumsF64(const InRangeGrid<double>& grid, double alpha2, cons
 }
 
 } // namespace HWY_NAMESPACE
-} // namespace boids::heading_lanes_simd
+} // namespace boids::fast
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace boids::heading_lanes_simd {
+namespace boids::fast {
 
 HWY_EXPORT(VicsekSumsF32);
 HWY_EXPORT(VicsekSumsF64);
 HWY_EXPORT(CouzinSumsF32);
 HWY_EXPORT(CouzinSumsF64);
 
-} // namespace boids::heading_lanes_simd
-
-namespace boids::fast {
-
 void vicsek_sums(const InRangeGrid<float>& grid, const double* ux, const double* uy, LaneGroup group,
                  const CandidateRuns& runs, const VicsekLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(heading_lanes_simd::VicsekSumsF32)(grid, ux, uy, group, runs, sums);
+    HWY_DYNAMIC_DISPATCH(VicsekSumsF32)(grid, ux, uy, group, runs, sums);
 }
 void vicsek_sums(const InRangeGrid<double>& grid, const double* ux, const double* uy, LaneGroup group,
                  const CandidateRuns& runs, const VicsekLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(heading_lanes_simd::VicsekSumsF64)(grid, ux, uy, group, runs, sums);
+    HWY_DYNAMIC_DISPATCH(VicsekSumsF64)(grid, ux, uy, group, runs, sums);
 }
 void couzin_sums(const InRangeGrid<float>& grid, double alpha2, const double* ux, const double* uy,
                  LaneGroup group, const CandidateRuns& runs, const CouzinLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(heading_lanes_simd::CouzinSumsF32)(grid, alpha2, ux, uy, group, runs, sums);
+    HWY_DYNAMIC_DISPATCH(CouzinSumsF32)(grid, alpha2, ux, uy, group, runs, sums);
 }
 void couzin_sums(const InRangeGrid<double>& grid, double alpha2, const double* ux, const double* uy,
                  LaneGroup group, const CandidateRuns& runs, const CouzinLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(heading_lanes_simd::CouzinSumsF64)(grid, alpha2, ux, uy, group, runs, sums);
+    HWY_DYNAMIC_DISPATCH(CouzinSumsF64)(grid, alpha2, ux, uy, group, runs, sums);
 }
 
 } // namespace boids::fast

@@ -15,23 +15,8 @@
 #include <cstdint>
 
 HWY_BEFORE_NAMESPACE();
-namespace boids::weighted_lanes_simd {
+namespace boids::fast {
 namespace HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
-using fast::CandidateRuns;
-using fast::InRangeGrid;
-using fast::LaneGroup;
-using fast::WeightedLaneAgents;
-using fast::WeightedLaneSums;
-using fast::HWY_NAMESPACE::DD;
-using fast::HWY_NAMESPACE::EachLaneVectorOf;
-using fast::HWY_NAMESPACE::LaneOffset;
-using fast::HWY_NAMESPACE::LoadLanes;
-using fast::HWY_NAMESPACE::M;
-using fast::HWY_NAMESPACE::max_lanes;
-using fast::HWY_NAMESPACE::StoreLanes;
-using fast::HWY_NAMESPACE::V;
-using fast::HWY_NAMESPACE::WidenLanes;
 
 /// A vector of agents: their positions, velocities and speeds, and their sums.
 struct WeightedLanes {
@@ -145,28 +130,24 @@ HWY_ATTR void WeightedSumsF64(const InRangeGrid<double>& grid, const weighted::N
 }
 
 } // namespace HWY_NAMESPACE
-} // namespace boids::weighted_lanes_simd
+} // namespace boids::fast
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace boids::weighted_lanes_simd {
+namespace boids::fast {
 
 HWY_EXPORT(WeightedSumsF32);
 HWY_EXPORT(WeightedSumsF64);
 
-} // namespace boids::weighted_lanes_simd
-
-namespace boids::fast {
-
 void weighted_sums(const InRangeGrid<float>& grid, const weighted::Neighbourhoods& near,
                    const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
                    const WeightedLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(weighted_lanes_simd::WeightedSumsF32)(grid, near, agents, group, runs, sums);
+    HWY_DYNAMIC_DISPATCH(WeightedSumsF32)(grid, near, agents, group, runs, sums);
 }
 void weighted_sums(const InRangeGrid<double>& grid, const weighted::Neighbourhoods& near,
                    const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
                    const WeightedLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(weighted_lanes_simd::WeightedSumsF64)(grid, near, agents, group, runs, sums);
+    HWY_DYNAMIC_DISPATCH(WeightedSumsF64)(grid, near, agents, group, runs, sums);
 }
 
 } // namespace boids::fast
