@@ -1,10 +1,6 @@
-// The Vicsek and Couzin sums with a group's agents in SIMD lanes (heading_lanes_kernel.hpp), compiled for
-// every instruction set Highway targets on this architecture (foreach_target) and dispatched at run time.
-//
-// Layout: the group's agents a vector of double lanes at a time (float storage is read into half-width
-// float vectors and widened, which is exact); a last, partial vector repeats its last agent in the spare
-// lanes, whose results are dropped. Each candidate's position is broadcast, its nearest image taken per
-// lane, and a lane mask says which agents it reaches; a model adds its terms under that mask.
+// The Vicsek and Couzin sums with a group's agents in SIMD lanes (heading_lanes_kernel.hpp; the layout is
+// lane_vectors-inl.h's), compiled for every instruction set Highway targets on this architecture
+// (foreach_target) and dispatched at run time.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "heading_lanes_kernel.cpp"
@@ -13,202 +9,14 @@
 #include "hwy/highway.h"
 
 #include "heading_lanes_kernel.hpp"
-#include "torus_lanes-inl.h"
+#include "lane_vectors-inl.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 HWY_BEFORE_NAMESPACE();
-namespace boids::heading_lanes_simd {
+namespace boids::fast {
 namespace HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
-using fast::CandidateRuns;
-using fast::CouzinLaneSums;
-using fast::InRangeGrid;
-using fast::LaneGroup;
-using fast::VicsekLaneSums;
-
-using DD = hn::ScalableTag<double>;
-using V = hn::Vec<DD>;
-using M = hn::Mask<DD>;
-constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(double);
-
-/// The `n` entries of `column` from `at` in lanes (the spare lanes repeat the last entry).
-template <class T, class D>
-HWY_ATTR hn::Vec<D> LoadLanes(D d, const T* column, std::uint32_t at, std::size_t n) {
-    if (n == hn::Lanes(d)) {
-        return hn::LoadU(d, column + at);
-    }
-    alignas(64) T lanes[max_lanes];
-    for (std::size_t i = 0; i < hn::Lanes(d); ++i) {
-        lanes[i] = column[at + std::min(i, n - 1)];
-    }
-    return hn::Load(d, lanes);
-}
-
-/// Stores the first `n` lanes of `v` into `column` from `at`.
-HWY_ATTR void StoreLanes(V v, double* column, std::uint32_t at, std::size_t n) {
-    const DD dd;
-    if (n == hn::Lanes(dd)) {
-        hn::StoreU(v, dd, column + at);
-        return;
-    }
-    alignas(64) double lanes[max_lanes];
-    hn::Store(v, dd, lanes);
-    std::copy_n(lanes, n, column + at);
-}
-
-/// `count` vectors of agents from slot `at` (those before `end`): `start(at, n)` gives the model's sums of
-/// agents [at, at + n), `add(sums, c, dx, dy, d2, reached)` adds candidate c (its offsets and squared
-/// distances in lanes, and which lanes it reaches: within range, other than the agent itself), in the
-/// candidates' order, and `finish(sums, at, n)` stores the sums. Two vectors at once share each
-/// candidate's loads and keep two chains of additions in flight.
-template <std::size_t count, bool Wrap, class Real, class Start, class Add, class Finish>
-HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::uint32_t end,
-                          const CandidateRuns& runs, const Start& start, const Add& add,
-                          const Finish& finish) {
-    const DD dd;
-    const hn::Rebind<Real, DD> dr; // as many lanes of the storage type
-    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(dd));
-    const auto widen = [&](auto v) { return fast::HWY_NAMESPACE::WidenLanes<Real>(dd, v); };
-    const fast::HWY_NAMESPACE::TorusLanes<decltype(dr)> torus(dr, grid);
-    const V r2 = hn::Set(dd, grid.range2);
-    using RealV = decltype(hn::Zero(dr));
-    using Sums = decltype(start(at, lanes));
-    RealV ax[count], ay[count];
-    V dax[count], day[count], self[count];
-    Sums sums[count];
-    std::size_t n[count];
-    for (std::size_t j = 0; j < count; ++j) {
-        const std::uint32_t from = at + static_cast<std::uint32_t>(j) * lanes;
-        n[j] = std::min<std::size_t>(lanes, end - from);
-        ax[j] = LoadLanes(dr, grid.x, from, n[j]);
-        ay[j] = LoadLanes(dr, grid.y, from, n[j]);
-        dax[j] = widen(ax[j]);
-        day[j] = widen(ay[j]);
-        self[j] = hn::Iota(dd, static_cast<double>(from)); // slots are exact in double
-        sums[j] = start(from, n[j]);
-    }
-    // A candidate is broadcast; `may_be_self` when its slot is one of these vectors' lanes.
-    const auto visit = [&](std::uint32_t c, auto may_be_self) {
-        const RealV cx = hn::Set(dr, grid.x[c]), cy = hn::Set(dr, grid.y[c]);
-        for (std::size_t j = 0; j < count; ++j) {
-            RealV x = cx, y = cy;
-            if constexpr (Wrap) {
-                x = torus.ImageX(ax[j], x);
-                y = torus.ImageY(ay[j], y);
-            }
-            const V dx = hn::Sub(widen(x), dax[j]);
-            const V dy = hn::Sub(widen(y), day[j]);
-            const V d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)); // no FMA (-ffp-contract=off)
-            auto reached = hn::Lt(d2, r2);
-            if constexpr (decltype(may_be_self)::value) {
-                reached = hn::And(reached, hn::Ne(self[j], hn::Set(dd, static_cast<double>(c))));
-            }
-            add(sums[j], c, dx, dy, d2, reached);
-        }
-    };
-    const auto mine = static_cast<std::uint32_t>(count) * lanes; // the lanes' slots: [at, at + mine)
-    for (int k = 0; k < runs.count; ++k) {
-        const std::uint32_t b = runs.begin[k], e = runs.end[k];
-        const std::uint32_t lo = std::clamp(at, b, e), hi = std::clamp(at + mine, b, e);
-        for (std::uint32_t c = b; c < lo; ++c) {
-            visit(c, std::false_type{});
-        }
-        for (std::uint32_t c = lo; c < hi; ++c) {
-            visit(c, std::true_type{});
-        }
-        for (std::uint32_t c = hi; c < e; ++c) {
-            visit(c, std::false_type{});
-        }
-    }
-    for (std::size_t j = 0; j < count; ++j) {
-        finish(sums[j], at + static_cast<std::uint32_t>(j) * lanes, n[j]);
-    }
-}
-
-/// LaneVectors over the whole group: two vectors at a time while more than one remains.
-template <bool Wrap, class Real, class... Model>
-HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
-                             const Model&... model) {
-    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(DD()));
-    const std::uint32_t end = group.first + group.count;
-    for (std::uint32_t at = group.first; at < end;) {
-        if (end - at > lanes) {
-            LaneVectors<2, Wrap>(grid, at, end, runs, model...);
-            at += 2 * lanes;
-        } else {
-            LaneVectors<1, Wrap>(grid, at, end, runs, model...);
-            at = end;
-        }
-    }
-}
-
-/// The lowest and highest coordinates of slots [begin, end) of two columns (x and y), folded into lanes
-/// (lo, hi: a vector each per column).
-template <class D>
-struct Bounds {
-    hn::Vec<D> x0, x1, y0, y1;
-
-    HWY_ATTR void add(D d, const hn::TFromD<D>* x, const hn::TFromD<D>* y, std::uint32_t begin,
-                      std::uint32_t end) {
-        const auto fold = [&](auto vx, auto vy) {
-            x0 = hn::Min(x0, vx);
-            x1 = hn::Max(x1, vx);
-            y0 = hn::Min(y0, vy);
-            y1 = hn::Max(y1, vy);
-        };
-        const auto lanes = static_cast<std::uint32_t>(hn::Lanes(d));
-        if (end - begin < lanes) {
-            for (std::uint32_t s = begin; s < end; ++s) {
-                fold(hn::Set(d, x[s]), hn::Set(d, y[s]));
-            }
-            return;
-        }
-        // A vector at a time, the last one ending at the last slot (lanes seen twice change nothing).
-        for (std::uint32_t s = begin;; s += lanes) {
-            const std::uint32_t at = std::min(s, end - lanes);
-            fold(hn::LoadU(d, x + at), hn::LoadU(d, y + at));
-            if (at + lanes == end) {
-                break;
-            }
-        }
-    }
-};
-
-/// True when no candidate of `runs` needs its nearest image for any agent of `group` on the torus: every
-/// difference agent minus candidate, in the storage type, lies within [-half, half]. Rounding is monotonic,
-/// so the extreme differences are those of the extreme coordinates.
-template <class Real>
-HWY_ATTR bool WithinHalfTorus(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs) {
-    const hn::ScalableTag<Real> d;
-    const auto first_x = hn::Set(d, grid.x[group.first]), first_y = hn::Set(d, grid.y[group.first]);
-    Bounds<decltype(d)> agents{first_x, first_x, first_y, first_y};
-    agents.add(d, grid.x, grid.y, group.first, group.first + group.count);
-    Bounds<decltype(d)> near = agents; // no candidates: no image either
-    for (int k = 0; k < runs.count; ++k) {
-        near.add(d, grid.x, grid.y, runs.begin[k], runs.end[k]);
-    }
-    const auto low = [&](auto v) { return hn::GetLane(hn::MinOfLanes(d, v)); };
-    const auto high = [&](auto v) { return hn::GetLane(hn::MaxOfLanes(d, v)); };
-    return high(agents.x1) - low(near.x0) <= grid.half_width &&
-           low(agents.x0) - high(near.x1) >= -grid.half_width &&
-           high(agents.y1) - low(near.y0) <= grid.half_height &&
-           low(agents.y0) - high(near.y1) >= -grid.half_height;
-}
-
-/// EachLaneVector, with nearest images only on a torus and only where a candidate may need one.
-template <class Real, class... Model>
-HWY_ATTR void EachLaneVectorOf(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
-                               const Model&... model) {
-    if (grid.wrap && !WithinHalfTorus(grid, group, runs)) {
-        EachLaneVector<true>(grid, group, runs, model...);
-    } else {
-        EachLaneVector<false>(grid, group, runs, model...);
-    }
-}
 
 struct VicsekLanes {
     V sx, sy;
@@ -311,36 +119,32 @@ HWY_ATTR void CouzinSumsF64(const InRangeGrid<double>& grid, double alpha2, cons
 }
 
 } // namespace HWY_NAMESPACE
-} // namespace boids::heading_lanes_simd
+} // namespace boids::fast
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace boids::heading_lanes_simd {
+namespace boids::fast {
 
 HWY_EXPORT(VicsekSumsF32);
 HWY_EXPORT(VicsekSumsF64);
 HWY_EXPORT(CouzinSumsF32);
 HWY_EXPORT(CouzinSumsF64);
 
-} // namespace boids::heading_lanes_simd
-
-namespace boids::fast {
-
 void vicsek_sums(const InRangeGrid<float>& grid, const double* ux, const double* uy, LaneGroup group,
                  const CandidateRuns& runs, const VicsekLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(heading_lanes_simd::VicsekSumsF32)(grid, ux, uy, group, runs, sums);
+    HWY_DYNAMIC_DISPATCH(VicsekSumsF32)(grid, ux, uy, group, runs, sums);
 }
 void vicsek_sums(const InRangeGrid<double>& grid, const double* ux, const double* uy, LaneGroup group,
                  const CandidateRuns& runs, const VicsekLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(heading_lanes_simd::VicsekSumsF64)(grid, ux, uy, group, runs, sums);
+    HWY_DYNAMIC_DISPATCH(VicsekSumsF64)(grid, ux, uy, group, runs, sums);
 }
 void couzin_sums(const InRangeGrid<float>& grid, double alpha2, const double* ux, const double* uy,
                  LaneGroup group, const CandidateRuns& runs, const CouzinLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(heading_lanes_simd::CouzinSumsF32)(grid, alpha2, ux, uy, group, runs, sums);
+    HWY_DYNAMIC_DISPATCH(CouzinSumsF32)(grid, alpha2, ux, uy, group, runs, sums);
 }
 void couzin_sums(const InRangeGrid<double>& grid, double alpha2, const double* ux, const double* uy,
                  LaneGroup group, const CandidateRuns& runs, const CouzinLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(heading_lanes_simd::CouzinSumsF64)(grid, alpha2, ux, uy, group, runs, sums);
+    HWY_DYNAMIC_DISPATCH(CouzinSumsF64)(grid, alpha2, ux, uy, group, runs, sums);
 }
 
 } // namespace boids::fast

@@ -1,8 +1,8 @@
 #pragma once
 // The neighbour sums of the Vicsek and Couzin fast passes with the agents in SIMD lanes (internal): a
 // group of agents that share their candidates (the agents of a grid cell) takes one lane each, and every
-// candidate is broadcast to all lanes in turn. Compiled once per instruction set by Highway and dispatched
-// at run time, like the in-range filter (in_range_kernel.hpp), whose grid and runs it reads.
+// candidate is broadcast to all lanes in turn (lane_vectors-inl.h, on a lane_grid.hpp grid). Compiled once
+// per instruction set by Highway and dispatched at run time, like the classic kernel.
 //
 // Each lane adds the terms the plain path adds, in its order (the candidates in the grid's order), with
 // its arithmetic: the offset is heading::offset's (the neighbour's nearest image in the storage type,
@@ -11,7 +11,7 @@
 // keeps its sum as it was (not + 0, which would turn a -0 into +0). So each agent's sums are the plain
 // path's to the bit.
 
-#include "in_range_kernel.hpp"
+#include "lane_grid.hpp"
 
 #include <cstdint>
 

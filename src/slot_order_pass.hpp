@@ -13,14 +13,13 @@
 
 #include "boids/detail/spatial_grid.hpp"
 #include "boids/world.hpp"
-#include "in_range_kernel.hpp"
+#include "lane_grid.hpp"
 #include "neighbour_pass.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 namespace boids {
@@ -159,29 +158,7 @@ void slot_order_pass(const FastPass<Real, Next>& pass, Flocking&& flocking) {
     });
 }
 
-/// What a thread of a fast pass keeps from agent to agent: the list of one agent's candidates in range.
-struct InRangeScratch {
-    std::vector<std::uint32_t> slot;
-    std::vector<double> dx, dy, d2;
-
-    /// Room for `candidates`, returned as the filter's output (with their offsets when `offsets`).
-    fast::InRangeList room(std::size_t candidates, bool offsets) {
-        if (slot.size() < candidates) {
-            slot.resize(candidates);
-        }
-        if (!offsets) {
-            return {slot.data(), nullptr, nullptr, nullptr};
-        }
-        if (dx.size() < candidates) {
-            dx.resize(candidates);
-            dy.resize(candidates);
-            d2.resize(candidates);
-        }
-        return {slot.data(), dx.data(), dy.data(), d2.data()};
-    }
-};
-
-/// The in-range filter (in_range_kernel.hpp) on a planar grid and torus, as the heading models use it.
+/// The lanes kernels' grid (lane_grid.hpp) on a planar grid and torus, with a range.
 template <class Real>
 fast::InRangeGrid<Real> in_range_grid(const SpatialGrid<Real>& flock, const Geometry<Real>& geo,
                                       double range2) {
@@ -199,18 +176,6 @@ fast::CandidateRuns candidate_runs(const SpatialGrid<Real>& flock, Real x, Real 
         ++runs.count;
     });
     return runs;
-}
-
-/// The candidates of the agent in slot `self` (at a.x, a.y) within the range of `grid`, in the plain path's
-/// order, with (when `offsets`) their offsets (neighbour minus agent, in double) and squared distances:
-/// the list and its length.
-template <class Real>
-std::pair<fast::InRangeList, std::size_t>
-candidates_in_range(const SpatialGrid<Real>& flock, const fast::InRangeGrid<Real>& grid, std::uint32_t self,
-                    const Agent<Real>& a, InRangeScratch& scratch, bool offsets) {
-    const fast::CandidateRuns runs = candidate_runs(flock, a.x, a.y);
-    const fast::InRangeList list = scratch.room(runs.total() + fast::in_range_list_padding, offsets);
-    return {list, fast::in_range(grid, a.x, a.y, self, runs, list)};
 }
 
 } // namespace boids

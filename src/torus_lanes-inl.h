@@ -1,8 +1,8 @@
-// A planar grid's torus in SIMD lanes (internal), shared by the in-range filter (in_range_kernel.cpp) and
-// the heading lanes kernel (heading_lanes_kernel.cpp): classic::nearest_image's comparisons and arithmetic
-// in lanes of the storage type, and the exact widening of those lanes to double.
+// A planar grid's torus in SIMD lanes (internal), for the lanes kernels (lane_vectors-inl.h):
+// classic::nearest_image's comparisons and arithmetic in lanes of the storage type, and the exact widening
+// of those lanes to double.
 
-#include "in_range_kernel.hpp"
+#include "lane_grid.hpp"
 
 // Highway's per-target include guard: this file is read once for each instruction set.
 #if defined(BOIDS_TORUS_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)

@@ -1,6 +1,6 @@
 // The fast passes of the Vicsek, Couzin, weighted and topological models (src/slot_order_pass.hpp,
 // src/models/*_fast.hpp, src/lane_group_pass.hpp, src/heading_lanes_kernel.cpp,
-// src/in_range_kernel.cpp) against their plain path, the policy path the switch
+// src/weighted_lanes_kernel.cpp) against their plain path, the policy path the switch
 // Simulation::set_fast_path(false) forces: the same grid, the same candidates in the same order and the
 // same arithmetic, so every field agrees to the bit after many steps, on one and two threads, in f32 and
 // f64, on a torus and in an open world with margins, with scouts, predators, agents at rest and agents on
