@@ -83,11 +83,10 @@ def test_axes_take_the_cli_range_text_and_numpy_values():
     assert list(boids.sweep({"boids": np.arange(20, 41, 20)}, **KWARGS).boids) == [20, 20, 40, 40]
 
 
-def test_the_sweep_runs_without_holding_the_gil():
+def sweep_heartbeat(steps):
+    """The sweep's length and this thread's longest wait while a sweep of `steps` steps runs beside it."""
     worker = threading.Thread(target=boids.sweep, args=({"noise": [1, 2]},),
-                              kwargs=dict(preset="vicsek", seeds=2, steps=400, threads=1))
-    # This thread's heartbeat, from before the sweep starts until it ends: held, the GIL would stop it
-    # for the whole sweep (in start() or in the loop); released, it never waits long.
+                              kwargs=dict(preset="vicsek", seeds=2, steps=steps, threads=1))
     start = last = time.monotonic()
     longest_gap = 0.0
     worker.start()
@@ -95,9 +94,20 @@ def test_the_sweep_runs_without_holding_the_gil():
         time.sleep(0.001)
         now = time.monotonic()
         longest_gap, last = max(longest_gap, now - last), now
-    elapsed = time.monotonic() - start
+    return time.monotonic() - start, longest_gap
+
+
+def test_the_sweep_runs_without_holding_the_gil():
+    # This thread's heartbeat, from before the sweep starts until it ends: held, the GIL would stop it
+    # for the whole sweep (in start() or in the loop); released, it never waits long. A fast machine
+    # finishes a short sweep before the heartbeat can tell, so the sweep grows until it lasts.
+    steps = 400
+    elapsed, longest_gap = sweep_heartbeat(steps)
+    while elapsed <= 0.2 and steps < 400 * 64:
+        steps *= 4
+        elapsed, longest_gap = sweep_heartbeat(steps)
     assert elapsed > 0.2, "the sweep is too short to tell"
-    assert longest_gap < elapsed / 2, (longest_gap, elapsed)
+    assert longest_gap < elapsed / 2, (steps, longest_gap, elapsed)
 
 
 def test_ctrl_c_stops_a_sweep_after_the_runs_in_progress():
