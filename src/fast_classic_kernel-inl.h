@@ -47,9 +47,9 @@ namespace boids::fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// Per-lane sums of docs/MODEL.md §2.2 for one vector of agents. The neighbour count is kept as integer
-/// lanes of the lanes' width (count_where), converted once the candidates are in: a whole number far below
-/// 2^24, so the same value the plain path's count has. The z sums are used in 3D only.
+/// Per-lane sums of docs/MODEL.md §2.2 for one vector of agents. The neighbour count (count_where, read by
+/// counted) is a whole number far below 2^24, so the same value the plain path's count has. The z sums are
+/// used in 3D only.
 template <class D>
 struct NeighbourSums {
     using V = hn::Vec<D>;
@@ -57,7 +57,7 @@ struct NeighbourSums {
         : xsum(hn::Zero(d)), ysum(xsum), vxsum(xsum), vysum(xsum), close_dx(xsum), close_dy(xsum),
           count(xsum), zsum(xsum), vzsum(xsum), close_dz(xsum) {}
     V xsum, ysum, vxsum, vysum, close_dx, close_dy;
-    V count; ///< the bits of integer lanes (count_where): +0 is 0
+    V count; ///< see count_where: +0 is 0 either way
     V zsum, vzsum, close_dz;
 };
 
@@ -374,17 +374,29 @@ HWY_INLINE V add_where(M m, V sum, V x) {
 #endif
 }
 
-/// Counts the lanes of `m` into `count`, whose lanes hold whole numbers as the bits of the integers of the
-/// lanes' width (NeighbourSums::count). Below AVX-512 a mask is a vector of all-ones lanes, -1 as integers:
+/// Counts the lanes of `m` into `count` (NeighbourSums::count). With mask registers (AVX-512) the count is
+/// a whole number in the lanes' type, one more by a masked add as the sums take theirs (an integer count
+/// there made GCC copy the register twice per candidate to merge into it). Below AVX-512 its lanes hold
+/// the bits of the integers of the lanes' width: a mask is a vector of all-ones lanes, -1 as integers, and
 /// subtracting it counts without a constant 1 held in a register.
 template <class D, class M>
 HWY_INLINE hn::Vec<D> count_where(D d, M m, hn::Vec<D> count) {
-    const hn::RebindToSigned<D> di;
-    const auto n = hn::BitCast(di, count);
 #if HWY_TARGET <= HWY_AVX3
-    return hn::BitCast(d, hn::IfThenElse(hn::RebindMask(di, m), hn::Add(n, hn::Set(di, 1)), n));
+    return add_where(m, count, hn::Set(d, hn::TFromD<D>(1)));
 #else
-    return hn::BitCast(d, hn::Sub(n, hn::BitCast(di, hn::VecFromMask(d, m))));
+    const hn::RebindToSigned<D> di;
+    return hn::BitCast(d, hn::Sub(hn::BitCast(di, count), hn::BitCast(di, hn::VecFromMask(d, m))));
+#endif
+}
+
+/// The neighbour count of count_where's lanes, in the lanes' type: exact, a whole number far below 2^24.
+template <class D>
+HWY_INLINE hn::Vec<D> counted(D d, hn::Vec<D> count) {
+#if HWY_TARGET <= HWY_AVX3
+    (void)d;
+    return count;
+#else
+    return hn::ConvertTo(d, hn::BitCast(hn::RebindToSigned<D>(), count));
 #endif
 }
 
@@ -434,9 +446,19 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
     } else {
         (void)zj;
     }
-    // Only the candidates in the lane's view count: the others' squared distance is tested as NaN (all bits
-    // set), which no range passes. One OR instead of a mask on each range, and taken before the ranges so
+    // Only the candidates in the lane's view count. With mask registers (AVX-512) the view masks the two
+    // range comparisons themselves. Without them, the others' squared distance is tested as NaN (all bits
+    // set), which no range passes: one OR instead of a mask on each range, and taken before the ranges so
     // that fewer values are live at once (the 2D loop has more than registers).
+#if HWY_TARGET <= HWY_AVX3
+    auto near = hn::Lt(d2, visual2);
+    auto close = hn::Lt(d2, protected2);
+    if constexpr ((kView & view_fov) != 0) {
+        const auto seen = in_view<k3D>(d, a, dx, dy, dz, d2, a.kvv, f.c.cos_half_fov);
+        near = hn::And(seen, near);
+        close = hn::And(seen, close);
+    }
+#else
     auto tested2 = d2;
     if constexpr ((kView & view_fov) != 0) {
         const auto hidden = out_of_view<k3D>(d, a, dx, dy, dz, d2, a.kvv, f.c.cos_half_fov);
@@ -444,6 +466,7 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
     }
     auto near = hn::Lt(tested2, visual2);
     auto close = hn::Lt(tested2, protected2);
+#endif
     if constexpr (kGeneral) {
         auto in_box = hn::And(hn::Lt(hn::Abs(dx), visual), hn::Lt(hn::Abs(dy), visual));
         if constexpr (k3D) {
@@ -867,7 +890,7 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     }
 
     // Step 2: cohesion and alignment (agents with no neighbour keep their velocity).
-    const auto n = hn::ConvertTo(d, hn::BitCast(hn::RebindToSigned<D>(), s.count)); // exact: whole numbers
+    const auto n = counted(d, s.count);
     const auto has_neighbours = hn::Gt(n, zero);
     const auto xavg = hn::Div(s.xsum, n), yavg = hn::Div(s.ysum, n);
     const auto vxavg = hn::Div(s.vxsum, n), vyavg = hn::Div(s.vysum, n);
