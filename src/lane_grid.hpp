@@ -21,6 +21,9 @@ struct InRangeGrid {
 struct CandidateRuns {
     std::uint32_t begin[9], end[9];
     int count = 0;
+    /// Known without looking at the positions: no candidate needs its nearest image for the query's
+    /// agents (candidate_runs). False: it may, which the kernel checks.
+    bool no_image = false;
 };
 
 } // namespace boids::fast

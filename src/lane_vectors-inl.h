@@ -211,12 +211,13 @@ HWY_ATTR bool WithinHalfTorus(const InRangeGrid<Real>& grid, LaneGroup group, co
            low(agents.y0) - high(near.y1) >= -grid.half_height;
 }
 
-/// EachLaneVector, with nearest images only on a torus and only where a candidate may need one. A model
+/// EachLaneVector, with nearest images only on a torus and only where a candidate may need one (the runs
+/// say none can, or else WithinHalfTorus looks). A model
 /// with few sums takes two vectors at a time; one with many, one (two would not fit the registers).
 template <LaneOffset offset = LaneOffset::ImageMinusAgent, std::size_t most = 2, class Real, class... Model>
 HWY_ATTR void EachLaneVectorOf(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
                                const Model&... model) {
-    if (grid.wrap && !WithinHalfTorus(grid, group, runs)) {
+    if (grid.wrap && !runs.no_image && !WithinHalfTorus(grid, group, runs)) {
         EachLaneVector<true, offset, most>(grid, group, runs, model...);
     } else {
         EachLaneVector<false, offset, most>(grid, group, runs, model...);
