@@ -211,9 +211,9 @@ HWY_ATTR bool WithinHalfTorus(const InRangeGrid<Real>& grid, LaneGroup group, co
            low(agents.y0) - high(near.y1) >= -grid.half_height;
 }
 
-/// EachLaneVector, with nearest images only on a torus and only where a candidate may need one (the runs
-/// say none can, or else WithinHalfTorus looks). A model
-/// with few sums takes two vectors at a time; one with many, one (two would not fit the registers).
+/// EachLaneVector, with nearest images only on a torus and only where a candidate may need one (unless the
+/// runs say none can, WithinHalfTorus looks). A model with few sums takes two vectors at a time; one with
+/// many, one (two would not fit the registers).
 template <LaneOffset offset = LaneOffset::ImageMinusAgent, std::size_t most = 2, class Real, class... Model>
 HWY_ATTR void EachLaneVectorOf(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
                                const Model&... model) {
