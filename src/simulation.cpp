@@ -109,7 +109,7 @@ int Simulation<Real>::threads_for_step() {
     if (threads_ > 0 || world_.size() < serial_below) {
         return step_threads(world_.size(), threads());
     }
-    return thread_chooser_.threads_for_step(omp_get_max_threads());
+    return thread_chooser_.threads_for_step(omp_get_max_threads(), world_.size());
 }
 
 template <class Real>

@@ -15,13 +15,13 @@ constexpr double switch_margin = 0.85;
 
 } // namespace
 
-void ThreadChooser::Option::add(double t) {
+void ThreadChooser::State::Option::add(double t) {
     std::rotate(ms.begin(), ms.begin() + 1, ms.end());
     ms.back() = t;
     samples = std::min<int>(samples + 1, static_cast<int>(ms.size()));
 }
 
-double ThreadChooser::Option::estimate() const {
+double ThreadChooser::State::Option::estimate() const {
     // The mean, not the median: on a busy machine the steps on all threads are mostly quick but some wait
     // a whole time slice, and those decide the throughput.
     double sum = 0;
@@ -31,33 +31,66 @@ double ThreadChooser::Option::estimate() const {
     return sum / samples;
 }
 
-int ThreadChooser::threads_for_step(int all) {
+ThreadChooser::ThreadChooser(Memory* memory) : memory_(memory != nullptr ? memory : &Memory::process()) {}
+
+int ThreadChooser::threads_for_step(int all, std::size_t agents, Clock::time_point now) {
     if (all <= 1) {
         return 1;
     }
-    const Option& other = on_one_ ? all_ : one_;
-    probing_ = steps_since_probe_ >= min_steps_between &&
-               (other.samples == 0 || since_probe_ms_ >= probe_spacing * other.estimate());
-    return on_one_ != probing_ ? 1 : all;
+    if (!started_) {
+        started_ = true;
+        memory_->recall(agents, now, state_);
+    }
+    agents_ = agents;
+    const State::Option& other = state_.on_one ? state_.all : state_.one;
+    probing_ = state_.steps_since_probe >= min_steps_between &&
+               (other.samples == 0 || state_.since_probe_ms >= probe_spacing * other.estimate());
+    return state_.on_one != probing_ ? 1 : all;
 }
 
-void ThreadChooser::record(int threads, double ms) {
-    (threads == 1 ? one_ : all_).add(ms);
+void ThreadChooser::record(int threads, double ms, Clock::time_point now) {
+    State& s = state_;
+    (threads == 1 ? s.one : s.all).add(ms);
     if (probing_) {
         probing_ = false;
-        since_probe_ms_ = 0;
-        steps_since_probe_ = 0;
+        s.since_probe_ms = 0;
+        s.steps_since_probe = 0;
     } else {
-        since_probe_ms_ += ms;
-        ++steps_since_probe_;
+        s.since_probe_ms += ms;
+        ++s.steps_since_probe;
     }
-    const Option& in_use = on_one_ ? one_ : all_;
-    const Option& other = on_one_ ? all_ : one_;
+    const State::Option& in_use = s.on_one ? s.one : s.all;
+    const State::Option& other = s.on_one ? s.all : s.one;
     if (other.samples > 0 && in_use.samples > 0 && other.estimate() < switch_margin * in_use.estimate()) {
-        on_one_ = !on_one_;
-        since_probe_ms_ = 0;
-        steps_since_probe_ = 0;
+        s.on_one = !s.on_one;
+        s.since_probe_ms = 0;
+        s.steps_since_probe = 0;
     }
+    memory_->leave(s, agents_, now);
+}
+
+ThreadChooser::Memory& ThreadChooser::Memory::process() {
+    static Memory memory;
+    return memory;
+}
+
+void ThreadChooser::Memory::leave(const State& state, std::size_t agents, Clock::time_point now) {
+    const std::lock_guard lock(mutex_);
+    state_ = state;
+    agents_ = agents;
+    left_at_ = now;
+}
+
+bool ThreadChooser::Memory::recall(std::size_t agents, Clock::time_point now, State& out) const {
+    const std::lock_guard lock(mutex_);
+    const auto size = static_cast<double>(agents);
+    const auto left_size = static_cast<double>(agents_);
+    if (agents_ == 0 || now - left_at_ > fresh_for || size > size_factor * left_size ||
+        left_size > size_factor * size) {
+        return false;
+    }
+    out = state_;
+    return true;
 }
 
 } // namespace boids::detail
