@@ -303,18 +303,21 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<D>> compress_order_of(D d, hn::Mask<D> kee
     }
 }
 
-/// Flake's line of sight for one vector of agents: their neighbour dead ahead so far (classic::LookAhead),
-/// and the candidates that may be ahead of some lane, noted in the neighbour loop's order without a branch
-/// and shown to the lanes' LookAhead by sight_settle. A note is one record per candidate (which lanes, its
-/// slot, where they see it), written with scalar stores: four whole vectors per candidate, as a note per
-/// lane took, kept the store unit busier than the loop's arithmetic.
+/// Flake's line of sight for one vector of agents: their neighbour dead ahead so far (classic::LookAhead's
+/// fields, a column per field, the index as a double: exact below 2^53), and the candidates that may be
+/// ahead of some lane, noted in the neighbour loop's order without a branch and shown to the lanes by
+/// sight_settle. A note is one record per candidate (which lanes, its slot, where they see it), written with
+/// scalar stores: four whole vectors per candidate, as a note per lane took, kept the store unit busier
+/// than the loop's arithmetic.
 template <class D>
 struct Sight {
     using Real = hn::TFromD<D>;
     static constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(Real);
     static constexpr std::size_t capacity = 256;
     static constexpr std::size_t lane_bytes = (max_lanes + 7) / 8;
-    classic::LookAhead ahead[max_lanes];
+    HWY_ALIGN double ahead_d2[max_lanes];    ///< classic::LookAhead::d2: below 0, none seen
+    HWY_ALIGN double ahead_index[max_lanes]; ///< classic::LookAhead::index
+    HWY_ALIGN double ahead_cross[max_lanes]; ///< classic::LookAhead::cross
     HWY_ALIGN Real x[max_lanes], y[max_lanes], vx[max_lanes], vy[max_lanes]; ///< the lanes' agents
     // The noted candidates: the lanes that may have it ahead (bit l of the bytes: lane l), its slot, and
     // where those lanes see it (its nearest image).
@@ -322,24 +325,81 @@ struct Sight {
     std::uint32_t slot[capacity];
     Real seen_x[capacity], seen_y[capacity];
     std::size_t noted = 0; ///< how many candidates are noted
+
+    /// Lane l's neighbour ahead, as classic::sidestep takes it.
+    [[nodiscard]] classic::LookAhead ahead(std::size_t l) const {
+        return {ahead_d2[l], static_cast<std::uint32_t>(ahead_index[l]), ahead_cross[l]};
+    }
 };
 
-/// Shows the noted candidates to their lanes' LookAhead (classic::LookAhead::see, as the plain path asks
-/// it, with the offset computed as the kernel's lanes do) and empties the notes. Each lane sees its
-/// candidates in the order they were noted, the plain path's.
+/// The lanes' own values in double: a conversion from the lanes' type (or none, when that is double).
+template <class DD, class DR>
+HWY_INLINE hn::Vec<DD> in_double(DD dd, DR, hn::Vec<DR> v) {
+    if constexpr (std::is_same_v<hn::TFromD<DR>, double>) {
+        (void)dd;
+        return v;
+    } else {
+        return hn::PromoteTo(dd, v);
+    }
+}
+
+/// Shows the noted candidates to the lanes that may have them ahead, as classic::LookAhead::see does for
+/// the plain path (the offset computed as the kernel's lanes do, then the test and the choice in double),
+/// and empties the notes. The lanes go through in vectors of doubles, a part of the agents' vector at a
+/// time, without a branch per lane: the pairs come 1.3 to a candidate, and a branch on each, its bits and
+/// its outcome mispredicted often enough to cost more than the part's arithmetic. The nearest ahead is a
+/// least (distance, then index), whatever the order it is offered in; the parts still take the notes in
+/// their order.
 template <class D, class Real>
-HWY_NOINLINE void sight_settle(const FlockInCellOrder<Real>& f, Sight<D>& sight) {
-    for (std::size_t e = 0; e < sight.noted; ++e) {
-        const std::uint32_t neighbour = f.agent[sight.slot[e]];
-        for (std::size_t byte = 0; byte < Sight<D>::lane_bytes; ++byte) {
-            for (unsigned bits = sight.lanes[e][byte]; bits != 0; bits &= bits - 1) {
-                const std::size_t l = byte * 8 + static_cast<std::size_t>(std::countr_zero(bits));
-                const Real dx = sight.x[l] - sight.seen_x[e], dy = sight.y[l] - sight.seen_y[e];
-                sight.ahead[l].see(static_cast<double>(sight.vx[l]), static_cast<double>(sight.vy[l]),
-                                   static_cast<double>(dx), static_cast<double>(dy), neighbour,
-                                   f.c.cos_line_of_sight);
+HWY_NOINLINE void sight_settle(D d, const FlockInCellOrder<Real>& f, Sight<D>& sight) {
+    const hn::ScalableTag<double> dd;
+    const hn::Rebind<Real, decltype(dd)> dr; // the lanes' type, as many lanes as dd
+    const std::size_t part = hn::Lanes(dd);
+    const std::size_t lanes = hn::Lanes(d);
+    const auto cos_sight = hn::Set(dd, f.c.cos_line_of_sight);
+    const auto zero = hn::Zero(dd);
+    for (std::size_t p0 = 0; p0 < lanes; p0 += part) {
+        const auto vx = in_double(dd, dr, hn::LoadU(dr, sight.vx + p0));
+        const auto vy = in_double(dd, dr, hn::LoadU(dr, sight.vy + p0));
+        const auto vv = hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy));
+        const auto x = hn::LoadU(dr, sight.x + p0), y = hn::LoadU(dr, sight.y + p0);
+        auto best_d2 = hn::Load(dd, sight.ahead_d2 + p0);
+        auto best_index = hn::Load(dd, sight.ahead_index + p0);
+        auto best_cross = hn::Load(dd, sight.ahead_cross + p0);
+        for (std::size_t e = 0; e < sight.noted; ++e) {
+            // This part's bits of the note, in bytes from its first lane (LoadMaskBits' layout).
+            std::uint64_t bits = 0;
+            for (std::size_t b = 0; b < Sight<D>::lane_bytes; ++b) {
+                bits |= static_cast<std::uint64_t>(sight.lanes[e][b]) << (8 * b);
             }
+            bits = (bits >> p0) & (part >= 64 ? ~0ull : (1ull << part) - 1);
+            if (bits == 0) {
+                continue;
+            }
+            std::uint8_t part_bytes[8];
+            for (std::size_t b = 0; b < 8; ++b) {
+                part_bytes[b] = static_cast<std::uint8_t>(bits >> (8 * b));
+            }
+            const auto noted = hn::LoadMaskBits(dd, part_bytes);
+            // classic::LookAhead::see, lane by lane.
+            const auto tx = hn::Neg(in_double(dd, dr, hn::Sub(x, hn::Set(dr, sight.seen_x[e]))));
+            const auto ty = hn::Neg(in_double(dd, dr, hn::Sub(y, hn::Set(dr, sight.seen_y[e]))));
+            const auto t2 = hn::Add(hn::Mul(tx, tx), hn::Mul(ty, ty));
+            const auto norms = hn::Sqrt(hn::Mul(vv, t2));
+            const auto dot = hn::Add(hn::Mul(vx, tx), hn::Mul(vy, ty));
+            const auto ahead =
+                hn::AndNot(hn::Or(hn::Eq(norms, zero), hn::Lt(dot, hn::Mul(norms, cos_sight))), noted);
+            const auto index = hn::Set(dd, static_cast<double>(f.agent[sight.slot[e]]));
+            const auto nearer = hn::Or(hn::Or(hn::Lt(best_d2, zero), hn::Lt(t2, best_d2)),
+                                       hn::And(hn::Eq(t2, best_d2), hn::Lt(index, best_index)));
+            const auto take = hn::And(ahead, nearer);
+            best_d2 = hn::IfThenElse(take, t2, best_d2);
+            best_index = hn::IfThenElse(take, index, best_index);
+            best_cross = hn::IfThenElse(take, hn::Sub(hn::Mul(vx, ty), hn::Mul(vy, tx)), best_cross);
         }
+        hn::Store(best_d2, dd, sight.ahead_d2 + p0);
+        hn::Store(best_index, dd, sight.ahead_index + p0);
+        hn::Store(best_cross, dd, sight.ahead_cross + p0);
     }
     sight.noted = 0;
 }
@@ -351,7 +411,7 @@ HWY_INLINE void sight_note(D d, const FlockInCellOrder<Real>& f, std::uint32_t j
                            hn::Vec<D> yj, const Lanes<D>& a, hn::Mask<D> ahead) {
     Sight<D>& sight = *a.sight;
     if (HWY_UNLIKELY(sight.noted == Sight<D>::capacity)) {
-        sight_settle(f, sight);
+        sight_settle(d, f, sight);
     }
     const std::size_t at = sight.noted;
     hn::StoreMaskBits(d, ahead, sight.lanes[at]);
@@ -1003,7 +1063,7 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     if (sight != nullptr) {
         rule_by_lane(d, hn::FirstN(d, count), count, x, y, z, vx, vy, vz,
                      [&](std::size_t l, Real, Real, Real, Real& pvx, Real& pvy, Real&) {
-                         classic::sidestep(sight->ahead[l], c.line_of_sight_factor, pvx, pvy);
+                         classic::sidestep(sight->ahead(l), c.line_of_sight_factor, pvx, pvy);
                      });
     }
 
@@ -1414,7 +1474,10 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
                 NeighbourSums<D> s(d);
                 if constexpr ((kView & view_sight) != 0) {
                     for (std::size_t l = 0; l < lanes; ++l) {
-                        sight.ahead[l] = classic::LookAhead{};
+                        const classic::LookAhead none;
+                        sight.ahead_d2[l] = none.d2;
+                        sight.ahead_index[l] = none.index;
+                        sight.ahead_cross[l] = none.cross;
                     }
                     hn::Store(a.x, d, sight.x);
                     hn::Store(a.y, d, sight.y);
@@ -1425,7 +1488,7 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
                 add_tile_candidates<kWrap, kView, k3D>(d, f, general, layer, row, col0, col1, slot, count, a,
                                                        s);
                 if constexpr ((kView & view_sight) != 0) {
-                    sight_settle(f, sight);
+                    sight_settle(d, f, sight);
                 }
                 finish_agents<kWrap, k3D>(d, f, slot, count, start[f.nx], a, s,
                                           (kView & view_sight) != 0 ? &sight : nullptr);
