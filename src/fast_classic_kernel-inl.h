@@ -404,6 +404,48 @@ HWY_NOINLINE void sight_settle(D d, const FlockInCellOrder<Real>& f, Sight<D>& s
     sight.noted = 0;
 }
 
+/// classic::sidestep for every lane that saw a neighbour ahead (the others have none: Sight's lanes start
+/// without one), as lane operations in double, a part of the lanes at a time: the same operations in the
+/// same order, and the push rounded to the lanes' type before it is added, as from_double does.
+template <class D>
+HWY_INLINE void sidestep_lanes(D d, const Sight<D>& sight, double factor, hn::Vec<D>& vx, hn::Vec<D>& vy) {
+    using Real = hn::TFromD<D>;
+    const hn::ScalableTag<double> dd;
+    const hn::Rebind<Real, decltype(dd)> dr;
+    const std::size_t part = hn::Lanes(dd);
+    HWY_ALIGN Real lane_vx[Sight<D>::max_lanes], lane_vy[Sight<D>::max_lanes];
+    hn::Store(vx, d, lane_vx);
+    hn::Store(vy, d, lane_vy);
+    const auto zero = hn::Zero(dd);
+    const auto push = hn::Set(dd, factor);
+    const auto to_lanes_type = [&](hn::Vec<decltype(dd)> v) {
+        if constexpr (std::is_same_v<Real, double>) {
+            return v;
+        } else {
+            return hn::DemoteTo(dr, v);
+        }
+    };
+    for (std::size_t p0 = 0; p0 < hn::Lanes(d); p0 += part) {
+        const auto lvx = hn::LoadU(dr, lane_vx + p0), lvy = hn::LoadU(dr, lane_vy + p0);
+        const auto x = in_double(dd, dr, lvx), y = in_double(dd, dr, lvy);
+        const auto speed = hn::Sqrt(hn::Add(hn::Mul(x, x), hn::Mul(y, y)));
+        const auto seen = hn::Not(hn::Lt(hn::Load(dd, sight.ahead_d2 + p0), zero));
+        const auto moves = hn::And(seen, hn::Gt(speed, zero));
+        const auto side = hn::IfThenElse(hn::Gt(hn::Load(dd, sight.ahead_cross + p0), zero),
+                                         hn::Set(dd, -1.0), hn::Set(dd, 1.0));
+        // The lanes that do not move may divide by a zero speed; their results are not taken.
+        const auto push_x = hn::Mul(hn::Div(hn::Mul(side, hn::Neg(y)), speed), push);
+        const auto push_y = hn::Mul(hn::Div(hn::Mul(side, x), speed), push);
+        std::uint8_t moving[8] = {}; // the mask, from lanes of doubles to lanes of the lanes' type
+        hn::StoreMaskBits(dd, moves, moving);
+        const auto taken = hn::LoadMaskBits(dr, moving);
+        hn::StoreU(hn::IfThenElse(taken, hn::Add(lvx, to_lanes_type(push_x)), lvx), dr, lane_vx + p0);
+        hn::StoreU(hn::IfThenElse(taken, hn::Add(lvy, to_lanes_type(push_y)), lvy), dr, lane_vy + p0);
+    }
+    vx = hn::Load(d, lane_vx);
+    vy = hn::Load(d, lane_vy);
+}
+
 /// Notes candidate `j`, seen at (xj, yj), for the lanes `ahead` (see Sight): a record written whatever the
 /// lanes, and kept (the count advanced) when there are any.
 template <class D, class Real>
@@ -1061,10 +1103,7 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
 
     // Flake's sidestep, for the lanes that saw a neighbour dead ahead (classic::sidestep, in double).
     if (sight != nullptr) {
-        rule_by_lane(d, hn::FirstN(d, count), count, x, y, z, vx, vy, vz,
-                     [&](std::size_t l, Real, Real, Real, Real& pvx, Real& pvy, Real&) {
-                         classic::sidestep(sight->ahead(l), c.line_of_sight_factor, pvx, pvy);
-                     });
+        sidestep_lanes(d, *sight, c.line_of_sight_factor, vx, vy);
     }
 
     // Obstacles near a lane, then food sources in reach: the plain path's push and pull, lane by lane.
