@@ -68,7 +68,13 @@ void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t se
     // A block reaches at most two cells from the point along each axis.
     const double block_reach = 2 * block_cell * std::sqrt(2.0);
     for (int ring = 0;; ++ring) {
-        if (!grid.for_each_in_ring(px, py, ring, offer)) {
+        const bool any =
+            grid.for_each_run_in_ring(px, py, Real(0), ring, [&](std::uint32_t begin, std::uint32_t end) {
+                for (std::uint32_t s = begin; s < end; ++s) {
+                    offer(s);
+                }
+            });
+        if (!any) {
             return; // every cell visited
         }
         // Anything in ring+1 or beyond is at least ring * min_cell away.

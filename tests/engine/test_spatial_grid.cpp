@@ -240,5 +240,39 @@ TEST(SpatialGrid, RingsVisitEachCellOnceInTheirOrder) {
     }
 }
 
+TEST(SpatialGrid, RingRunsHoldTheRingsSlotsInOrder) {
+    // for_each_run_in_ring (the k-nearest search's) gives the slots of for_each_in_ring, in its order, as
+    // non-empty runs that merge the cells whose slots follow one another.
+    for (const bool wrap : {false, true}) {
+        const World<double> w = scattered(400, 0.0, 20.0, wrap ? 5u : 6u);
+        SpatialGrid<double> grid;
+        grid.build(w, GridMembers::Flocking, 0.0, wrap, 20.0, 20.0, 2); // about one agent per cell
+        for (std::size_t i = 0; i < w.size(); i += 7) {
+            for (int ring = 0; ring < 30; ++ring) {
+                std::vector<std::uint32_t> slots, from_runs;
+                std::size_t runs = 0, cells = 0;
+                const bool any = grid.for_each_in_ring(w.x[i], w.y[i], 0.0, ring,
+                                                       [&](std::uint32_t s) { slots.push_back(s); });
+                detail::for_each_cell_in_ring(grid.geometry(), wrap, false, w.x[i], w.y[i], 0.0, ring,
+                                              [&](std::size_t) { ++cells; });
+                const bool any_run = grid.for_each_run_in_ring(w.x[i], w.y[i], 0.0, ring,
+                                                               [&](std::uint32_t b, std::uint32_t e) {
+                                                                   ASSERT_LT(b, e);
+                                                                   ++runs;
+                                                                   for (std::uint32_t s = b; s < e; ++s) {
+                                                                       from_runs.push_back(s);
+                                                                   }
+                                                               });
+                EXPECT_EQ(any_run, any);
+                EXPECT_EQ(from_runs, slots) << "agent " << i << " ring " << ring << " wrap " << wrap;
+                EXPECT_LE(runs, std::max<std::size_t>(cells, 1));
+                if (!any) {
+                    break;
+                }
+            }
+        }
+    }
+}
+
 } // namespace
 } // namespace boids

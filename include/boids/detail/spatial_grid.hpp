@@ -125,6 +125,31 @@ public:
         return for_each_in_ring(px, py, Real(0), ring, std::forward<Visit>(visit));
     }
 
+    /// The slots of for_each_in_ring, in the same order, as runs of consecutive slots: calls
+    /// `visit(begin, end)` for each non-empty run [begin, end). The cells of a ring's row whose slots follow
+    /// one another make one run: with about one agent per cell (the k-nearest grid's), a loop per cell
+    /// would mostly run zero, one or two times, a count its branch cannot predict.
+    template <class Visit>
+    bool for_each_run_in_ring(Real px, Real py, Real pz, int ring, Visit&& visit) const {
+        std::uint32_t run_begin = 0, run_end = 0;
+        const bool any = detail::for_each_cell_in_ring(geometry(), wrap_, three_d_, static_cast<double>(px),
+                                                       static_cast<double>(py), static_cast<double>(pz), ring,
+                                                       [&](std::size_t cell) {
+                                                           const std::uint32_t begin = cell_start_[cell];
+                                                           if (begin != run_end) {
+                                                               if (run_end > run_begin) {
+                                                                   visit(run_begin, run_end);
+                                                               }
+                                                               run_begin = begin;
+                                                           }
+                                                           run_end = cell_start_[cell + 1];
+                                                       });
+        if (run_end > run_begin) {
+            visit(run_begin, run_end);
+        }
+        return any;
+    }
+
     /// Calls `visit(slot)` for every slot in the cells that can hold agents within `range` of (px, py, pz),
     /// for ranges larger than a cell (rings out to ceil(range / cell)); each slot once, in a fixed order.
     template <class Visit>
