@@ -77,7 +77,7 @@ public:
         const int nrows = neighbour_lines(static_cast<double>(py), origin_y_, cell_h_, ny_, rows);
         const int nlayers =
             three_d_ ? neighbour_lines(static_cast<double>(pz), origin_z_, cell_d_, nz_, layers) : 1;
-        std::uint32_t run_begin = 0, run_end = 0;
+        SlotRuns<Visit> runs{visit};
         for (int l = 0; l < nlayers; ++l) {
             const std::size_t layer_base = static_cast<std::size_t>(layers[l]) *
                                            static_cast<std::size_t>(ny_) * static_cast<std::size_t>(nx_);
@@ -85,21 +85,11 @@ public:
                 const std::size_t row_base =
                     layer_base + static_cast<std::size_t>(rows[r]) * static_cast<std::size_t>(nx_);
                 for (int c = 0; c < ncols; ++c) {
-                    const std::size_t cell = row_base + static_cast<std::size_t>(cols[c]);
-                    const std::uint32_t begin = cell_start_[cell];
-                    if (begin != run_end) {
-                        if (run_end > run_begin) {
-                            visit(run_begin, run_end);
-                        }
-                        run_begin = begin;
-                    }
-                    run_end = cell_start_[cell + 1];
+                    runs.add(cell_start_, row_base + static_cast<std::size_t>(cols[c]));
                 }
             }
         }
-        if (run_end > run_begin) {
-            visit(run_begin, run_end);
-        }
+        runs.finish();
     }
 
     /// Planar query (a 2D grid).
@@ -131,22 +121,11 @@ public:
     /// would mostly run zero, one or two times, a count its branch cannot predict.
     template <class Visit>
     bool for_each_run_in_ring(Real px, Real py, Real pz, int ring, Visit&& visit) const {
-        std::uint32_t run_begin = 0, run_end = 0;
-        const bool any = detail::for_each_cell_in_ring(geometry(), wrap_, three_d_, static_cast<double>(px),
-                                                       static_cast<double>(py), static_cast<double>(pz), ring,
-                                                       [&](std::size_t cell) {
-                                                           const std::uint32_t begin = cell_start_[cell];
-                                                           if (begin != run_end) {
-                                                               if (run_end > run_begin) {
-                                                                   visit(run_begin, run_end);
-                                                               }
-                                                               run_begin = begin;
-                                                           }
-                                                           run_end = cell_start_[cell + 1];
-                                                       });
-        if (run_end > run_begin) {
-            visit(run_begin, run_end);
-        }
+        SlotRuns<Visit> runs{visit};
+        const bool any = detail::for_each_cell_in_ring(
+            geometry(), wrap_, three_d_, static_cast<double>(px), static_cast<double>(py),
+            static_cast<double>(pz), ring, [&](std::size_t cell) { runs.add(cell_start_, cell); });
+        runs.finish();
         return any;
     }
 
@@ -248,6 +227,26 @@ private:
     }
 
     [[nodiscard]] std::size_t cell_of(double px, double py, double pz) const;
+
+    /// Merges cells, added in a search's order, into runs of consecutive slots: visit(begin, end) for each
+    /// non-empty run, once the next cell does not continue it (or at finish()).
+    template <class Visit>
+    struct SlotRuns {
+        Visit& visit;
+        std::uint32_t begin = 0, end = 0;
+        void add(std::span<const std::uint32_t> cell_start, std::size_t cell) {
+            if (cell_start[cell] != end) {
+                finish();
+                begin = cell_start[cell];
+            }
+            end = cell_start[cell + 1];
+        }
+        void finish() const {
+            if (end > begin) {
+                visit(begin, end);
+            }
+        }
+    };
 
     /// Calls visit(slot) for every slot of a cell, in slot (world) order.
     template <class Visit>
