@@ -18,7 +18,7 @@ namespace boids::detail {
 /// The probes are spaced so that they cost at most about 1/32 of the stepping time even when the other
 /// option is much slower. Any thread count gives the same bits, so this is purely a matter of speed.
 ///
-/// What a chooser has learned outlives its Simulation: each step leaves it in a `ThreadChooserMemory`
+/// What a chooser has learned outlives its Simulation: each step leaves it in a `ThreadChooser::Memory`
 /// (the process's own, unless a test gives another), and a new chooser whose flock is of a like size
 /// starts from it if it is recent. A program that makes many short Simulations (a sweep, the bench, a
 /// notebook re-running a cell) then learns a busy machine once, not in the first steps of every run,
