@@ -1,0 +1,95 @@
+// angle_lanes.hpp's array functions for each instruction set (foreach_target), dispatched at run time.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "angle_lanes.cpp"
+#include "hwy/foreach_target.h" // IWYU pragma: keep
+
+#include "hwy/highway.h"
+
+#include "angle_lanes-inl.h"
+#include "angle_lanes.hpp"
+
+#include <cstddef>
+
+HWY_BEFORE_NAMESPACE();
+namespace boids::angle {
+namespace HWY_NAMESPACE {
+
+/// Runs `body(i, lanes)` on whole vectors of [0, n), then once on the rest, copied into (and out of)
+/// vectors padded with zeros.
+template <class Body>
+HWY_ATTR void EachVector(std::size_t n, const Body& body) {
+    const hn::ScalableTag<double> d;
+    const std::size_t lanes = hn::Lanes(d);
+    std::size_t i = 0;
+    for (; i + lanes <= n; i += lanes) {
+        body(i, lanes);
+    }
+    if (i < n) {
+        body(i, n - i);
+    }
+}
+
+/// The `count` entries of `from` in lanes, the spare lanes zero.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadSome(D d, const double* from, std::size_t count) {
+    if (count == hn::Lanes(d)) {
+        return hn::LoadU(d, from);
+    }
+    alignas(64) double lanes[HWY_MAX_BYTES / sizeof(double)] = {};
+    for (std::size_t k = 0; k < count && k < hn::Lanes(d); ++k) {
+        lanes[k] = from[k];
+    }
+    return hn::Load(d, lanes);
+}
+
+template <class D>
+HWY_INLINE void StoreSome(D d, hn::Vec<D> v, double* to, std::size_t count) {
+    if (count == hn::Lanes(d)) {
+        hn::StoreU(v, d, to);
+        return;
+    }
+    alignas(64) double lanes[HWY_MAX_BYTES / sizeof(double)];
+    hn::Store(v, d, lanes);
+    for (std::size_t k = 0; k < count && k < hn::Lanes(d); ++k) {
+        to[k] = lanes[k];
+    }
+}
+
+HWY_ATTR void SinCosLanes(const double* x, std::size_t n, double* sin, double* cos) {
+    const hn::ScalableTag<double> d;
+    EachVector(n, [&](std::size_t i, std::size_t count) {
+        hn::Vec<decltype(d)> s, c;
+        SinCos(d, LoadSome(d, x + i, count), s, c);
+        StoreSome(d, s, sin + i, count);
+        StoreSome(d, c, cos + i, count);
+    });
+}
+
+HWY_ATTR void Atan2Lanes(const double* y, const double* x, std::size_t n, double* angle) {
+    const hn::ScalableTag<double> d;
+    EachVector(n, [&](std::size_t i, std::size_t count) {
+        StoreSome(d, Atan2(d, LoadSome(d, y + i, count), LoadSome(d, x + i, count)), angle + i, count);
+    });
+}
+
+} // namespace HWY_NAMESPACE
+} // namespace boids::angle
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace boids::angle {
+
+HWY_EXPORT(SinCosLanes);
+HWY_EXPORT(Atan2Lanes);
+
+void sin_cos_lanes(const double* x, std::size_t n, double* sin, double* cos) {
+    HWY_DYNAMIC_DISPATCH(SinCosLanes)(x, n, sin, cos);
+}
+
+void atan2_lanes(const double* y, const double* x, std::size_t n, double* angle) {
+    HWY_DYNAMIC_DISPATCH(Atan2Lanes)(y, x, n, angle);
+}
+
+} // namespace boids::angle
+#endif
