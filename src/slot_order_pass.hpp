@@ -54,32 +54,44 @@ struct FastPass {
     const std::uint32_t* ids;
 };
 
-/// Vicsek's, Couzin's and the topological model's unit heading (hypot, then two divisions); (0, 0) at rest,
-/// which a sum that starts at +0 may add as if it were skipped (x + 0 is x for every x but -0, and such a
-/// sum is never -0).
-inline void hypot_unit(double vx, double vy, double& ux, double& uy) {
-    const double speed = std::hypot(vx, vy);
+/// How a model takes a velocity's length for its unit heading: the topological model with std::hypot, the
+/// heading models (Vicsek, Couzin) as a square root of the sum of squares (heading::length).
+enum class HeadingLength { Hypot, Root };
+
+/// A unit heading (a length, then two divisions); (0, 0) at rest, which a sum that starts at +0 may add as
+/// if it were skipped (x + 0 is x for every x but -0, and such a sum is never -0).
+template <HeadingLength length>
+void unit_heading(double vx, double vy, double& ux, double& uy) {
+    const double speed = length == HeadingLength::Hypot ? std::hypot(vx, vy) : std::sqrt(vx * vx + vy * vy);
     ux = speed > 0.0 ? vx / speed : 0.0;
     uy = speed > 0.0 ? vy / speed : 0.0;
 }
 
-/// The slots' unit headings as hypot_unit computes them: two columns of `columns`.
+/// The slots' unit headings as unit_heading computes them: two columns of `columns`.
 struct HeadingColumns {
     const double* ux;
     const double* uy;
 };
 
-template <class Real>
-HeadingColumns hypot_heading_columns(const SpatialGrid<Real>& flock, SlotColumnStore& columns, int threads) {
+template <HeadingLength length, class Real>
+HeadingColumns heading_columns(const SpatialGrid<Real>& flock, SlotColumnStore& columns, int threads) {
     const auto n = static_cast<std::uint32_t>(flock.size());
     columns.resize(2, n);
     double* const ux = columns.column(0);
     double* const uy = columns.column(1);
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::uint32_t s = 0; s < n; ++s) {
-        hypot_unit(static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)), ux[s], uy[s]);
+        unit_heading<length>(static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)), ux[s],
+                             uy[s]);
     }
     return {ux, uy};
+}
+
+/// The id of the flocking agent in slot `s` (Agent::id).
+template <class Real, class Next>
+std::uint32_t slot_id(const FastPass<Real, Next>& pass, std::uint32_t s) {
+    const std::uint32_t i = pass.flock.agent(s);
+    return pass.ids != nullptr ? pass.ids[i] : i;
 }
 
 /// The flocking agent in slot `s` as a fast pass hands it to its model: its kind, id, position and
@@ -89,9 +101,8 @@ template <class Real, class Next>
 Agent<Real> slot_agent(const FastPass<Real, Next>& pass, std::uint32_t s) {
     const SpatialGrid<Real>& flock = pass.flock;
     const std::uint32_t i = flock.agent(s);
-    return {
-        i,       pass.w.kind[i], flock.x(s),  flock.y(s), flock.vx(s), flock.vy(s),
-        Real(0), flock.z(s),     flock.vz(s), -1,         0,           pass.ids != nullptr ? pass.ids[i] : i};
+    return {i,       pass.w.kind[i], flock.x(s),  flock.y(s), flock.vx(s), flock.vy(s),
+            Real(0), flock.z(s),     flock.vz(s), -1,         0,           slot_id(pass, s)};
 }
 
 /// Stores the new velocity of agent `a` (a slot_agent the model steered) at its world index.

@@ -47,11 +47,11 @@ struct Policy : heading::ConstantSpeed<Real> {
     Policy(const Params& p, long long step_index)
         : Base(p, step_index), own(models::own<CouzinParams>(p)),
           alpha2(own.repulsion_radius * own.repulsion_radius),
-          rho2(own.attraction_radius * own.attraction_radius), cos_turn(std::cos(own.turn_rate)) {}
+          rho2(own.attraction_radius * own.attraction_radius), cos_turn(angle::sin_cos(own.turn_rate).cos) {}
 
     void start(Sums& s, const Agent<Real>& a) const {
         const double vx = T::to_double(a.vx), vy = T::to_double(a.vy);
-        const double v = std::hypot(vx, vy);
+        const double v = heading::length(vx, vy);
         s.hx = v > 0.0 ? vx / v : 1.0;
         s.hy = v > 0.0 ? vy / v : 0.0;
         s.ox = s.hx;
@@ -74,7 +74,7 @@ struct Policy : heading::ConstantSpeed<Real> {
         s.ax += d.dx / dist;
         s.ay += d.dy / dist;
         const double nvx = T::to_double(n.vx), nvy = T::to_double(n.vy);
-        const double nv = std::hypot(nvx, nvy);
+        const double nv = heading::length(nvx, nvy);
         if (nv > 0.0) {
             s.ox += nvx / nv;
             s.oy += nvy / nv;
@@ -89,7 +89,7 @@ struct Policy : heading::ConstantSpeed<Real> {
     void steer(const Sums& s, Agent<Real>& a) const {
         double dx = s.repelled ? s.rx : s.ax + s.ox;
         double dy = s.repelled ? s.ry : s.ay + s.oy;
-        double dn = std::hypot(dx, dy);
+        double dn = heading::length(dx, dy);
         if (dn == 0.0) { // balanced pulls: keep going
             dx = s.hx;
             dy = s.hy;
@@ -99,7 +99,7 @@ struct Policy : heading::ConstantSpeed<Real> {
         dy /= dn;
         if (const double gx = preferred_x(a.kind); gx != 0.0) {
             dx += own.informed_weight * gx;
-            dn = std::hypot(dx, dy);
+            dn = heading::length(dx, dy);
             if (dn > 0.0) {
                 dx /= dn;
                 dy /= dn;
@@ -110,11 +110,11 @@ struct Policy : heading::ConstantSpeed<Real> {
         }
         // Angular noise, then the turning-rate limit toward the noisy desired direction.
         double desired =
-            std::atan2(dy, dx) + params.heading.noise * noise::normal(this->seed, this->step, a.id, 0);
-        const double current = std::atan2(s.hy, s.hx);
-        if (std::cos(desired - current) < cos_turn) {
+            angle::atan2(dy, dx) + params.heading.noise * noise::normal(this->seed, this->step, a.id, 0);
+        const double current = angle::atan2(s.hy, s.hx);
+        if (const angle::SinCos turn = angle::sin_cos(desired - current); turn.cos < cos_turn) {
             // Turn by turn_rate toward the desired side: the sign of the cross product.
-            desired = current + (std::sin(desired - current) >= 0.0 ? own.turn_rate : -own.turn_rate);
+            desired = current + (turn.sin >= 0.0 ? own.turn_rate : -own.turn_rate);
         }
         this->fly(a, desired);
     }

@@ -2,9 +2,12 @@
 // What the constant-speed heading models (Vicsek et al. 1995, Couzin et al. 2005) share (internal): their
 // speed, their noise and its seed, and the policy base that flies at that speed. Both steer by heading
 // angle, take their noise from counter-based draws (counter_noise.hpp), and leave predators, which are not
-// part of these models, on their course. Their trigonometry is done in double whatever the storage type.
-// Both are planar (validate() refuses them in 3D).
+// part of these models, on their course. Their trigonometry is done in double whatever the storage type,
+// with the engine's own functions (angle_math.hpp), and their lengths are square roots of sums of squares,
+// so a step gives the same bits with every C library, and in SIMD lanes. Both are planar (validate()
+// refuses them in 3D).
 
+#include "../angle_math.hpp"
 #include "../counter_noise.hpp"
 #include "../neighbour_pass_types.hpp"
 #include "key_table.hpp"
@@ -37,6 +40,13 @@ struct Offset {
     double dx, dy;
 };
 
+/// The length of (x, y): sqrt(x^2 + y^2), IEEE's correctly rounded operations (hypot's results differ
+/// between C libraries). Below about 2^-511 the squares lose bits, and below 2^-537 they are 0: such a
+/// velocity counts as rest.
+inline double length(double x, double y) {
+    return std::sqrt(x * x + y * y);
+}
+
 template <class Real>
 Offset offset(const Agent<Real>& a, const Neighbour<Real>& n) {
     using T = ScalarTraits<Real>;
@@ -56,9 +66,12 @@ struct ConstantSpeed {
 
     void accumulate_predator(auto&, const Agent<Real>&, const Neighbour<Real>&) const {}
 
-    void fly(Agent<Real>& a, double angle) const {
-        a.vx = T::from_double(params.heading.speed * std::cos(angle));
-        a.vy = T::from_double(params.heading.speed * std::sin(angle));
+    void fly(Agent<Real>& a, double angle) const { fly(a, angle::sin_cos(angle)); }
+
+    /// Flies along the angle whose sine and cosine are `along`.
+    void fly(Agent<Real>& a, angle::SinCos along) const {
+        a.vx = T::from_double(params.heading.speed * along.cos);
+        a.vy = T::from_double(params.heading.speed * along.sin);
     }
 
     const Params& params;

@@ -16,7 +16,7 @@ template <class Real, class Next>
 void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
     const SpatialGrid<Real>& flock = pass.flock;
     const Geometry<Real>& geo = pass.geo;
-    const HeadingColumns heading = hypot_heading_columns(flock, pass.columns, pass.threads);
+    const HeadingColumns heading = heading_columns<HeadingLength::Hypot>(flock, pass.columns, pass.threads);
     const double *const ux = heading.ux, *const uy = heading.uy;
     struct NoScratch {};
     slot_order_pass<Policy<Real>, NoScratch>(pass, [&](std::uint32_t, Agent<Real>& a, NoScratch&) {

@@ -39,7 +39,7 @@ struct Policy : heading::ConstantSpeed<Real> {
     static double square(double x) { return x * x; }
 
     static void add_heading(Sums& s, double vx, double vy) {
-        const double speed = std::hypot(vx, vy);
+        const double speed = heading::length(vx, vy);
         if (speed > 0.0) {
             s.sx += vx / speed;
             s.sy += vy / speed;
@@ -58,10 +58,18 @@ struct Policy : heading::ConstantSpeed<Real> {
         }
     }
 
+    /// The angle of the sum (0 if it is zero), given atan2(sy, sx).
+    static double mean_angle(const Sums& s, double atan2) {
+        return (s.sx == 0.0 && s.sy == 0.0) ? 0.0 : atan2;
+    }
+
+    /// The noise an agent's heading takes, eta (u - 1/2).
+    double noise_angle(std::uint32_t id) const {
+        return params.heading.noise * (noise::uniform01(this->seed, this->step, id, 0) - 0.5);
+    }
+
     void steer(const Sums& s, Agent<Real>& a) const {
-        const double mean_angle = (s.sx == 0.0 && s.sy == 0.0) ? 0.0 : std::atan2(s.sy, s.sx);
-        this->fly(a, mean_angle +
-                         params.heading.noise * (noise::uniform01(this->seed, this->step, a.id, 0) - 0.5));
+        this->fly(a, mean_angle(s, angle::atan2(s.sy, s.sx)) + noise_angle(a.id));
     }
 
     double r2;

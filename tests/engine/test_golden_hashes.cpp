@@ -29,7 +29,7 @@ struct Pin {
 // clang-format off
 constexpr Pin pins[] = {
     {"couzin", "f32", 0x41aacd0539d67cb9ULL},
-    {"couzin", "f64", 0xa227aebad48a2b90ULL},
+    {"couzin", "f64", 0x4e586920348d32fbULL},
     {"downey-2d", "f32", 0xc78ff9bd32289938ULL},
     {"downey-2d", "f64", 0x5768c9c4207223c3ULL},
     {"downey-2d", "fix15", 0xc6099c9eae50a442ULL},
@@ -64,7 +64,7 @@ constexpr Pin pins[] = {
     {"vga-predator", "6k", 0x3d06757102abfe51ULL},
     {"vga-scouts", "6k", 0xee8cfeda0341dadbULL},
     {"vicsek", "f32", 0x49b32f490ad49f03ULL},
-    {"vicsek", "f64", 0x2e10c4ad1b857829ULL},
+    {"vicsek", "f64", 0xc18bdff4a80a8a8fULL},
 };
 // clang-format on
 
