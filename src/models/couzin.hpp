@@ -86,7 +86,8 @@ struct Policy : heading::ConstantSpeed<Real> {
         return kind == Kind::Scout1 ? 1.0 : kind == Kind::Scout2 ? -1.0 : 0.0;
     }
 
-    void steer(const Sums& s, Agent<Real>& a) const {
+    /// Steps 1 to 3 of the rule: the unit direction the zones ask for, with an informed agent's preference.
+    heading::Offset direction(const Sums& s, Kind kind) const {
         double dx = s.repelled ? s.rx : s.ax + s.ox;
         double dy = s.repelled ? s.ry : s.ay + s.oy;
         double dn = heading::length(dx, dy);
@@ -97,7 +98,7 @@ struct Policy : heading::ConstantSpeed<Real> {
         }
         dx /= dn;
         dy /= dn;
-        if (const double gx = preferred_x(a.kind); gx != 0.0) {
+        if (const double gx = preferred_x(kind); gx != 0.0) {
             dx += own.informed_weight * gx;
             dn = heading::length(dx, dy);
             if (dn > 0.0) {
@@ -108,15 +109,25 @@ struct Policy : heading::ConstantSpeed<Real> {
                 dy = 0.0;
             }
         }
-        // Angular noise, then the turning-rate limit toward the noisy desired direction.
-        double desired =
-            angle::atan2(dy, dx) + params.heading.noise * noise::normal(this->seed, this->step, a.id, 0);
+        return {dx, dy};
+    }
+
+    /// The desired angle with its noise, given the direction's angle.
+    double noisy(double direction_angle, std::uint32_t id) const {
+        return direction_angle + params.heading.noise * noise::normal(this->seed, this->step, id, 0);
+    }
+
+    /// The turning-rate limit, given the sine and cosine of desired - current: at most turn_rate toward
+    /// the desired side (the sign of the cross product).
+    double turned(double desired, double current, angle::SinCos turn) const {
+        return turn.cos < cos_turn ? current + (turn.sin >= 0.0 ? own.turn_rate : -own.turn_rate) : desired;
+    }
+
+    void steer(const Sums& s, Agent<Real>& a) const {
+        const heading::Offset d = direction(s, a.kind);
+        const double desired = noisy(angle::atan2(d.dy, d.dx), a.id);
         const double current = angle::atan2(s.hy, s.hx);
-        if (const angle::SinCos turn = angle::sin_cos(desired - current); turn.cos < cos_turn) {
-            // Turn by turn_rate toward the desired side: the sign of the cross product.
-            desired = current + (turn.sin >= 0.0 ? own.turn_rate : -own.turn_rate);
-        }
-        this->fly(a, desired);
+        this->fly(a, turned(desired, current, angle::sin_cos(desired - current)));
     }
 
     const CouzinParams& own;

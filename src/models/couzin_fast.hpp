@@ -1,8 +1,9 @@
 #pragma once
 // Couzin's fast pass (internal; lane_group_pass.hpp): each neighbour's unit heading once per step, the
-// agents of a cell in SIMD lanes, the zones' sums in the plain path's order, so the same bits as
-// couzin::Policy on the plain path.
+// agents of a cell in SIMD lanes, the zones' sums in the plain path's order, and the turns' arc tangents,
+// sines and cosines in lanes (angle_lanes.hpp), so the same bits as couzin::Policy on the plain path.
 
+#include "../angle_lanes.hpp"
 #include "../lane_group_pass.hpp"
 #include "couzin.hpp"
 
@@ -50,7 +51,11 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
             }
             fast::couzin_sums(grid, policy.alpha2, ux, uy, group, runs, out);
         });
+        // Policy::steer for the chunk's agents, each angle, sine and cosine of a step in lanes; the columns
+        // of the sums take the angles as the sums are spent.
         const fast::CouzinLaneSums all = lane_sums(0);
+        const std::size_t n = end - begin;
+        double *const dx = all.rx, *const dy = all.ry, *const hx = all.ax, *const hy = all.ay;
         for (std::uint32_t s = begin; s < end; ++s) {
             const std::uint32_t k = s - begin;
             Sums sums = start(s);
@@ -61,8 +66,32 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
             sums.ox = all.ox[k];
             sums.oy = all.oy[k];
             sums.repelled = all.repelled[k] != 0;
-            Agent<Real> a = slot_agent(pass, s);
-            policy.steer(sums, a);
+            const heading::Offset d = policy.direction(sums, pass.w.kind[flock.agent(s)]);
+            dx[k] = d.dx;
+            dy[k] = d.dy;
+            hx[k] = sums.hx;
+            hy[k] = sums.hy;
+        }
+        double *const desired = all.ox, *const current = all.oy;
+        angle::atan2_lanes(dy, dx, n, desired);
+        angle::atan2_lanes(hy, hx, n, current);
+        double* const difference = dx;
+        for (std::uint32_t s = begin; s < end; ++s) {
+            const std::uint32_t k = s - begin;
+            desired[k] = policy.noisy(desired[k], slot_id(pass, s));
+            difference[k] = desired[k] - current[k];
+        }
+        double *const sin = dy, *const cos = hx;
+        angle::sin_cos_lanes(difference, n, sin, cos);
+        double* const turned = hy;
+        for (std::size_t k = 0; k < n; ++k) {
+            turned[k] = policy.turned(desired[k], current[k], angle::SinCos{sin[k], cos[k]});
+        }
+        angle::sin_cos_lanes(turned, n, sin, cos);
+        for (std::uint32_t s = begin; s < end; ++s) {
+            Agent<Real> a{}; // fly() sets the velocity alone, and store_velocity() reads it and the index
+            a.index = flock.agent(s);
+            policy.fly(a, angle::SinCos{sin[s - begin], cos[s - begin]});
             store_velocity(pass, a);
         }
     });
