@@ -54,15 +54,11 @@ struct FastPass {
     const std::uint32_t* ids;
 };
 
-/// How a model takes a velocity's length for its unit heading: the topological model with std::hypot, the
-/// heading models (Vicsek, Couzin) as a square root of the sum of squares (heading::length).
-enum class HeadingLength { Hypot, Root };
-
-/// A unit heading (a length, then two divisions); (0, 0) at rest, which a sum that starts at +0 may add as
-/// if it were skipped (x + 0 is x for every x but -0, and such a sum is never -0).
-template <HeadingLength length>
-void unit_heading(double vx, double vy, double& ux, double& uy) {
-    const double speed = length == HeadingLength::Hypot ? std::hypot(vx, vy) : std::sqrt(vx * vx + vy * vy);
+/// Vicsek's, Couzin's and the topological model's unit heading: the speed as sqrt(vx^2 + vy^2), then two
+/// divisions; (0, 0) at rest, which a sum that starts at +0 may add as if it were skipped (x + 0 is x for
+/// every x but -0, and such a sum is never -0).
+inline void unit_heading(double vx, double vy, double& ux, double& uy) {
+    const double speed = std::sqrt(vx * vx + vy * vy);
     ux = speed > 0.0 ? vx / speed : 0.0;
     uy = speed > 0.0 ? vy / speed : 0.0;
 }
@@ -73,7 +69,7 @@ struct HeadingColumns {
     const double* uy;
 };
 
-template <HeadingLength length, class Real>
+template <class Real>
 HeadingColumns heading_columns(const SpatialGrid<Real>& flock, SlotColumnStore& columns, int threads) {
     const auto n = static_cast<std::uint32_t>(flock.size());
     columns.resize(2, n);
@@ -81,8 +77,7 @@ HeadingColumns heading_columns(const SpatialGrid<Real>& flock, SlotColumnStore& 
     double* const uy = columns.column(1);
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::uint32_t s = 0; s < n; ++s) {
-        unit_heading<length>(static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)), ux[s],
-                             uy[s]);
+        unit_heading(static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)), ux[s], uy[s]);
     }
     return {ux, uy};
 }

@@ -15,7 +15,7 @@ template <class Real, class Next>
 void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
     using Sums = typename Policy<Real>::Sums;
     const SpatialGrid<Real>& flock = pass.flock;
-    const HeadingColumns heading = heading_columns<HeadingLength::Root>(flock, pass.columns, pass.threads);
+    const HeadingColumns heading = heading_columns(flock, pass.columns, pass.threads);
     const double *const ux = heading.ux, *const uy = heading.uy;
     const fast::InRangeGrid<Real> grid = in_range_grid(flock, pass.geo, policy.rho2);
     // Policy::start: the agent's heading (at rest, +x), which its orientation sum starts with.

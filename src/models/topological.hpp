@@ -9,12 +9,15 @@
 // below 0.5 + adherence / 200 degrees. Near a margin it
 // turns toward the inside, faster the closer it gets. It moves at topological_speed (pixels per second)
 // plus 5 px/s per missing neighbour. PyNBoids' frame time is fixed at 1/60 s per step; its random
-// +-4 degree wobble is left out so that runs stay reproducible. The maths is done in double and the
-// velocity stored in the engine's scalar.
+// +-4 degree wobble is left out so that runs stay reproducible. The maths is done in double, with the
+// engine's own arc tangent, sine and cosine (angle_math.hpp) and lengths as square roots of sums of
+// squares (the same bits with every C library, and in SIMD lanes), and the velocity stored in the
+// engine's scalar.
 // PyNBoids' own choices are parameters (docs/MODEL.md §4): search_cell (its 3 x 3 block of 100-pixel
 // cells, where fewer than k may be found), wrap_style = sprite (its wrap: wrap_sprite below) and
 // heading_range = positive (its angle in [0, 360), which moves the dead band).
 
+#include "../angle_math.hpp"
 #include "../classic_rules.hpp"
 #include "../neighbour_pass_types.hpp"
 #include "key_table.hpp"
@@ -71,6 +74,12 @@ inline double radians(double degrees) {
     return degrees * std::numbers::pi / 180.0;
 }
 
+/// The length of (x, y): sqrt(x^2 + y^2), IEEE's correctly rounded operations (hypot's results differ
+/// between C libraries).
+inline double length(double x, double y) {
+    return std::sqrt(x * x + y * y);
+}
+
 /// PyNBoids draws a boid as a 15 x 15 sprite, rotated to its heading.
 inline constexpr double sprite_side = 15.0;
 
@@ -81,7 +90,7 @@ template <class Real>
 void wrap_sprite(Real old_x, Real old_y, Real vx, Real vy, Real& x, Real& y, double width, double height) {
     using T = ScalarTraits<Real>;
     const double dx = static_cast<double>(vx), dy = static_cast<double>(vy);
-    const double speed = std::hypot(dx, dy);
+    const double speed = length(dx, dy);
     // Half the side of the rotated sprite's bounding box.
     const double half = speed > 0 ? sprite_side / 2 * (std::abs(dx) + std::abs(dy)) / speed : sprite_side / 2;
     const double ox = static_cast<double>(old_x), oy = static_cast<double>(old_y);
@@ -131,7 +140,7 @@ struct Policy {
         s.x_sum += static_cast<double>(a.x) - dx; // the neighbour's nearest image
         s.y_sum += static_cast<double>(a.y) - dy;
         const double vx = static_cast<double>(n.vx), vy = static_cast<double>(n.vy);
-        const double speed = std::hypot(vx, vy);
+        const double speed = length(vx, vy);
         if (speed > 0) {
             s.cos_sum += vx / speed;
             s.sin_sum += vy / speed;
@@ -141,9 +150,38 @@ struct Policy {
 
     void accumulate_predator(Sums&, const Agent<Real>&, const Neighbour<Real>&) const {} // not in PyNBoids
 
-    void steer(const Sums& s, Agent<Real>& a) const {
+    /// What a step takes the angles of: the agent's velocity, its neighbours' summed headings and its
+    /// target (the centroid, or away from the nearest neighbour), each as (y, x); with the target's
+    /// distance and whether it flees. Without two neighbours only the velocity counts (the rest is 0).
+    struct Bearings {
+        double vy = 0, vx = 0, sin_sum = 0, cos_sum = 0, ty = 0, tx = 0;
+        double target_distance = 0;
+        bool flee_nearest = false;
+    };
+
+    Bearings bearings(const Sums& s, const Agent<Real>& a) const {
+        Bearings b;
+        b.vy = static_cast<double>(a.vy);
+        b.vx = static_cast<double>(a.vx);
+        if (s.count > 1) {
+            b.sin_sum = s.sin_sum;
+            b.cos_sum = s.cos_sum;
+            const double too_close = own.body_length + own.avoidance;
+            b.flee_nearest = length(s.nearest_dx, s.nearest_dy) < too_close;
+            // Toward the centroid, or toward (then, in new_heading, away from) the nearest neighbour.
+            b.tx = b.flee_nearest ? -s.nearest_dx : s.x_sum / s.count - static_cast<double>(a.x);
+            b.ty = b.flee_nearest ? -s.nearest_dy : s.y_sum / s.count - static_cast<double>(a.y);
+            b.target_distance = length(b.tx, b.ty);
+        }
+        return b;
+    }
+
+    /// The new heading in degrees, given the bearings' arc tangents (radians): atan2(vy, vx),
+    /// atan2(sin_sum, cos_sum) and atan2(ty, tx).
+    double new_heading(const Sums& s, const Agent<Real>& a, const Bearings& b, double own_angle,
+                       double mean_angle, double target_bearing) const {
         const double x = static_cast<double>(a.x), y = static_cast<double>(a.y);
-        double heading = degrees(std::atan2(static_cast<double>(a.vy), static_cast<double>(a.vx)));
+        double heading = degrees(own_angle);
         if (own.heading_range == HeadingRange::Positive) {
             heading = heading < 0 ? heading + 360.0 : heading;
             heading = heading >= 360.0 ? heading - 360.0 : heading;
@@ -152,21 +190,16 @@ struct Policy {
         double turn = 0.0;
         double target_angle = heading;
         if (s.count > 1) {
-            const double mean_heading = degrees(std::atan2(s.sin_sum, s.cos_sum));
+            const double mean_heading = degrees(mean_angle);
             const double too_close = own.body_length + own.avoidance;
-            const bool flee_nearest = std::hypot(s.nearest_dx, s.nearest_dy) < too_close;
-            // Toward the centroid, or toward (then, below, away from) the nearest neighbour.
-            const double tx = flee_nearest ? -s.nearest_dx : s.x_sum / s.count - x;
-            const double ty = flee_nearest ? -s.nearest_dy : s.y_sum / s.count - y;
-            const double target_distance = std::hypot(tx, ty);
-            target_angle = degrees(std::atan2(ty, tx));
-            if (target_distance < own.body_length * 5 + own.coherence * 2) {
+            target_angle = degrees(target_bearing);
+            if (b.target_distance < own.body_length * 5 + own.coherence * 2) {
                 target_angle = mean_heading;
             }
             if (std::abs(target_angle - heading) > 0.5 + own.adherence * 5 / 1000) {
                 turn = turn_toward(target_angle, heading);
             }
-            if (target_distance < too_close && flee_nearest) {
+            if (b.target_distance < too_close && b.flee_nearest) {
                 turn = -turn;
             }
         }
@@ -194,9 +227,22 @@ struct Policy {
             heading += turn > 0 ? turn_rate : -turn_rate;
             heading = heading - 360.0 * std::floor(heading / 360.0);
         }
+        return heading;
+    }
+
+    /// Flies along the heading whose sine and cosine (of its radians) are `along`, at the speed for the
+    /// neighbours found.
+    void fly(const Sums& s, Agent<Real>& a, angle::SinCos along) const {
         const double speed = (own.speed + (k() - s.count) * 5.0) * frame_time;
-        a.vx = T::from_double(std::cos(radians(heading)) * speed);
-        a.vy = T::from_double(std::sin(radians(heading)) * speed);
+        a.vx = T::from_double(along.cos * speed);
+        a.vy = T::from_double(along.sin * speed);
+    }
+
+    void steer(const Sums& s, Agent<Real>& a) const {
+        const Bearings b = bearings(s, a);
+        const double heading = new_heading(s, a, b, angle::atan2(b.vy, b.vx),
+                                           angle::atan2(b.sin_sum, b.cos_sum), angle::atan2(b.ty, b.tx));
+        fly(s, a, angle::sin_cos(radians(heading)));
     }
 
     const Params& params;

@@ -14,7 +14,7 @@ namespace boids::vicsek {
 template <class Real, class Next>
 void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
     const SpatialGrid<Real>& flock = pass.flock;
-    const HeadingColumns heading = heading_columns<HeadingLength::Root>(flock, pass.columns, pass.threads);
+    const HeadingColumns heading = heading_columns(flock, pass.columns, pass.threads);
     const double *const ux = heading.ux, *const uy = heading.uy;
     const fast::InRangeGrid<Real> grid = in_range_grid(flock, pass.geo, policy.r2);
     using Scratch = LaneSumsScratch<3>; // the sums, then the angles

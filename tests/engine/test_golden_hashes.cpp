@@ -47,7 +47,7 @@ constexpr Pin pins[] = {
     {"perching", "f64", 0x894f537069b58fa8ULL},
     {"perching", "3d", 0xb3615c55b7a562c6ULL},
     {"pynboids", "f32", 0x22ff6b3b20bf8e81ULL},
-    {"pynboids", "f64", 0x9c2525a80308e8eaULL},
+    {"pynboids", "f64", 0xb0308041a6b41500ULL},
     {"pynboids", "fix15", 0x352769022a4dcc86ULL},
     {"smart-predators", "f32", 0xa3af81dfe5810696ULL},
     {"smart-predators", "f64", 0x4bbb2b1f57b18482ULL},
