@@ -78,6 +78,12 @@ inline double horner(double z, const std::array<double, N>& c) {
     return p;
 }
 
+/// The length of (x, y): sqrt(x^2 + y^2), IEEE's correctly rounded operations (hypot's results differ
+/// between C libraries). Below about 2^-511 the squares lose bits, and below 2^-537 they are 0.
+inline double length(double x, double y) {
+    return std::sqrt(x * x + y * y);
+}
+
 struct SinCos {
     double sin, cos;
 };

@@ -18,6 +18,17 @@
 
 namespace boids {
 
+/// Stores the velocity of the agent in slot `s` as a heading model's fly() leaves it along `along`: fly()
+/// sets the velocity alone, so the agent need not be gathered again.
+template <class Policy, class Real, class Next>
+void store_flight(const FastPass<Real, Next>& pass, const Policy& policy, std::uint32_t s,
+                  angle::SinCos along) {
+    Agent<Real> a{};
+    a.index = pass.flock.agent(s);
+    policy.fly(a, along);
+    store_velocity(pass, a);
+}
+
 /// Calls `visit(group, runs)` for the groups of consecutive slots in [begin, end) whose agents have the
 /// same candidate runs (candidate_runs), in slot order. Agents with the same query key have the same runs,
 /// and the key is monotonic in each coordinate: when a cell's lowest and highest coordinates have the same

@@ -11,6 +11,7 @@
 // the value the policy's own formula gives, so the new state is the plain path's to the bit; a model's
 // fast pass (src/models/<model>_fast.hpp) is tested against its plain path (tests/engine).
 
+#include "angle_math.hpp"
 #include "boids/detail/spatial_grid.hpp"
 #include "boids/world.hpp"
 #include "lane_grid.hpp"
@@ -54,11 +55,11 @@ struct FastPass {
     const std::uint32_t* ids;
 };
 
-/// Vicsek's, Couzin's and the topological model's unit heading: the speed as sqrt(vx^2 + vy^2), then two
+/// Vicsek's, Couzin's and the topological model's unit heading: the speed (angle::length), then two
 /// divisions; (0, 0) at rest, which a sum that starts at +0 may add as if it were skipped (x + 0 is x for
 /// every x but -0, and such a sum is never -0).
 inline void unit_heading(double vx, double vy, double& ux, double& uy) {
-    const double speed = std::sqrt(vx * vx + vy * vy);
+    const double speed = angle::length(vx, vy);
     ux = speed > 0.0 ? vx / speed : 0.0;
     uy = speed > 0.0 ? vy / speed : 0.0;
 }

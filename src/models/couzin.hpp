@@ -51,7 +51,7 @@ struct Policy : heading::ConstantSpeed<Real> {
 
     void start(Sums& s, const Agent<Real>& a) const {
         const double vx = T::to_double(a.vx), vy = T::to_double(a.vy);
-        const double v = heading::length(vx, vy);
+        const double v = angle::length(vx, vy);
         s.hx = v > 0.0 ? vx / v : 1.0;
         s.hy = v > 0.0 ? vy / v : 0.0;
         s.ox = s.hx;
@@ -74,7 +74,7 @@ struct Policy : heading::ConstantSpeed<Real> {
         s.ax += d.dx / dist;
         s.ay += d.dy / dist;
         const double nvx = T::to_double(n.vx), nvy = T::to_double(n.vy);
-        const double nv = heading::length(nvx, nvy);
+        const double nv = angle::length(nvx, nvy);
         if (nv > 0.0) {
             s.ox += nvx / nv;
             s.oy += nvy / nv;
@@ -90,7 +90,7 @@ struct Policy : heading::ConstantSpeed<Real> {
     heading::Offset direction(const Sums& s, Kind kind) const {
         double dx = s.repelled ? s.rx : s.ax + s.ox;
         double dy = s.repelled ? s.ry : s.ay + s.oy;
-        double dn = heading::length(dx, dy);
+        double dn = angle::length(dx, dy);
         if (dn == 0.0) { // balanced pulls: keep going
             dx = s.hx;
             dy = s.hy;
@@ -100,7 +100,7 @@ struct Policy : heading::ConstantSpeed<Real> {
         dy /= dn;
         if (const double gx = preferred_x(kind); gx != 0.0) {
             dx += own.informed_weight * gx;
-            dn = heading::length(dx, dy);
+            dn = angle::length(dx, dy);
             if (dn > 0.0) {
                 dx /= dn;
                 dy /= dn;

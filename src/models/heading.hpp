@@ -40,13 +40,6 @@ struct Offset {
     double dx, dy;
 };
 
-/// The length of (x, y): sqrt(x^2 + y^2), IEEE's correctly rounded operations (hypot's results differ
-/// between C libraries). Below about 2^-511 the squares lose bits, and below 2^-537 they are 0: such a
-/// velocity counts as rest.
-inline double length(double x, double y) {
-    return std::sqrt(x * x + y * y);
-}
-
 template <class Real>
 Offset offset(const Agent<Real>& a, const Neighbour<Real>& n) {
     using T = ScalarTraits<Real>;

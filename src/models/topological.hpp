@@ -74,12 +74,6 @@ inline double radians(double degrees) {
     return degrees * std::numbers::pi / 180.0;
 }
 
-/// The length of (x, y): sqrt(x^2 + y^2), IEEE's correctly rounded operations (hypot's results differ
-/// between C libraries).
-inline double length(double x, double y) {
-    return std::sqrt(x * x + y * y);
-}
-
 /// PyNBoids draws a boid as a 15 x 15 sprite, rotated to its heading.
 inline constexpr double sprite_side = 15.0;
 
@@ -90,7 +84,7 @@ template <class Real>
 void wrap_sprite(Real old_x, Real old_y, Real vx, Real vy, Real& x, Real& y, double width, double height) {
     using T = ScalarTraits<Real>;
     const double dx = static_cast<double>(vx), dy = static_cast<double>(vy);
-    const double speed = length(dx, dy);
+    const double speed = angle::length(dx, dy);
     // Half the side of the rotated sprite's bounding box.
     const double half = speed > 0 ? sprite_side / 2 * (std::abs(dx) + std::abs(dy)) / speed : sprite_side / 2;
     const double ox = static_cast<double>(old_x), oy = static_cast<double>(old_y);
@@ -140,7 +134,7 @@ struct Policy {
         s.x_sum += static_cast<double>(a.x) - dx; // the neighbour's nearest image
         s.y_sum += static_cast<double>(a.y) - dy;
         const double vx = static_cast<double>(n.vx), vy = static_cast<double>(n.vy);
-        const double speed = length(vx, vy);
+        const double speed = angle::length(vx, vy);
         if (speed > 0) {
             s.cos_sum += vx / speed;
             s.sin_sum += vy / speed;
@@ -167,11 +161,11 @@ struct Policy {
             b.sin_sum = s.sin_sum;
             b.cos_sum = s.cos_sum;
             const double too_close = own.body_length + own.avoidance;
-            b.flee_nearest = length(s.nearest_dx, s.nearest_dy) < too_close;
+            b.flee_nearest = angle::length(s.nearest_dx, s.nearest_dy) < too_close;
             // Toward the centroid, or toward (then, in new_heading, away from) the nearest neighbour.
             b.tx = b.flee_nearest ? -s.nearest_dx : s.x_sum / s.count - static_cast<double>(a.x);
             b.ty = b.flee_nearest ? -s.nearest_dy : s.y_sum / s.count - static_cast<double>(a.y);
-            b.target_distance = length(b.tx, b.ty);
+            b.target_distance = angle::length(b.tx, b.ty);
         }
         return b;
     }

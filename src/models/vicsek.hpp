@@ -39,7 +39,7 @@ struct Policy : heading::ConstantSpeed<Real> {
     static double square(double x) { return x * x; }
 
     static void add_heading(Sums& s, double vx, double vy) {
-        const double speed = heading::length(vx, vy);
+        const double speed = angle::length(vx, vy);
         if (speed > 0.0) {
             s.sx += vx / speed;
             s.sy += vy / speed;

@@ -45,10 +45,7 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
         double* const cos = sx;
         angle::sin_cos_lanes(angle, n, sin, cos);
         for (std::uint32_t s = begin; s < end; ++s) {
-            Agent<Real> a{}; // fly() sets the velocity alone, and store_velocity() reads it and the index
-            a.index = flock.agent(s);
-            policy.fly(a, angle::SinCos{sin[s - begin], cos[s - begin]});
-            store_velocity(pass, a);
+            store_flight(pass, policy, s, angle::SinCos{sin[s - begin], cos[s - begin]});
         }
     });
 }
