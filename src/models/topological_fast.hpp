@@ -1,12 +1,13 @@
 #pragma once
 // The topological model's fast pass (internal; slot_order_pass.hpp): each neighbour's unit heading once
-// per step rather than once per follower, and the agents in cell order; the k nearest are found by the
-// plain path's search (k_nearest) and summed nearest first, and a chunk's angles, sines and cosines are
-// taken in lanes (angle_lanes.hpp), so the same bits as topological::Policy on the plain path.
+// per step rather than once per follower, and the agents in cell order; the k nearest are the plain path's
+// (k_nearest_two_rings gives k_nearest's list from the 5 x 5 cells at once, in lanes) and summed nearest
+// first, and a chunk's angles, sines and cosines are taken in lanes (angle_lanes.hpp), so the same bits as
+// topological::Policy on the plain path.
 
 #include "../angle_lanes.hpp"
+#include "../k_nearest_two_rings.hpp"
 #include "../slot_order_pass.hpp"
-#include "boids/detail/neighbour_search.hpp"
 #include "topological.hpp"
 
 #include <cstddef>
@@ -49,8 +50,13 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
                 typename Policy<Real>::Sums& s = scratch.sums[at];
                 s = {};
                 KNearest nearest;
-                k_nearest(flock, a.x, a.y, a.index, policy.k(), geo.wrap, geo.width, geo.height, nearest,
-                          policy.block_cell());
+                if (policy.block_cell() > 0) { // PyNBoids' 3 x 3 block of its own cells: the ring search
+                    k_nearest(flock, a.x, a.y, a.index, policy.k(), geo.wrap, geo.width, geo.height, nearest,
+                              policy.block_cell());
+                } else {
+                    k_nearest_two_rings(flock, a.x, a.y, a.index, policy.k(), geo.wrap, geo.width, geo.height,
+                                        nearest);
+                }
                 const double x = static_cast<double>(a.x), y = static_cast<double>(a.y);
                 for (int m = 0; m < nearest.count; ++m) { // nearest first (Policy::accumulate)
                     const std::uint32_t k = nearest.found[static_cast<std::size_t>(m)].slot;

@@ -172,6 +172,8 @@ public:
     [[nodiscard]] std::span<const Real> ys() const { return y_; }
     [[nodiscard]] std::span<const Real> zs() const { return z_; }
     [[nodiscard]] std::span<const std::uint32_t> cell_starts() const { return cell_start_; }
+    /// The slots' world indices (agent()), for a kernel that reads them in lanes.
+    [[nodiscard]] std::span<const std::uint32_t> agents() const { return agent_; }
     /// True for a torus (built with wrap).
     [[nodiscard]] bool wraps() const { return wrap_; }
 

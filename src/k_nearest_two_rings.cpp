@@ -1,0 +1,329 @@
+// k_nearest_two_rings (k_nearest_two_rings.hpp): the distances of a block's candidates in SIMD lanes, for
+// every instruction set Highway targets here (foreach_target), dispatched at run time; the choice of the
+// nearest among those that remain is k_nearest's, in scalar code.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "k_nearest_two_rings.cpp"
+#include "hwy/foreach_target.h" // IWYU pragma: keep
+
+#include "hwy/highway.h"
+
+#include "k_nearest_two_rings.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#ifndef BOIDS_K_NEAREST_TWO_RINGS_BLOCK
+#define BOIDS_K_NEAREST_TWO_RINGS_BLOCK
+namespace boids::two_rings {
+
+/// Columns [first, last] of a row.
+struct Columns {
+    int first = 0, last = -1;
+};
+
+/// The columns from `first` to `last` (within [-2, nx + 1]) of a row of nx >= 5: on a torus one or two
+/// spans (its seam splits them), on an open grid the part within it. Returns how many spans.
+inline int column_spans(int first, int last, int nx, bool wrap, Columns (&out)[2]) {
+    if (!wrap) {
+        out[0] = {std::max(first, 0), std::min(last, nx - 1)};
+        return 1;
+    }
+    if (first < 0) {
+        out[0] = {first + nx, nx - 1};
+        out[1] = {0, last};
+        return 2;
+    }
+    if (last >= nx) {
+        out[0] = {first, nx - 1};
+        out[1] = {0, last - nx};
+        return 2;
+    }
+    out[0] = {first, last};
+    return 1;
+}
+
+/// The rows from `first` to `last` (within [-2, ny + 1]) of a grid of ny >= 5, wrapped on a torus, or -1
+/// where an open grid ends.
+inline void rows_of(int first, int last, int ny, bool wrap, int* out) {
+    for (int r = first; r <= last; ++r) {
+        const int row = wrap ? (r < 0 ? r + ny : (r >= ny ? r - ny : r)) : (r >= 0 && r < ny ? r : -1);
+        *out++ = row;
+    }
+}
+
+} // namespace boids::two_rings
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace boids::two_rings {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(double);
+
+/// The nearest found so far, sorted as k_nearest keeps its list (nearer first, the lower index first among
+/// equals): squared distances, world indices and slots (the last two as doubles, exact below 2^53), in
+/// vectors of lanes. kFixed > 0: exactly that many vectors, which the compiler keeps in registers; 0: as
+/// many as the constructor is given.
+template <std::size_t kFixed>
+struct SortedLanes {
+    using DD = hn::ScalableTag<double>;
+    using V = hn::Vec<DD>;
+    static constexpr std::size_t capacity = kFixed != 0 ? kFixed : max_k_nearest;
+    V d2[capacity], index[capacity], slot[capacity];
+    std::size_t vectors;
+    using Indices = decltype(hn::SetTableIndices(DD(), static_cast<const std::int64_t*>(nullptr)));
+    Indices rotate; // lane l takes lane l - 1 (lane 0, the last)
+
+    HWY_INLINE explicit SortedLanes(std::size_t count) : vectors(kFixed != 0 ? kFixed : count) {
+        const DD dd;
+        alignas(64) std::int64_t rotation[max_lanes];
+        for (std::size_t l = 0; l < hn::Lanes(dd); ++l) {
+            rotation[l] = static_cast<std::int64_t>(l == 0 ? hn::Lanes(dd) - 1 : l - 1);
+        }
+        rotate = hn::SetTableIndices(dd, rotation);
+        for (std::size_t v = 0; v < vectors; ++v) {
+            d2[v] = index[v] = hn::Inf(dd); // after every candidate
+            slot[v] = hn::Zero(dd);
+        }
+    }
+
+    /// Inserts a candidate without a branch: where it ranks before an entry, the entry takes the one before
+    /// it (or the candidate, first of those), which moves the rest of the list up by one lane.
+    HWY_INLINE void Insert(double candidate_d2, double candidate_index, double candidate_slot) {
+        const DD dd;
+        const auto first_lane = hn::FirstN(dd, 1);
+        const V cd = hn::Set(dd, candidate_d2), ci = hn::Set(dd, candidate_index);
+        const V cs = hn::Set(dd, candidate_slot);
+        V carry_d = hn::Zero(dd), carry_i = carry_d, carry_s = carry_d, carry_b = carry_d;
+        for (std::size_t v = 0; v < (kFixed != 0 ? kFixed : vectors); ++v) {
+            const V ld = d2[v], li = index[v], ls = slot[v];
+            const auto before = hn::Or(hn::Lt(cd, ld), hn::And(hn::Eq(cd, ld), hn::Lt(ci, li)));
+            const V rd = hn::TableLookupLanes(ld, rotate), ri = hn::TableLookupLanes(li, rotate);
+            const V rs = hn::TableLookupLanes(ls, rotate);
+            const V rb = hn::TableLookupLanes(hn::VecFromMask(dd, before), rotate);
+            const auto up = hn::MaskFromVec(hn::IfThenElse(first_lane, carry_b, rb));
+            d2[v] =
+                hn::IfThenElse(before, hn::IfThenElse(up, hn::IfThenElse(first_lane, carry_d, rd), cd), ld);
+            index[v] =
+                hn::IfThenElse(before, hn::IfThenElse(up, hn::IfThenElse(first_lane, carry_i, ri), ci), li);
+            slot[v] =
+                hn::IfThenElse(before, hn::IfThenElse(up, hn::IfThenElse(first_lane, carry_s, rs), cs), ls);
+            carry_d = rd;
+            carry_i = ri;
+            carry_s = rs;
+            carry_b = rb;
+        }
+    }
+
+    /// The squared distance of entry `at` (infinity while the list is shorter) in every lane.
+    HWY_INLINE V Broadcast(std::size_t at) const {
+        const DD dd;
+        const std::size_t lanes = hn::Lanes(dd);
+        alignas(64) std::int64_t lane[max_lanes];
+        for (std::size_t l = 0; l < lanes; ++l) {
+            lane[l] = static_cast<std::int64_t>(at % lanes);
+        }
+        return hn::TableLookupLanes(d2[at / lanes], hn::SetTableIndices(dd, lane));
+    }
+
+    /// The first `count` entries into k_nearest's list.
+    HWY_INLINE void Write(int count, KNearest& out) const {
+        const DD dd;
+        const std::size_t lanes = hn::Lanes(dd);
+        alignas(64) double lane_d2[max_lanes], lane_index[max_lanes], lane_slot[max_lanes];
+        out.count = count;
+        for (std::size_t v = 0; v * lanes < static_cast<std::size_t>(count); ++v) {
+            hn::Store(d2[v], dd, lane_d2);
+            hn::Store(index[v], dd, lane_index);
+            hn::Store(slot[v], dd, lane_slot);
+            for (std::size_t l = 0; l < lanes && v * lanes + l < static_cast<std::size_t>(count); ++l) {
+                out.found[v * lanes + l] = {static_cast<std::uint32_t>(lane_slot[l]),
+                                            static_cast<std::uint32_t>(lane_index[l]), lane_d2[l]};
+            }
+        }
+    }
+};
+
+template <class Real>
+HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t self, int k, bool wrap,
+                     Real width, Real height, KNearest& out) {
+    assert(k >= 1 && k <= max_k_nearest);
+    const int nx = grid.columns(), ny = grid.rows();
+    if (grid.three_d() || nx < 5 || ny < 5) {
+        k_nearest(grid, px, py, self, k, wrap, width, height, out);
+        return;
+    }
+    // k_nearest's ring search stops after ring r once it holds k whose k-th is nearer than r * min_cell.
+    const double one_ring = 1 * grid.min_cell(), two_rings = 2 * grid.min_cell();
+    const double near2 = one_ring * one_ring, far2 = two_rings * two_rings;
+    const detail::GridGeometry g = grid.geometry();
+    const int cx = detail::clamped_line(static_cast<double>(px), g.origin_x, g.cell_w, nx);
+    const int cy = detail::clamped_line(static_cast<double>(py), g.origin_y, g.cell_h, ny);
+    const std::uint32_t* const start = grid.cell_starts().data();
+
+    const hn::ScalableTag<double> dd;
+    const hn::Rebind<Real, decltype(dd)> dr; // as many lanes of the storage type
+    using VR = hn::Vec<decltype(dr)>;
+    const std::size_t lanes = hn::Lanes(dd);
+    const Real* const xs = grid.xs().data();
+    const Real* const ys = grid.ys().data();
+    const std::size_t size = grid.size();
+    const VR vpx = hn::Set(dr, px), vpy = hn::Set(dr, py);
+    const VR w = hn::Set(dr, width), h = hn::Set(dr, height);
+    const VR hw = hn::Set(dr, width / Real(2)), hh = hn::Set(dr, height / Real(2));
+    const VR nhw = hn::Neg(hw), nhh = hn::Neg(hh);
+    const hn::Rebind<std::int32_t, decltype(dd)> di;
+    const auto* const agents = reinterpret_cast<const std::int32_t*>(grid.agents().data());
+    const auto own = hn::Set(dd, static_cast<double>(self));
+
+    // The k nearest among the cells within `reach` (1 or 2) rings of the agent's, as k_nearest ranks them
+    // (SortedLanes), of those nearer than sqrt(bound2); fewer than k when fewer are that near.
+    const auto nearest = [&](auto& list, int reach, double bound2, KNearest& found) HWY_ATTR {
+        const auto bound = hn::Set(dd, bound2);
+        const std::size_t kth = static_cast<std::size_t>(k) - 1;
+        int listed = 0;
+        // Inserts the slots [begin, end) that are near enough.
+        const auto insert_nearer = [&](std::size_t begin, std::size_t end) HWY_ATTR {
+            for (std::size_t at = begin; at < end; at += lanes) {
+                const std::size_t n = std::min(lanes, end - at);
+                VR x, y;
+                hn::Vec<decltype(di)> index;
+                if (at + lanes <= size) { // lanes past the span read other slots: masked off below
+                    x = hn::LoadU(dr, xs + at);
+                    y = hn::LoadU(dr, ys + at);
+                    index = hn::LoadU(di, agents + at);
+                } else {
+                    alignas(64) Real bx[max_lanes] = {};
+                    alignas(64) Real by[max_lanes] = {};
+                    alignas(64) std::int32_t bi[max_lanes] = {};
+                    std::copy_n(xs + at, n, bx);
+                    std::copy_n(ys + at, n, by);
+                    std::copy_n(agents + at, n, bi);
+                    x = hn::Load(dr, bx);
+                    y = hn::Load(dr, by);
+                    index = hn::Load(di, bi);
+                }
+                if (wrap) { // classic::nearest_image
+                    const VR ex = hn::Sub(vpx, x), ey = hn::Sub(vpy, y);
+                    x = hn::IfThenElse(hn::Gt(ex, hw), hn::Add(x, w),
+                                       hn::IfThenElse(hn::Lt(ex, nhw), hn::Sub(x, w), x));
+                    y = hn::IfThenElse(hn::Gt(ey, hh), hn::Add(y, h),
+                                       hn::IfThenElse(hn::Lt(ey, nhh), hn::Sub(y, h), y));
+                }
+                // k_nearest's distance: the offset in the storage type, widened, squared and summed, no FMA.
+                hn::Vec<decltype(dd)> dx, dy;
+                if constexpr (sizeof(Real) == sizeof(double)) {
+                    dx = hn::Sub(vpx, x);
+                    dy = hn::Sub(vpy, y);
+                } else {
+                    dx = hn::PromoteTo(dd, hn::Sub(vpx, x));
+                    dy = hn::PromoteTo(dd, hn::Sub(vpy, y));
+                }
+                const auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+                // The unsigned index, read as signed 32-bit lanes (Highway 1.0 widens those to double).
+                const auto signed_index = hn::PromoteTo(dd, index);
+                const auto index_d =
+                    hn::IfThenElse(hn::Lt(signed_index, hn::Zero(dd)),
+                                   hn::Add(signed_index, hn::Set(dd, 4294967296.0)), signed_index);
+                // Near enough, not the agent, and no farther than the k-th so far (it would stay out).
+                const auto taken = hn::AndNot(
+                    hn::Eq(index_d, own),
+                    hn::And(hn::And(hn::Lt(d2, bound), hn::Le(d2, list.Broadcast(kth))), hn::FirstN(dd, n)));
+                alignas(64) double lane_d2[max_lanes], lane_index[max_lanes];
+                hn::Store(d2, dd, lane_d2);
+                hn::Store(index_d, dd, lane_index);
+                std::uint8_t bits[(max_lanes + 7) / 8] = {};
+                hn::StoreMaskBits(dd, taken, bits);
+                for (std::size_t byte = 0; byte < (lanes + 7) / 8; ++byte) {
+                    // The lanes in order, an iteration each: a branch per lane would be a coin toss.
+                    for (unsigned b = bits[byte]; b != 0; b &= b - 1) {
+                        const std::size_t l = byte * 8 + static_cast<std::size_t>(__builtin_ctz(b));
+                        list.Insert(lane_d2[l], lane_index[l], static_cast<double>(at + l));
+                        listed += listed < k;
+                    }
+                }
+            }
+        };
+        Columns columns[2];
+        const int spans = column_spans(cx - reach, cx + reach, nx, wrap, columns);
+        int rows[5];
+        rows_of(cy - reach, cy + reach, ny, wrap, rows);
+        for (int r = 0; r <= 2 * reach; ++r) {
+            if (rows[r] < 0) {
+                continue;
+            }
+            const std::size_t base = static_cast<std::size_t>(rows[r]) * static_cast<std::size_t>(nx);
+            for (int c = 0; c < spans; ++c) {
+                insert_nearer(start[base + static_cast<std::size_t>(columns[c].first)],
+                              start[base + static_cast<std::size_t>(columns[c].last) + 1]);
+            }
+        }
+        list.Write(listed, found);
+    };
+    const std::size_t vectors = (static_cast<std::size_t>(k) + lanes - 1) / lanes;
+    const auto nearest_within = [&](int reach, double bound2, KNearest& found) HWY_ATTR {
+        if (vectors == 1) {
+            SortedLanes<1> list(1);
+            nearest(list, reach, bound2, found);
+        } else if (vectors == 2) {
+            SortedLanes<2> list(2);
+            nearest(list, reach, bound2, found);
+        } else {
+            SortedLanes<0> list(vectors);
+            nearest(list, reach, bound2, found);
+        }
+    };
+    // The k nearest of rings 0 to 2 (the 5 x 5 cells) nearer than two rings. Fewer than k: the k-th of
+    // those rings is no nearer, and the ring search goes on past ring 2.
+    nearest_within(2, far2, out);
+    if (out.count < k) {
+        k_nearest(grid, px, py, self, k, wrap, width, height, out);
+        return;
+    }
+    // The ring search stops after ring 1 when the k-th of the 3 x 3 cells is nearer than one ring, and it
+    // can only be if the k-th of the 5 x 5 is (the 3 x 3 cells' k-th is no nearer). Otherwise it stops
+    // after ring 2, with these.
+    if (out.found[static_cast<std::size_t>(k - 1)].distance2 < near2) {
+        KNearest inner;
+        nearest_within(1, near2, inner);
+        if (inner.count == k) {
+            out = inner;
+        }
+    }
+}
+
+HWY_ATTR void SearchF32(const SpatialGrid<float>& grid, float px, float py, std::uint32_t self, int k,
+                        bool wrap, float width, float height, KNearest& out) {
+    Search(grid, px, py, self, k, wrap, width, height, out);
+}
+HWY_ATTR void SearchF64(const SpatialGrid<double>& grid, double px, double py, std::uint32_t self, int k,
+                        bool wrap, double width, double height, KNearest& out) {
+    Search(grid, px, py, self, k, wrap, width, height, out);
+}
+
+} // namespace HWY_NAMESPACE
+} // namespace boids::two_rings
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace boids {
+namespace two_rings {
+HWY_EXPORT(SearchF32);
+HWY_EXPORT(SearchF64);
+} // namespace two_rings
+
+void k_nearest_two_rings(const SpatialGrid<float>& grid, float px, float py, std::uint32_t self, int k,
+                         bool wrap, float width, float height, KNearest& out) {
+    HWY_DYNAMIC_DISPATCH(two_rings::SearchF32)(grid, px, py, self, k, wrap, width, height, out);
+}
+void k_nearest_two_rings(const SpatialGrid<double>& grid, double px, double py, std::uint32_t self, int k,
+                         bool wrap, double width, double height, KNearest& out) {
+    HWY_DYNAMIC_DISPATCH(two_rings::SearchF64)(grid, px, py, self, k, wrap, width, height, out);
+}
+} // namespace boids
+#endif

@@ -1,0 +1,26 @@
+#pragma once
+// The topological fast pass's k-nearest search (internal): k_nearest's answer, to the bit, from the 5 x 5
+// cells around an agent taken at once.
+//
+// With about one agent per cell (the grid k_nearest asks for), the k = 7 nearest nearly always lie within
+// two cells and farther than one: k_nearest then visits rings 0, 1 and 2 a cell at a time, offering each of
+// ~25 candidates to its sorted list with a branch that cannot be predicted. This search reads the block's
+// rows as runs of slots, takes their distances in SIMD lanes, drops those two rings away or farther, and
+// inserts the rest into a sorted list held in vectors, without a branch. Then it applies the ring search's
+// stopping rule to what it found: fewer than k nearer than two rings, it runs k_nearest; a k-th nearer than
+// one ring, it takes the 3 x 3 cells' own list where that one's k-th is nearer than one ring too.
+
+#include "boids/detail/neighbour_search.hpp"
+
+#include <cstdint>
+
+namespace boids {
+
+/// k_nearest(grid, px, py, self, k, wrap, width, height, out) with block_cell 0: the same list, in the same
+/// order, on any grid (a 3D grid, or one of fewer than 5 x 5 cells, takes k_nearest).
+void k_nearest_two_rings(const SpatialGrid<float>& grid, float px, float py, std::uint32_t self, int k,
+                         bool wrap, float width, float height, KNearest& out);
+void k_nearest_two_rings(const SpatialGrid<double>& grid, double px, double py, std::uint32_t self, int k,
+                         bool wrap, double width, double height, KNearest& out);
+
+} // namespace boids

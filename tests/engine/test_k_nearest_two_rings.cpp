@@ -1,0 +1,147 @@
+// The topological fast pass's k-nearest search against k_nearest (the ring search it must reproduce), bit
+// for bit, on every SIMD target: uniform flocks (where it answers from the 5 x 5 cells), crowds (where the
+// ring search stops after one ring), sparse flocks and large k (where it goes on past two), ties, a torus'
+// seams, an open grid's edges and grids too small for the block.
+
+#include "boids/detail/neighbour_search.hpp"
+#include "k_nearest_two_rings.hpp"
+
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <bit>
+#include <cstdint>
+#include <random>
+
+namespace boids {
+namespace {
+
+template <class Real>
+World<Real> uniform(int n, double side, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0, side);
+    World<Real> w;
+    for (int i = 0; i < n; ++i) {
+        w.add(i % 31 == 0 ? Kind::Predator : Kind::Boid, static_cast<Real>(u(rng)), static_cast<Real>(u(rng)),
+              Real(0), Real(0), 0);
+    }
+    return w;
+}
+
+/// A few tight crowds in an otherwise empty square: cells holding many agents, and many holding none.
+template <class Real>
+World<Real> crowds(int n, double side, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0, side);
+    std::normal_distribution<double> spread(0, side / 60);
+    World<Real> w;
+    double cx = 0, cy = 0;
+    for (int i = 0; i < n; ++i) {
+        if (i % 200 == 0) {
+            cx = u(rng);
+            cy = u(rng);
+        }
+        const auto at = [&](double c) { return std::clamp(c + spread(rng), 0.0, std::nextafter(side, 0.0)); };
+        w.add(Kind::Boid, static_cast<Real>(at(cx)), static_cast<Real>(at(cy)), Real(0), Real(0), 0);
+    }
+    return w;
+}
+
+/// The number of agents for which k_nearest_two_rings and k_nearest differ in any bit (count, slots,
+/// indices or squared distances), over k in `ks`, on the SIMD target in force.
+template <class Real>
+int differences(const World<Real>& w, double side, bool wrap, std::initializer_list<int> ks) {
+    SpatialGrid<Real> grid;
+    grid.build(w, GridMembers::Flocking, 0, wrap, side, side, 1);
+    int differ = 0;
+    for (const int k : ks) {
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            if (w.kind[i] == Kind::Predator) {
+                continue;
+            }
+            const auto self = static_cast<std::uint32_t>(i);
+            const auto s = static_cast<Real>(side);
+            KNearest want, got;
+            k_nearest(grid, w.x[i], w.y[i], self, k, wrap, s, s, want);
+            got.count = -1;
+            k_nearest_two_rings(grid, w.x[i], w.y[i], self, k, wrap, s, s, got);
+            bool same = got.count == want.count;
+            for (int m = 0; same && m < want.count; ++m) {
+                const FoundNeighbour &a = want.found[static_cast<std::size_t>(m)],
+                                     &b = got.found[static_cast<std::size_t>(m)];
+                same = a.slot == b.slot && a.index == b.index &&
+                       std::bit_cast<std::uint64_t>(a.distance2) == std::bit_cast<std::uint64_t>(b.distance2);
+            }
+            differ += !same;
+        }
+    }
+    return differ;
+}
+
+/// Runs `check` once on each SIMD target this machine runs.
+template <class Check>
+void on_every_target(const Check& check) {
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        SCOPED_TRACE(hwy::TargetName(target));
+        check();
+    }
+    hwy::SetSupportedTargetsForTest(0);
+}
+
+TEST(KNearestTwoRings, GivesTheRingSearchsListOnATorus) {
+    on_every_target([] {
+        EXPECT_EQ(differences(uniform<float>(3000, 1000, 1), 1000, true, {1, 7, 8, 9}), 0);
+        EXPECT_EQ(differences(uniform<double>(3000, 1000, 2), 1000, true, {7, 16, 17}), 0);
+    });
+}
+
+TEST(KNearestTwoRings, GivesTheRingSearchsListOnAnOpenPlane) {
+    on_every_target([] {
+        EXPECT_EQ(differences(uniform<float>(3000, 1000, 3), 1000, false, {1, 7, 12}), 0);
+        EXPECT_EQ(differences(uniform<double>(3000, 1000, 4), 1000, false, {7, 20}), 0);
+    });
+}
+
+TEST(KNearestTwoRings, GivesTheRingSearchsListInCrowds) {
+    on_every_target([] {
+        EXPECT_EQ(differences(crowds<float>(4000, 1000, 5), 1000, true, {7, 30}), 0);
+        EXPECT_EQ(differences(crowds<double>(4000, 1000, 6), 1000, false, {7, 64}), 0);
+    });
+}
+
+TEST(KNearestTwoRings, GivesTheRingSearchsListWhenTheKthLiesBeyondTwoRings) {
+    on_every_target([] {
+        // k far above the ~12 agents two rings hold: the ring search goes on to ring 3 and beyond.
+        EXPECT_EQ(differences(uniform<float>(1500, 1000, 7), 1000, true, {40, 64}), 0);
+        EXPECT_EQ(differences(uniform<double>(1500, 1000, 8), 1000, false, {40}), 0);
+    });
+}
+
+TEST(KNearestTwoRings, TiesGoToTheLowerIndexAsInTheRingSearch) {
+    World<float> lattice; // many equal distances, on cells' edges
+    for (int i = 0; i < 30; ++i) {
+        for (int j = 0; j < 30; ++j) {
+            lattice.add(Kind::Boid, 10.0f * static_cast<float>(i), 10.0f * static_cast<float>(j), 0, 0, 0);
+        }
+    }
+    on_every_target([&] {
+        EXPECT_EQ(differences(lattice, 300, true, {1, 4, 7, 8, 9, 13}), 0);
+        EXPECT_EQ(differences(lattice, 300, false, {1, 4, 7, 8, 9, 13}), 0);
+    });
+}
+
+TEST(KNearestTwoRings, SmallGridsAndSmallFlocks) {
+    on_every_target([] {
+        for (const int n : {1, 2, 8, 24, 25, 26, 40, 60}) { // 1 x 1 to about 8 x 8 cells
+            SCOPED_TRACE(n);
+            EXPECT_EQ(differences(uniform<float>(n, 100, 9 + static_cast<unsigned>(n)), 100, true, {1, 7}),
+                      0);
+            EXPECT_EQ(differences(uniform<double>(n, 100, 9 + static_cast<unsigned>(n)), 100, false, {1, 7}),
+                      0);
+        }
+    });
+}
+
+} // namespace
+} // namespace boids
