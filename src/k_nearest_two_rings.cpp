@@ -99,24 +99,30 @@ struct SortedLanes {
         const auto first_lane = hn::FirstN(dd, 1);
         const V cd = hn::Set(dd, candidate_d2), ci = hn::Set(dd, candidate_index);
         const V cs = hn::Set(dd, candidate_slot);
-        V carry_d = hn::Zero(dd), carry_i = carry_d, carry_s = carry_d, carry_b = carry_d;
+        // Whether the candidate ranks before entries (d, i): k_nearest's order.
+        const auto ranks_before = [&](V d, V i) HWY_ATTR {
+            return hn::Or(hn::Lt(cd, d), hn::And(hn::Eq(cd, d), hn::Lt(ci, i)));
+        };
+        // The entry before the list's first: nothing ranks before it.
+        V carry_d = hn::Set(dd, -std::numeric_limits<double>::infinity()), carry_i = hn::Zero(dd),
+          carry_s = carry_i;
         for (std::size_t v = 0; v < (kFixed != 0 ? kFixed : vectors); ++v) {
             const V ld = d2[v], li = index[v], ls = slot[v];
-            const auto before = hn::Or(hn::Lt(cd, ld), hn::And(hn::Eq(cd, ld), hn::Lt(ci, li)));
             const V rd = hn::TableLookupLanes(ld, rotate), ri = hn::TableLookupLanes(li, rotate);
             const V rs = hn::TableLookupLanes(ls, rotate);
-            const V rb = hn::TableLookupLanes(hn::VecFromMask(dd, before), rotate);
-            const auto up = hn::MaskFromVec(hn::IfThenElse(first_lane, carry_b, rb));
-            d2[v] =
-                hn::IfThenElse(before, hn::IfThenElse(up, hn::IfThenElse(first_lane, carry_d, rd), cd), ld);
-            index[v] =
-                hn::IfThenElse(before, hn::IfThenElse(up, hn::IfThenElse(first_lane, carry_i, ri), ci), li);
-            slot[v] =
-                hn::IfThenElse(before, hn::IfThenElse(up, hn::IfThenElse(first_lane, carry_s, rs), cs), ls);
+            // Each lane's entry and the one before it.
+            const V pd = hn::IfThenElse(first_lane, carry_d, rd),
+                    pi = hn::IfThenElse(first_lane, carry_i, ri);
+            const V ps = hn::IfThenElse(first_lane, carry_s, rs);
+            const auto before = ranks_before(ld, li), after_previous = hn::Not(ranks_before(pd, pi));
+            // Where the candidate ranks before the entry: the candidate if it ranks after the entry before
+            // (its place), else the entry before (moved up a lane).
+            d2[v] = hn::IfThenElse(before, hn::IfThenElse(after_previous, cd, pd), ld);
+            index[v] = hn::IfThenElse(before, hn::IfThenElse(after_previous, ci, pi), li);
+            slot[v] = hn::IfThenElse(before, hn::IfThenElse(after_previous, cs, ps), ls);
             carry_d = rd;
             carry_i = ri;
             carry_s = rs;
-            carry_b = rb;
         }
     }
 
