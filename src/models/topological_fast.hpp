@@ -43,13 +43,13 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
             double *const vy = scratch.column(0), *const vx = scratch.column(1);
             double *const sin_sum = scratch.column(2), *const cos_sum = scratch.column(3);
             double *const ty = scratch.column(4), *const tx = scratch.column(5);
+            KNearest nearest; // once per chunk: its 1 KiB list is zeroed when made
             for (std::uint32_t slot = begin; slot < end; ++slot) {
                 const std::size_t at = slot - begin;
                 Agent<Real>& a = scratch.agents[at];
                 a = slot_agent(pass, slot);
                 typename Policy<Real>::Sums& s = scratch.sums[at];
                 s = {};
-                KNearest nearest;
                 if (policy.block_cell() > 0) { // PyNBoids' 3 x 3 block of its own cells: the ring search
                     k_nearest(flock, a.x, a.y, a.index, policy.k(), geo.wrap, geo.width, geo.height, nearest,
                               policy.block_cell());
