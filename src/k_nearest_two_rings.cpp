@@ -78,14 +78,18 @@ struct SortedLanes {
     std::size_t vectors;
     using Indices = decltype(hn::SetTableIndices(DD(), static_cast<const std::int64_t*>(nullptr)));
     Indices rotate; // lane l takes lane l - 1 (lane 0, the last)
+    Indices last;   // every lane takes the lane of the list's k-th entry
+    std::size_t kth_vector;
 
-    HWY_INLINE explicit SortedLanes(std::size_t count) : vectors(kFixed != 0 ? kFixed : count) {
+    /// A list of k entries in `count` vectors.
+    HWY_INLINE SortedLanes(std::size_t count, int k) : vectors(kFixed != 0 ? kFixed : count) {
         const DD dd;
-        alignas(64) std::int64_t rotation[max_lanes];
-        for (std::size_t l = 0; l < hn::Lanes(dd); ++l) {
-            rotation[l] = static_cast<std::int64_t>(l == 0 ? hn::Lanes(dd) - 1 : l - 1);
-        }
-        rotate = hn::SetTableIndices(dd, rotation);
+        const hn::RebindToSigned<DD> di;
+        const auto lanes = static_cast<std::int64_t>(hn::Lanes(dd));
+        const auto kth = static_cast<std::int64_t>(k - 1);
+        rotate = hn::IndicesFromVec(dd, hn::And(hn::Iota(di, -1), hn::Set(di, lanes - 1)));
+        last = hn::IndicesFromVec(dd, hn::Set(di, kth % lanes));
+        kth_vector = static_cast<std::size_t>(kth / lanes);
         for (std::size_t v = 0; v < vectors; ++v) {
             d2[v] = index[v] = hn::Inf(dd); // after every candidate
             slot[v] = hn::Zero(dd);
@@ -126,16 +130,8 @@ struct SortedLanes {
         }
     }
 
-    /// The squared distance of entry `at` (infinity while the list is shorter) in every lane.
-    HWY_INLINE V Broadcast(std::size_t at) const {
-        const DD dd;
-        const std::size_t lanes = hn::Lanes(dd);
-        alignas(64) std::int64_t lane[max_lanes];
-        for (std::size_t l = 0; l < lanes; ++l) {
-            lane[l] = static_cast<std::int64_t>(at % lanes);
-        }
-        return hn::TableLookupLanes(d2[at / lanes], hn::SetTableIndices(dd, lane));
-    }
+    /// The squared distance of the k-th entry (infinity while the list is shorter) in every lane.
+    HWY_INLINE V Kth() const { return hn::TableLookupLanes(d2[kth_vector], last); }
 
     /// The first `count` entries into k_nearest's list.
     HWY_INLINE void Write(int count, KNearest& out) const {
@@ -191,7 +187,6 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
     // (SortedLanes), of those nearer than sqrt(bound2); fewer than k when fewer are that near.
     const auto nearest = [&](auto& list, int reach, double bound2, KNearest& found) HWY_ATTR {
         const auto bound = hn::Set(dd, bound2);
-        const std::size_t kth = static_cast<std::size_t>(k) - 1;
         int listed = 0;
         // Inserts the slots [begin, end) that are near enough.
         const auto insert_nearer = [&](std::size_t begin, std::size_t end) HWY_ATTR {
@@ -239,7 +234,7 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
                 // Near enough, not the agent, and no farther than the k-th so far (it would stay out).
                 const auto taken = hn::AndNot(
                     hn::Eq(index_d, own),
-                    hn::And(hn::And(hn::Lt(d2, bound), hn::Le(d2, list.Broadcast(kth))), hn::FirstN(dd, n)));
+                    hn::And(hn::And(hn::Lt(d2, bound), hn::Le(d2, list.Kth())), hn::FirstN(dd, n)));
                 alignas(64) double lane_d2[max_lanes], lane_index[max_lanes];
                 hn::Store(d2, dd, lane_d2);
                 hn::Store(index_d, dd, lane_index);
@@ -274,13 +269,13 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
     const std::size_t vectors = (static_cast<std::size_t>(k) + lanes - 1) / lanes;
     const auto nearest_within = [&](int reach, double bound2, KNearest& found) HWY_ATTR {
         if (vectors == 1) {
-            SortedLanes<1> list(1);
+            SortedLanes<1> list(1, k);
             nearest(list, reach, bound2, found);
         } else if (vectors == 2) {
-            SortedLanes<2> list(2);
+            SortedLanes<2> list(2, k);
             nearest(list, reach, bound2, found);
         } else {
-            SortedLanes<0> list(vectors);
+            SortedLanes<0> list(vectors, k);
             nearest(list, reach, bound2, found);
         }
     };
