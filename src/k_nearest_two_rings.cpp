@@ -25,8 +25,8 @@ struct Columns {
     int first = 0, last = -1;
 };
 
-/// The columns from `first` to `last` (within [-2, nx + 1]) of a row of nx >= 5: on a torus one or two
-/// spans (its seam splits them), on an open grid the part within it. Returns how many spans.
+/// The columns from `first` to `last` (within [-r, nx - 1 + r]) of a row of nx >= 2r + 1: on a torus one or
+/// two spans (its seam splits them), on an open grid the part within it. Returns how many spans.
 inline int column_spans(int first, int last, int nx, bool wrap, Columns (&out)[2]) {
     if (!wrap) {
         out[0] = {std::max(first, 0), std::min(last, nx - 1)};
@@ -46,8 +46,8 @@ inline int column_spans(int first, int last, int nx, bool wrap, Columns (&out)[2
     return 1;
 }
 
-/// The rows from `first` to `last` (within [-2, ny + 1]) of a grid of ny >= 5, wrapped on a torus, or -1
-/// where an open grid ends.
+/// The rows from `first` to `last` (within [-r, ny - 1 + r]) of a grid of ny >= 2r + 1, wrapped on a torus,
+/// or -1 where an open grid ends.
 inline void rows_of(int first, int last, int ny, bool wrap, int* out) {
     for (int r = first; r <= last; ++r) {
         const int row = wrap ? (r < 0 ? r + ny : (r >= ny ? r - ny : r)) : (r >= 0 && r < ny ? r : -1);
@@ -252,7 +252,7 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
         };
         Columns columns[2];
         const int spans = column_spans(cx - reach, cx + reach, nx, wrap, columns);
-        int rows[5];
+        int rows[7];
         rows_of(cy - reach, cy + reach, ny, wrap, rows);
         for (int r = 0; r <= 2 * reach; ++r) {
             if (rows[r] < 0) {
@@ -283,7 +283,14 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
     // those rings is no nearer, and the ring search goes on past ring 2.
     nearest_within(2, far2, out);
     if (out.count < k) {
-        k_nearest(grid, px, py, self, k, wrap, width, height, out);
+        // Likewise after ring 3, where the grid has the cells (7 x 7) for it; else the ring search itself.
+        const double three_rings = 3 * grid.min_cell();
+        if (nx >= 7 && ny >= 7) {
+            nearest_within(3, three_rings * three_rings, out);
+        }
+        if (out.count < k) {
+            k_nearest(grid, px, py, self, k, wrap, width, height, out);
+        }
         return;
     }
     // The ring search stops after ring 1 when the k-th of the 3 x 3 cells is nearer than one ring, and it
