@@ -7,8 +7,9 @@
 // ~25 candidates to its sorted list with a branch that cannot be predicted. This search reads the block's
 // rows as runs of slots, takes their distances in SIMD lanes, drops those two rings away or farther, and
 // inserts the rest into a sorted list held in vectors, without a branch. Then it applies the ring search's
-// stopping rule to what it found: fewer than k nearer than two rings, it runs k_nearest; a k-th nearer than
-// one ring, it takes the 3 x 3 cells' own list where that one's k-th is nearer than one ring too.
+// stopping rule to what it found: a k-th nearer than one ring, it takes the 3 x 3 cells' own list where
+// that one's k-th is nearer than one ring too; fewer than k nearer than two rings, the 7 x 7 cells' k
+// nearer than three, and past that k_nearest itself.
 
 #include "boids/detail/neighbour_search.hpp"
 
