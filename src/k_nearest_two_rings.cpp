@@ -274,6 +274,9 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
         } else if (vectors == 2) {
             SortedLanes<2> list(2, k);
             nearest(list, reach, bound2, found);
+        } else if (vectors <= 4) { // k = 7 in SSE4's two lanes (a spare vector for 3)
+            SortedLanes<4> list(4, k);
+            nearest(list, reach, bound2, found);
         } else {
             SortedLanes<0> list(vectors, k);
             nearest(list, reach, bound2, found);
