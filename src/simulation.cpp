@@ -1,5 +1,7 @@
 #include "boids/simulation.hpp"
 
+#include "boids/fast_path.hpp"
+
 #include "boids/spawn.hpp"
 #include "classic_rules.hpp"
 #include "fast_classic_step.hpp"
@@ -77,6 +79,9 @@ void clear_unused_extension_state(World<Real>& world, const Params& p) {
 template <class Real>
 Simulation<Real>::Simulation(const Params& params, World<Real> world)
     : params_(params), world_(std::move(world)) {
+    // Every model's lanes kernels run the instruction set BOIDS_SIMD_TARGET names (a bad name is refused
+    // here, before a step), not only the classic fast step's.
+    apply_fast_path_target_environment();
     validate_for<Real>(params_);
     conform_dimensions(world_, params_);
     clear_unused_extension_state(world_, params_);

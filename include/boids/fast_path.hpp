@@ -29,8 +29,8 @@ inline constexpr const char* fast_path_target_variable = "BOIDS_SIMD_TARGET";
 /// be called while another thread steps.
 void set_fast_path_target(const std::string& name, const std::string& field = "SIMD target");
 
-/// Applies fast_path_target_variable if it is set and no target was chosen yet (the fast path calls it
-/// before its first step). Throws InputError naming the variable for a value this CPU does not run.
+/// Applies fast_path_target_variable if it is set and no target was chosen yet (every Simulation calls it
+/// when made). Throws InputError naming the variable for a value this CPU does not run.
 void apply_fast_path_target_environment();
 
 } // namespace boids

@@ -292,6 +292,14 @@ TEST(Cli, BenchRunsTheSimdTargetNamedByFlagOrEnvironment) {
     EXPECT_EQ(run.code, 2) << run.err;
     EXPECT_NE(run.err.find("BOIDS_SIMD_TARGET = 'avx9' is invalid: this CPU runs auto | "), std::string::npos)
         << run.err;
+    // So does every other model's fast pass (their kernels are dispatched the same way).
+    for (const char* preset : {"pynboids", "vicsek", "couzin", "downey-2d"}) {
+        const Result model = boids_with_environment(
+            "BOIDS_SIMD_TARGET=avx9", std::string("run --headless --boids 50 --steps 2 --preset ") + preset);
+        EXPECT_EQ(model.code, 2) << preset << ": " << model.err;
+        EXPECT_NE(model.err.find("BOIDS_SIMD_TARGET = 'avx9'"), std::string::npos)
+            << preset << ": " << model.err;
+    }
 }
 
 TEST(Cli, BenchMaxFlockBisects) {
