@@ -1,6 +1,8 @@
 #include "boids/detail/thread_chooser.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <thread>
 
 namespace boids::detail {
 
@@ -31,7 +33,34 @@ double ThreadChooser::State::Option::estimate() const {
     return sum / samples;
 }
 
-ThreadChooser::ThreadChooser(Memory* memory) : memory_(memory != nullptr ? memory : &Memory::process()) {}
+ThreadChooser::ThreadChooser(Memory* memory, RunningElsewhere running)
+    : memory_(memory != nullptr ? memory : &Memory::process()),
+      running_(running != nullptr ? running : &running_elsewhere) {}
+
+int ThreadChooser::running_elsewhere() {
+    // /proc/loadavg: "0.52 0.58 0.59 3/512 12345", the fourth field runnable entities / all; the reader is
+    // one of the runnable. The least of three reads half a millisecond apart leaves out what only flickers
+    // (a shell pipeline's other programs as they start, before they wait for input).
+    int least = -1;
+    for (int read = 0; read < 3; ++read) {
+        if (read > 0) {
+            std::this_thread::sleep_for(std::chrono::microseconds(500));
+        }
+        std::FILE* file = std::fopen("/proc/loadavg", "r");
+        if (file == nullptr) {
+            return -1;
+        }
+        double one = 0, five = 0, fifteen = 0;
+        int runnable = 0, all = 0;
+        const int fields = std::fscanf(file, "%lf %lf %lf %d/%d", &one, &five, &fifteen, &runnable, &all);
+        std::fclose(file);
+        if (fields != 5) {
+            return -1;
+        }
+        least = least < 0 ? runnable - 1 : std::min(least, runnable - 1);
+    }
+    return std::max(least, 0);
+}
 
 int ThreadChooser::threads_for_step(int all, std::size_t agents, Clock::time_point now) {
     if (all <= 1) {
@@ -39,12 +68,20 @@ int ThreadChooser::threads_for_step(int all, std::size_t agents, Clock::time_poi
     }
     if (!started_) {
         started_ = true;
-        memory_->recall(agents, now, state_);
+        if (!memory_->recall(agents, now, state_) && running_() >= 1) {
+            state_.on_one = true;
+            state_.started_busy = true;
+        }
     }
     agents_ = agents;
     const State::Option& other = state_.on_one ? state_.all : state_.one;
-    probing_ = state_.steps_since_probe >= min_steps_between &&
-               (other.samples == 0 || state_.since_probe_ms >= probe_spacing * other.estimate());
+    // All threads not yet timed after a busy start: as if they cost assumed_busy_ms a step (a time slice
+    // waited for); otherwise an option not yet timed is timed after min_steps_between steps.
+    const double other_ms = other.samples > 0     ? other.estimate()
+                            : state_.started_busy ? assumed_busy_ms
+                                                  : 0.0;
+    probing_ =
+        state_.steps_since_probe >= min_steps_between && state_.since_probe_ms >= probe_spacing * other_ms;
     return state_.on_one != probing_ ? 1 : all;
 }
 

@@ -1,7 +1,8 @@
 // The thread chooser (src/thread_chooser.cpp) fed made-up step times: it keeps the faster option, moves to
 // one thread within a few steps when steps on all threads start waiting for other processes, moves back
 // when the machine is quiet again, spends little of the stepping time on the slower option, and hands what
-// it learned to the next chooser of a like flock, so that many short runs learn a busy machine once.
+// it learned to the next chooser of a like flock, so that many short runs learn a busy machine once; and a
+// chooser with nothing to start from starts on one thread where other processes are running.
 
 #include "boids/detail/thread_chooser.hpp"
 
@@ -46,6 +47,14 @@ double busy(int threads) {
     return threads == 1 ? 4.0 : 40.0; // every barrier waits for a time slice
 }
 
+/// The run queue as a test sets it, not as the machine running the tests has it.
+int nobody_running() {
+    return 0;
+}
+int two_running() {
+    return 2;
+}
+
 /// A chooser with a memory of its own, so that the tests do not hand states to each other.
 struct Fixture {
     ThreadChooser::Memory memory;
@@ -57,7 +66,7 @@ struct Fixture {
 
 TEST(ThreadChooser, OneThreadAvailableIsOneThread) {
     Fixture f;
-    ThreadChooser chooser(&f.memory);
+    ThreadChooser chooser(&f.memory, nobody_running);
     for (int s = 0; s < 100; ++s) {
         EXPECT_EQ(chooser.threads_for_step(1, flock), 1);
         chooser.record(1, 1.0);
@@ -66,7 +75,7 @@ TEST(ThreadChooser, OneThreadAvailableIsOneThread) {
 
 TEST(ThreadChooser, AQuietMachineStepsOnAllThreadsAndProbesRarely) {
     Fixture f;
-    ThreadChooser chooser(&f.memory);
+    ThreadChooser chooser(&f.memory, nobody_running);
     const Flight run = f.fly(chooser, 2000, quiet);
     EXPECT_EQ(run.last_threads, 4);
     // The probes on one thread cost at most a few percent of the time all threads alone would take.
@@ -74,9 +83,53 @@ TEST(ThreadChooser, AQuietMachineStepsOnAllThreadsAndProbesRarely) {
     EXPECT_GE(run.steps_on_one, 1); // it does look
 }
 
+TEST(ThreadChooser, AFirstChooserAmongRunningProcessesStartsOnOneThread) {
+    // Other processes running as it starts: a short run never steps on all threads.
+    Fixture f;
+    ThreadChooser chooser(&f.memory, two_running);
+    const Flight short_run = f.fly(chooser, 40, busy);
+    EXPECT_EQ(short_run.steps_on_one, 40);
+    // A long one times all threads now and then, at a small cost, and stays on one.
+    const Flight long_run = f.fly(chooser, 3000, busy);
+    EXPECT_LT(long_run.steps_on_one, 3000);
+    EXPECT_LT(long_run.ms, 1.1 * 3000 * busy(1));
+    EXPECT_EQ(long_run.last_threads, 1);
+}
+
+TEST(ThreadChooser, AFirstChooserAmongProcessesThatStopFindsAllThreads) {
+    // The processes seen at the start finish: the first probe finds all threads faster, soon enough.
+    Fixture f;
+    ThreadChooser chooser(&f.memory, two_running);
+    const Flight run = f.fly(chooser, 2000, quiet);
+    EXPECT_EQ(run.last_threads, 4);
+    EXPECT_LT(run.ms, 1.15 * 2000 * quiet(4)) << run.steps_on_one << " steps on one thread";
+}
+
+TEST(ThreadChooser, AFirstChooserOnAQuietMachineStartsOnAllThreads) {
+    Fixture f;
+    ThreadChooser chooser(&f.memory, nobody_running);
+    EXPECT_EQ(chooser.threads_for_step(4, flock), 4);
+}
+
+TEST(ThreadChooser, ARememberedChoiceOutweighsTheRunQueue) {
+    Fixture f;
+    {
+        ThreadChooser quiet_run(&f.memory, nobody_running);
+        EXPECT_EQ(f.fly(quiet_run, 50, quiet).last_threads, 4);
+    }
+    ThreadChooser chooser(&f.memory, two_running);
+    EXPECT_EQ(chooser.threads_for_step(4, flock, f.now + std::chrono::seconds(1)), 4);
+}
+
+TEST(ThreadChooser, TheRunQueueIsReadFromTheKernel) {
+    const int running = ThreadChooser::running_elsewhere();
+    EXPECT_GE(running, 0); // Linux has /proc/loadavg
+    EXPECT_LT(running, 1 << 20);
+}
+
 TEST(ThreadChooser, ABusyMachineMovesToOneThreadAndBackWhenQuietAgain) {
     Fixture f;
-    ThreadChooser chooser(&f.memory);
+    ThreadChooser chooser(&f.memory, nobody_running);
     f.fly(chooser, 200, quiet);
     // The load arrives: within a few steps the chooser is on one thread, and the probes on all threads
     // cost a few percent over one thread alone.
@@ -94,7 +147,7 @@ TEST(ThreadChooser, ABusyMachineMovesToOneThreadAndBackWhenQuietAgain) {
 
 TEST(ThreadChooser, EqualOptionsDoNotFlap) {
     Fixture f;
-    ThreadChooser chooser(&f.memory);
+    ThreadChooser chooser(&f.memory, nobody_running);
     int switches = 0, last = 0;
     for (int s = 0; s < 1000; ++s) {
         const int threads = chooser.threads_for_step(2, flock);
@@ -110,7 +163,7 @@ Flight fly_short_runs(Fixture& f, ThreadChooser::Memory* memory, int runs, int s
                       const std::function<double(int)>& cost) {
     Flight total;
     for (int r = 0; r < runs; ++r) {
-        ThreadChooser chooser(memory);
+        ThreadChooser chooser(memory, nobody_running);
         const Flight run = f.fly(chooser, steps, cost);
         total.steps_on_one += run.steps_on_one;
         total.ms += run.ms;
@@ -146,11 +199,11 @@ TEST(ThreadChooser, ANewChooserContinuesTheProbesOfTheLast) {
 TEST(ThreadChooser, AStaleOrUnlikeMemoryIsNotUsed) {
     Fixture f;
     {
-        ThreadChooser busy_run(&f.memory);
+        ThreadChooser busy_run(&f.memory, nobody_running);
         EXPECT_EQ(f.fly(busy_run, 50, busy).last_threads, 1);
     }
     const auto first_threads = [&](std::size_t agents, Clock::time_point at) {
-        ThreadChooser chooser(&f.memory);
+        ThreadChooser chooser(&f.memory, nobody_running);
         return chooser.threads_for_step(4, agents, at);
     };
     EXPECT_EQ(first_threads(flock, f.now + std::chrono::seconds(1)), 1);         // like and recent

@@ -18,6 +18,11 @@ namespace boids::detail {
 /// The probes are spaced so that they cost at most about 1/32 of the stepping time even when the other
 /// option is much slower. Any thread count gives the same bits, so this is purely a matter of speed.
 ///
+/// A chooser with nothing to start from looks at the run queue once: where other processes are running on
+/// some core at that moment, it starts on one thread and first times all threads after probe spacing's
+/// share of stepping (as if a step on all threads cost at least `assumed_busy_ms`), so that a short run on a
+/// busy machine never waits for a time slice; otherwise it starts on all threads.
+///
 /// What a chooser has learned outlives its Simulation: each step leaves it in a `ThreadChooser::Memory`
 /// (the process's own, unless a test gives another), and a new chooser whose flock is of a like size
 /// starts from it if it is recent. A program that makes many short Simulations (a sweep, the bench, a
@@ -38,14 +43,24 @@ public:
         };
         Option all, one;
         bool on_one = false;       ///< the option in use: one thread, else all
+        bool started_busy = false; ///< started on one thread, other processes running: all not timed yet
         double since_probe_ms = 0; ///< stepping time on the option in use since the other was last timed
         int steps_since_probe = 0;
     };
 
     class Memory;
 
-    /// A chooser that leaves what it learns in, and starts from, `memory` (by default the process's).
-    explicit ThreadChooser(Memory* memory = nullptr);
+    /// Processes (threads) other than the caller running on some core at this moment, or -1 if unknown.
+    using RunningElsewhere = int (*)();
+    /// The kernel's count (/proc/loadavg's runnable entities, less the caller), the least of a few reads.
+    static int running_elsewhere();
+
+    /// What a first probe of all threads is scheduled by on a busy machine, in ms per step.
+    static constexpr double assumed_busy_ms = 5.0;
+
+    /// A chooser that leaves what it learns in, and starts from, `memory` (by default the process's), and
+    /// reads the run queue with `running` (by default running_elsewhere()).
+    explicit ThreadChooser(Memory* memory = nullptr, RunningElsewhere running = nullptr);
 
     /// Threads for the next step of a flock of `agents`, `all` (> 1) or 1.
     [[nodiscard]] int threads_for_step(int all, std::size_t agents, Clock::time_point now = Clock::now());
@@ -54,6 +69,7 @@ public:
 
 private:
     Memory* memory_;
+    RunningElsewhere running_;
     State state_;
     std::size_t agents_ = 0;
     bool started_ = false; ///< has looked into the memory
