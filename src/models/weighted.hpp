@@ -68,6 +68,27 @@ inline Vec3 limit(Vec3 v) {
     return n > 1.0 ? v * (1.0 / n) : v;
 }
 
+/// std::remainder(x, length) for length > 0, to the bit, without the C library's call where |x| is at most
+/// twice the length (every offset from a position in the world to the carrot): the offset's image nearest
+/// zero. IEEE's remainder is exact, so any exact computation gives its bits: here x - n * length for n = 0,
+/// +-1 or +-2 is exact (Sterbenz: x and n * length lie within a factor of 2), n taken as the nearest
+/// integer to x / length with ties to even, and a zero result has the sign of x.
+inline double nearest_offset(double x, double length) {
+    const double half = length * 0.5;
+    const double ax = std::abs(x);
+    if (ax <= half) {
+        return x; // n = 0 (at exactly half: a tie between 0 and +-1, and 0 is even)
+    }
+    if (!(ax <= 2 * length)) {
+        return std::remainder(x, length); // far outside, infinite or NaN: the C library's
+    }
+    const double step = x > 0 ? length : -length;
+    const double once = x - step; // n = +-1
+    const double r =
+        std::abs(once) < half ? once : (x - 2 * step); // beyond, or a tie between 1 and 2: n = +-2
+    return r == 0 ? std::copysign(0.0, x) : r;
+}
+
 /// v scaled to length 1; a zero vector stays zero.
 inline Vec3 unit(Vec3 v) {
     const double n = v.norm();
@@ -137,10 +158,10 @@ struct Policy {
         const Vec3 pos = position(a);
         Vec3 to_carrot = Vec3{own.carrot_x, own.carrot_y, c.three_d ? own.carrot_z : 0.0} - pos;
         if (c.wrap) {
-            to_carrot.x = std::remainder(to_carrot.x, params.width);
-            to_carrot.y = std::remainder(to_carrot.y, params.height);
+            to_carrot.x = nearest_offset(to_carrot.x, params.width);
+            to_carrot.y = nearest_offset(to_carrot.y, params.height);
             if (c.three_d) {
-                to_carrot.z = std::remainder(to_carrot.z, params.depth);
+                to_carrot.z = nearest_offset(to_carrot.z, params.depth);
             }
         }
         const Vec3 v = heading(a);

@@ -5,10 +5,14 @@
 #include "boids/scenario.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
+#include "models/weighted.hpp"
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <random>
 
 namespace boids {
 namespace {
@@ -220,6 +224,36 @@ TEST(ModelParams, BadValuesAreRejected) {
 
 namespace boids {
 namespace {
+
+TEST(Weighted, NearestOffsetIsTheCLibrarysRemainderToTheBit) {
+    // Offsets to the carrot, ties (halves, 1.5 and 2 lengths), zeros of both signs, lengths of every size,
+    // and values past twice the length (the C library's own).
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> unit(-2.2, 2.2);
+    std::uniform_real_distribution<double> scale(-6, 6);
+    int differ = 0, cases = 0;
+    const auto check = [&](double x, double length) {
+        ++cases;
+        const double want = std::remainder(x, length), got = weighted::nearest_offset(x, length);
+        differ += std::bit_cast<std::uint64_t>(want) != std::bit_cast<std::uint64_t>(got);
+    };
+    for (int i = 0; i < 200000; ++i) {
+        const double length = std::pow(10.0, scale(rng)) * (1 + unit(rng) * 0.1);
+        check(unit(rng) * length, length);
+        for (const double k : {0.5, 1.0, 1.5, 2.0}) {
+            for (const double sign : {1.0, -1.0}) {
+                const double tie = sign * k * length;
+                check(tie, length);
+                check(std::nextafter(tie, 0.0), length);
+                check(std::nextafter(tie, sign * 1e308), length);
+            }
+        }
+    }
+    for (const double x : {0.0, -0.0, 5e-324, -5e-324, 1e308, -1e308}) {
+        check(x, 640.0);
+    }
+    EXPECT_EQ(differ, 0) << "of " << cases;
+}
 
 TEST(Weighted, OneStepComputedByHand) {
     Params p;
