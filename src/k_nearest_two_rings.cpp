@@ -254,7 +254,9 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
         const int spans = column_spans(cx - reach, cx + reach, nx, wrap, columns);
         int rows[7];
         rows_of(cy - reach, cy + reach, ny, wrap, rows);
-        for (int r = 0; r <= 2 * reach; ++r) {
+        // The agent's row first, then outward: the nearest found early keep more of the farther rows out.
+        for (int step = 0; step <= 2 * reach; ++step) {
+            const int r = reach + (step % 2 == 0 ? step / 2 : -(step + 1) / 2);
             if (rows[r] < 0) {
                 continue;
             }
