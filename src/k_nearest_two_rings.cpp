@@ -1,6 +1,5 @@
-// k_nearest_two_rings (k_nearest_two_rings.hpp): the distances of a block's candidates in SIMD lanes, for
-// every instruction set Highway targets here (foreach_target), dispatched at run time; the choice of the
-// nearest among those that remain is k_nearest's, in scalar code.
+// k_nearest_two_rings (k_nearest_two_rings.hpp): a block's distances and its sorted list of the nearest in
+// SIMD lanes, for every instruction set Highway targets here (foreach_target), dispatched at run time.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "k_nearest_two_rings.cpp"
@@ -183,7 +182,7 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
     const auto* const agents = reinterpret_cast<const std::int32_t*>(grid.agents().data());
     const auto own = hn::Set(dd, static_cast<double>(self));
 
-    // The k nearest among the cells within `reach` (1 or 2) rings of the agent's, as k_nearest ranks them
+    // The k nearest among the cells within `reach` (1, 2 or 3) rings of the agent's, as k_nearest ranks them
     // (SortedLanes), of those nearer than sqrt(bound2); fewer than k when fewer are that near.
     const auto nearest = [&](auto& list, int reach, double bound2, KNearest& found) HWY_ATTR {
         const auto bound = hn::Set(dd, bound2);
