@@ -1,7 +1,6 @@
 #include "boids/simulation.hpp"
 
 #include "boids/fast_path.hpp"
-
 #include "boids/spawn.hpp"
 #include "classic_rules.hpp"
 #include "fast_classic_step.hpp"

@@ -40,7 +40,9 @@ ThreadChooser::ThreadChooser(Memory* memory, RunningElsewhere running)
 int ThreadChooser::running_elsewhere() {
     // /proc/loadavg: "0.52 0.58 0.59 3/512 12345", the fourth field runnable entities / all; the reader is
     // one of the runnable. The least of three reads half a millisecond apart leaves out what only flickers
-    // (a shell pipeline's other programs as they start, before they wait for input).
+    // (a shell pipeline's other programs as they start, before they wait for input). This process's own
+    // worker threads count while they spin after a parallel region: at worst a chooser then starts on one
+    // thread and finds all threads faster at its first probe.
     int least = -1;
     for (int read = 0; read < 3; ++read) {
         if (read > 0) {
