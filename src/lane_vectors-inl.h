@@ -60,10 +60,21 @@ HWY_INLINE HWY_ATTR void StoreLanes(V v, double* column, std::uint32_t at, std::
     std::copy_n(lanes, n, column + at);
 }
 
+/// sum + x in the lanes of `m`, sum in the others: a masked add on AVX-512, and elsewhere sum + (x where
+/// m, +0 elsewhere), an AND and an add where a blend would cost an add and a blend. The same bits for a sum
+/// that is never -0 (one that starts at +0: an addition gives -0 only from two -0s), as s + (+0) is s.
+HWY_INLINE HWY_ATTR V AddWhere(M m, V sum, V x) {
+#if HWY_TARGET <= HWY_AVX3
+    return hn::IfThenElse(m, hn::Add(sum, x), sum);
+#else
+    return hn::Add(sum, hn::IfThenElseZero(m, x));
+#endif
+}
+
 /// How a lane takes a candidate's offset from its agent, each as the model's plain path does.
 enum class LaneOffset {
-    ImageMinusAgent,        ///< heading::offset: the image and the agent each widened to double, subtracted
-    NegatedAgentMinusImage, ///< Geometry::neighbour's dx (agent minus image, storage type) negated, widened
+    ImageMinusAgent, ///< heading::offset: the image and the agent each widened to double, subtracted
+    AgentMinusImage, ///< Geometry::neighbour's dx: the agent minus the image in the storage type, widened
 };
 
 /// `count` vectors of agents from slot `at` (those before `end`): `start(at, n)` gives the model's sums of
@@ -110,9 +121,9 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
             if constexpr (offset == LaneOffset::ImageMinusAgent) {
                 dx = hn::Sub(widen(x), dax[j]);
                 dy = hn::Sub(widen(y), day[j]);
-            } else { // exact negation: its zeros keep the plain path's signs
-                dx = hn::Neg(widen(hn::Sub(ax[j], x)));
-                dy = hn::Neg(widen(hn::Sub(ay[j], y)));
+            } else {
+                dx = widen(hn::Sub(ax[j], x));
+                dy = widen(hn::Sub(ay[j], y));
             }
             const V d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)); // no FMA (-ffp-contract=off)
             auto reached = hn::Lt(d2, r2);

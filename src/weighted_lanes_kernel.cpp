@@ -11,27 +11,36 @@
 #include "lane_vectors-inl.h"
 #include "weighted_lanes_kernel.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
 namespace HWY_NAMESPACE {
 
-/// A vector of agents: their positions, velocities and speeds, and their sums.
+/// A vector of agents: their positions, velocities and speeds, and their sums. `speed2` is the speed
+/// squared where ConeLanes' squares may decide (WeightedSums), 0 where the speed is 0, NaN elsewhere;
+/// `still` marks the agents that do not move (each neighbourhood sees all around them).
 struct WeightedLanes {
-    V px, py, vx, vy, speed;
+    V px, py, vx, vy, speed, speed2;
+    M still;
     V cx, cy, cn, ax, ay, an, lx, ly, ln;
 };
 
 /// One neighbourhood in lanes: its radius and cosine limits.
 struct ConeLanes {
-    V radius, cos_below, cos_above;
+    V radius, cos_below, cos_above, reach2, above_squared, below_squared;
     const weighted::Neighbourhood* cone;
 
+    /// The limits' signed squares negated, as the lanes take the offset the other way round.
     explicit ConeLanes(DD dd, const weighted::Neighbourhood& n)
         : radius(hn::Set(dd, n.radius)), cos_below(hn::Set(dd, n.cos_below)),
-          cos_above(hn::Set(dd, n.cos_above)), cone(&n) {}
+          cos_above(hn::Set(dd, n.cos_above)), reach2(hn::Set(dd, n.reach2)),
+          above_squared(hn::Set(dd, -n.above_squared)), below_squared(hn::Set(dd, -n.below_squared)),
+          cone(&n) {}
 
     /// The lanes of `reached` whose neighbour at `length` with the clamped cosine `c` the neighbourhood
     /// sees (Neighbourhood::sees; the lanes within 1e-9 of the limit take its scalar acos).
@@ -51,6 +60,20 @@ struct ConeLanes {
         }
         return hn::And(reached, hn::AndNot(hn::Gt(length, radius), within));
     }
+
+    /// Sees without the square root and the division where the signed squares tell the side of the limits
+    /// for certain (Neighbourhood::above_squared): `back_squared` is dot * |dot| of the offset taken the
+    /// other way round (so -dot * |dot|), `scale` is speed^2 * d2 where both lie in ranges that keep the
+    /// margin far above their roundings (NaN elsewhere: no comparison holds), `still` where the agent or
+    /// the offset is zero. Adds to `undecided` the lanes it cannot tell.
+    HWY_INLINE HWY_ATTR M SeesBySquares(M reached, V d2, V back_squared, V scale, M still,
+                                        M& undecided) const {
+        const M in_range = hn::And(reached, hn::Le(d2, reach2));
+        const M above = hn::Le(back_squared, hn::Mul(above_squared, scale));
+        const M below = hn::Ge(back_squared, hn::Mul(below_squared, scale));
+        undecided = hn::Or(undecided, hn::AndNot(hn::Or(still, hn::Or(above, below)), in_range));
+        return hn::And(in_range, hn::Or(still, above));
+    }
 };
 
 template <class Real>
@@ -60,16 +83,32 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
     const DD dd;
     const hn::Rebind<Real, DD> dr;
     const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0), neg_one = hn::Set(dd, -1.0);
+    const V nan = hn::Set(dd, std::numeric_limits<double>::quiet_NaN());
+    // The squares decide where speed^2 * d2 lies within [1e-200, 1e200] (and the speed^2 within
+    // [1e-100, 1e100]): all terms then are normal numbers, and their relative roundings (a few 2^-53) stay
+    // far below the limits' margin of 1e-12, even against a limit's square of 1e-60. A float offset that is
+    // not zero is at least 2^-149 long, so d2 >= 2^-298 > 1e-90, and speed^2 * d2 lies in that range for
+    // every speed^2 up to 1e200 / range^2: float storage needs no test per candidate.
+    constexpr bool float_offsets = std::is_same_v<Real, float>;
+    const double fastest2 = float_offsets ? std::min(1e100, 1e200 / grid.range2) : 1e100;
+    const V slowest2 = hn::Set(dd, 1e-100), fastest2_lanes = hn::Set(dd, fastest2);
+    const V least_scale = hn::Set(dd, 1e-200), most_scale = hn::Set(dd, 1e200);
     const ConeLanes center(dd, near.center), avoid(dd, near.avoid), align(dd, near.align);
     const std::uint32_t base = group.first; // the sums are indexed from the group's first agent
-    EachLaneVectorOf<LaneOffset::NegatedAgentMinusImage, 1>(
+    EachLaneVectorOf<LaneOffset::AgentMinusImage, 1>(
         grid, group, runs,
         [&](std::uint32_t at, std::size_t n) {
+            const V speed = LoadLanes(dd, agents.speed, at, n);
+            const V speed2 = hn::Mul(speed, speed);
+            const M still = hn::Eq(speed, zero);
+            const M decidable = hn::And(hn::Ge(speed2, slowest2), hn::Le(speed2, fastest2_lanes));
             return WeightedLanes{WidenLanes<Real>(dd, LoadLanes(dr, grid.x, at, n)),
                                  WidenLanes<Real>(dd, LoadLanes(dr, grid.y, at, n)),
                                  LoadLanes(dd, agents.vx, at, n),
                                  LoadLanes(dd, agents.vy, at, n),
-                                 LoadLanes(dd, agents.speed, at, n),
+                                 speed,
+                                 hn::IfThenElse(decidable, speed2, hn::IfThenElseZero(still, nan)),
+                                 still,
                                  zero,
                                  zero,
                                  zero,
@@ -80,29 +119,52 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
                                  zero,
                                  zero};
         },
-        [&](WeightedLanes & s, std::uint32_t c, V dx, V dy, V d2, M reached) __attribute__((always_inline)) {
+        // (bx, by): Geometry::neighbour's offset, the agent minus the neighbour's image; the plain path
+        // takes its negation. -(a + b) and (-a) + (-b) differ only in a zero's sign, which no comparison
+        // and no acos below tells apart; p + (-b) is p - b.
+        [&](WeightedLanes & s, std::uint32_t c, V bx, V by, V d2, M reached) __attribute__((always_inline)) {
             if (hn::AllFalse(dd, reached)) {
                 return;
             }
-            const V length = hn::Sqrt(d2);
-            const M turning = hn::And(hn::Ne(s.speed, zero), hn::Ne(length, zero));
-            // v.dot(offset) / (speed * length), clamped; its z terms are zeros that change nothing.
-            const V cosine = hn::Div(hn::Add(hn::Mul(s.vx, dx), hn::Mul(s.vy, dy)), hn::Mul(s.speed, length));
-            const V clamped = hn::IfThenElse(hn::Gt(cosine, one), one,
-                                             hn::IfThenElse(hn::Lt(cosine, neg_one), neg_one, cosine));
-            const V nx = hn::Add(s.px, dx), ny = hn::Add(s.py, dy); // the neighbour's image
-            const M seen_center = center.Sees(reached, turning, length, clamped);
-            s.cx = hn::Add(s.cx, hn::IfThenElseZero(seen_center, nx));
-            s.cy = hn::Add(s.cy, hn::IfThenElseZero(seen_center, ny));
-            s.cn = hn::Add(s.cn, hn::IfThenElseZero(seen_center, one));
-            const M seen_avoid = avoid.Sees(reached, turning, length, clamped);
-            s.ax = hn::Add(s.ax, hn::IfThenElseZero(seen_avoid, nx));
-            s.ay = hn::Add(s.ay, hn::IfThenElseZero(seen_avoid, ny));
-            s.an = hn::Add(s.an, hn::IfThenElseZero(seen_avoid, one));
-            const M seen_align = align.Sees(reached, turning, length, clamped);
-            s.lx = hn::Add(s.lx, hn::IfThenElseZero(seen_align, hn::Set(dd, agents.ux[c])));
-            s.ly = hn::Add(s.ly, hn::IfThenElseZero(seen_align, hn::Set(dd, agents.uy[c])));
-            s.ln = hn::Add(s.ln, hn::IfThenElseZero(seen_align, one));
+            const V back_dot = hn::Add(hn::Mul(s.vx, bx), hn::Mul(s.vy, by)); // -v.dot(offset); z adds 0
+            // The cosine -back_dot / (speed * length) is compared with the limits as signed squares: no
+            // square root, no division. The lanes the squares cannot decide take the plain path's
+            // arithmetic below.
+            const V back_squared = hn::Mul(back_dot, hn::Abs(back_dot));
+            V scale = hn::Mul(s.speed2, d2);
+            M still;
+            if constexpr (float_offsets) {
+                still = hn::Eq(scale, zero); // the speed or the offset is zero
+            } else {
+                const M decidable = hn::And(hn::Ge(scale, least_scale), hn::Le(scale, most_scale));
+                scale = hn::IfThenElse(decidable, scale, nan);
+                still = hn::Or(s.still, hn::Eq(d2, zero));
+            }
+            M undecided = hn::FirstN(dd, 0);
+            M seen_center = center.SeesBySquares(reached, d2, back_squared, scale, still, undecided);
+            M seen_avoid = avoid.SeesBySquares(reached, d2, back_squared, scale, still, undecided);
+            M seen_align = align.SeesBySquares(reached, d2, back_squared, scale, still, undecided);
+            if (!hn::AllFalse(dd, undecided)) [[unlikely]] { // near a limit, or out of those ranges
+                const V length = hn::Sqrt(d2);
+                const M turning = hn::And(hn::Ne(s.speed, zero), hn::Ne(length, zero));
+                // v.dot(offset) / (speed * length), clamped as angle_between does.
+                const V cosine = hn::Neg(hn::Div(back_dot, hn::Mul(s.speed, length)));
+                const V clamped = hn::IfThenElse(hn::Gt(cosine, one), one,
+                                                 hn::IfThenElse(hn::Lt(cosine, neg_one), neg_one, cosine));
+                seen_center = center.Sees(reached, turning, length, clamped);
+                seen_avoid = avoid.Sees(reached, turning, length, clamped);
+                seen_align = align.Sees(reached, turning, length, clamped);
+            }
+            const V nx = hn::Sub(s.px, bx), ny = hn::Sub(s.py, by); // the neighbour's image
+            s.cx = AddWhere(seen_center, s.cx, nx);
+            s.cy = AddWhere(seen_center, s.cy, ny);
+            s.cn = AddWhere(seen_center, s.cn, one);
+            s.ax = AddWhere(seen_avoid, s.ax, nx);
+            s.ay = AddWhere(seen_avoid, s.ay, ny);
+            s.an = AddWhere(seen_avoid, s.an, one);
+            s.lx = AddWhere(seen_align, s.lx, hn::Set(dd, agents.ux[c]));
+            s.ly = AddWhere(seen_align, s.ly, hn::Set(dd, agents.uy[c]));
+            s.ln = AddWhere(seen_align, s.ln, one);
         },
         [&](const WeightedLanes& s, std::uint32_t at, std::size_t n) {
             const std::uint32_t i = at - base;

@@ -4,17 +4,24 @@
 // candidate is broadcast to all lanes in turn, as the Vicsek and Couzin sums do (heading_lanes_kernel.hpp).
 // Compiled once per instruction set by Highway and dispatched at run time.
 //
-// Each lane computes what weighted::Policy::accumulate computes, with its arithmetic: the offset is
-// Geometry::neighbour's (the agent minus the neighbour's nearest image in the storage type, negated and
-// widened to double), no FMA, IEEE's correctly rounded sqrt and division; a neighbourhood that does not see
-// a candidate adds +0 to its sums, as the scalar fast pass does (the sums start at +0, so they never are
-// -0 and +0 leaves them as they are). So each agent's sums are the plain path's to the bit. Planar worlds
-// only (the 3D fast pass stays scalar).
+// Each lane decides what weighted::Policy::accumulate decides, and adds what it adds with its arithmetic:
+// the offset is Geometry::neighbour's (the agent minus the neighbour's nearest image in the storage type,
+// widened to double; the plain path negates it), no FMA; a neighbourhood that does not see a candidate adds
+// +0 to its sums, as the scalar fast pass does (the sums start at +0, so they never are -0 and +0 leaves
+// them as they are). So each agent's sums are the plain path's to the bit. Planar worlds only (the 3D fast
+// pass stays scalar).
+//
+// Which neighbourhoods see a candidate takes neither a square root nor a division where it can be told
+// for certain without them: the radius by the squared length (Neighbourhood::reach2), the half-angle by
+// comparing signed squares of the cosine's numerator and denominator with the limits' (a margin of 1e-12
+// against roundings of about 1e-16). A lane near a limit, or out of the ranges that bound those roundings,
+// takes the plain path's square root, division and, within 1e-9 of the limit, acos.
 
 #include "heading_lanes_kernel.hpp"
 #include "lane_grid.hpp"
 
 #include <cmath>
+#include <limits>
 
 namespace boids::weighted {
 
@@ -22,10 +29,45 @@ namespace boids::weighted {
 struct Neighbourhood {
     double radius, angle;
     double cos_below, cos_above; ///< cosines certainly beyond, certainly within the half-angle
+    /// The largest squared length whose (correctly rounded) square root is not beyond the radius: an offset
+    /// of squared length d2 is within the radius, !(sqrt(d2) > radius), exactly when d2 <= reach2.
+    double reach2;
+    /// The cosine limits as signed squares (c * |c|) with a relative margin of 1e-12 outward: a cosine
+    /// dot / (speed * length) lies at or above cos_above, as the plain path rounds it, whenever
+    /// dot * |dot| >= above_squared * speed^2 * length^2, and at or below cos_below whenever
+    /// dot * |dot| <= below_squared * speed^2 * length^2 (the margin is far above the few roundings on
+    /// either side, within the ranges weighted_sums checks). Infinite where a limit lies outside [-1, 1] or
+    /// too near 0 for that, so the comparison never holds.
+    double above_squared, below_squared;
 
     Neighbourhood(double r, double half_angle)
         : radius(r), angle(half_angle), cos_below(std::cos(half_angle) - 1e-9),
-          cos_above(std::cos(half_angle) + 1e-9) {}
+          cos_above(std::cos(half_angle) + 1e-9), reach2(squared_reach(r)),
+          above_squared(cos_above <= 1 && std::abs(cos_above) >= 1e-30
+                            ? cos_above * std::abs(cos_above) + 1e-12 * cos_above * cos_above
+                            : std::numeric_limits<double>::infinity()),
+          below_squared(cos_below >= -1 && std::abs(cos_below) >= 1e-30
+                            ? cos_below * std::abs(cos_below) - 1e-12 * cos_below * cos_below
+                            : -std::numeric_limits<double>::infinity()) {}
+
+    /// Neighbourhood::reach2 of a radius (sqrt is monotonic: a few steps from radius^2 find the edge).
+    [[nodiscard]] static double squared_reach(double radius) {
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        if (std::isnan(radius) || radius == inf) {
+            return inf; // !(length > radius) always
+        }
+        if (radius < 0) {
+            return -1; // never: a squared length is >= 0
+        }
+        double t = radius * radius;
+        while (t > 0 && std::sqrt(t) > radius) {
+            t = std::nextafter(t, 0.0);
+        }
+        while (std::sqrt(std::nextafter(t, inf)) <= radius) {
+            t = std::nextafter(t, inf);
+        }
+        return t;
+    }
 
     /// Whether the half-angle takes a cosine `c` (clamped) of a turning agent (non-zero velocity and
     /// offset). The angle's acos only when the cosine lies within 1e-9 of the limit: elsewhere acos is

@@ -1,10 +1,11 @@
 #pragma once
 // The weighted model's fast pass (internal; slot_order_pass.hpp). What the plain path computes up to six
-// times per candidate (the offset's length, for each neighbourhood's radius and angle) is computed once, a
-// neighbour's unit heading once per step, and the angle's acos only when the cosine lies within 1e-9 of a
-// neighbourhood's limit (weighted::Neighbourhood). In a plane the agents of a cell take SIMD lanes
-// (lane_group_pass.hpp, weighted_lanes_kernel.hpp); in 3D they run one at a time in cell order. Either way
-// the sums run in the plain path's order: the same bits as weighted::Policy on the plain path.
+// times per candidate (the offset's length, for each neighbourhood's radius and angle) is computed once (in
+// lanes, only near a limit: weighted_lanes_kernel.hpp), a neighbour's unit heading once per step, and the
+// angle's acos only when the cosine lies within 1e-9 of a neighbourhood's limit (weighted::Neighbourhood). In
+// a plane the agents of a cell take SIMD lanes (lane_group_pass.hpp, weighted_lanes_kernel.hpp); in 3D they
+// run one at a time in cell order. Either way the sums run in the plain path's order: the same bits as
+// weighted::Policy on the plain path.
 
 #include "../lane_group_pass.hpp"
 #include "../weighted_lanes_kernel.hpp"

@@ -1,16 +1,22 @@
-// The weighted model's sums in SIMD lanes (src/weighted_lanes_kernel.cpp) where a cosine lies on a
-// neighbourhood's limit: the lanes cannot tell the side by comparing cosines, and decide with the angle's
-// scalar acos as the plain path does. (Every other case is test_slot_order_pass.cpp's.)
+// The weighted model's sums in SIMD lanes (src/weighted_lanes_kernel.cpp) where their shortcuts meet the
+// plain path's arithmetic: a cosine on a neighbourhood's limit (the lanes cannot tell the side by comparing
+// cosines, and decide with the angle's scalar acos as the plain path does), the limits compared as signed
+// squares for every half-angle, a neighbour at a radius's edge, and offsets and speeds beyond the range
+// where the squares decide. (The models' common cases are test_slot_order_pass.cpp's.)
 
 #include "boids/hash.hpp"
 #include "boids/scenario.hpp"
 #include "boids/simulation.hpp"
+#include "boids/spawn.hpp"
+#include "boids/workloads.hpp"
+#include "weighted_lanes_kernel.hpp"
 
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 
 namespace boids {
@@ -110,6 +116,126 @@ TEST(WeightedLanes, DecideACosineOnTheLimitWithTheAnglesAcos) {
         expect_limit_decided_exactly<float>(boundary);
         expect_limit_decided_exactly<double>(boundary);
     }
+}
+
+/// The state hash after `steps` steps of `start` on the plain path, and on the fast path on every SIMD
+/// target of this CPU, each expected to match it.
+template <class Real>
+std::uint64_t expect_every_target_plain(const Params& p, const World<Real>& start, int steps,
+                                        const std::string& what) {
+    Simulation<Real> plain(p, start);
+    plain.set_fast_path(false);
+    plain.set_threads(1);
+    plain.step(steps);
+    const std::uint64_t expected = state_hash(plain.world());
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        Simulation<Real> fast(p, start);
+        fast.set_threads(1);
+        fast.step(steps);
+        EXPECT_TRUE(fast.last_step_fast()) << what;
+        EXPECT_EQ(state_hash(fast.world()), expected) << what << ", SIMD target " << hwy::TargetName(target);
+    }
+    hwy::SetSupportedTargetsForTest(0);
+    return expected;
+}
+
+TEST(WeightedLanes, CompareTheLimitsAsSignedSquaresForEveryHalfAngle) {
+    // Limits of either sign, 0 and pi among them (whose cosines lie past +-1 with their margins), each
+    // neighbourhood taking each in turn.
+    const double angles[] = {0.0, 0.3, 1.0, 1.5707963267948966, 2.0, 2.8, 3.141592653589793};
+    constexpr int count = sizeof angles / sizeof angles[0];
+    for (int i = 0; i < count; ++i) {
+        Params p = load_preset("downey-2d").params;
+        p.boundary = Boundary::Wrap;
+        p.update = UpdateOrder::Synchronous;
+        p.width = p.height = std::sqrt(400 * 3.14159 / w20_mean_neighbours); // radius 1: ~20 in the center's
+        set_param(p, "margin", "0");
+        set_param(p, "center_angle", exact(angles[i]));
+        set_param(p, "avoid_angle", exact(angles[(i + 2) % count]));
+        set_param(p, "align_angle", exact(angles[(i + 4) % count]));
+        set_param(p, "avoid_radius", "0.6");
+        const std::string what = "angles " + exact(angles[i]) + ", " + exact(angles[(i + 2) % count]) + ", " +
+                                 exact(angles[(i + 4) % count]);
+        expect_every_target_plain(p, spawn_world<float>(p, AgentCounts{400, 0, 0, 0}, 13 + i), 8,
+                                  what + ", f32");
+        expect_every_target_plain(p, spawn_world<double>(p, AgentCounts{400, 0, 0, 0}, 13 + i), 8,
+                                  what + ", f64");
+    }
+}
+
+/// Two agents: the first moving along x, the second at (dx, dy) from it, with every half-angle pi (only the
+/// radii decide) and the center's radius `radius`.
+template <class Real>
+std::uint64_t radius_edge_hash(double dx, double dy, double radius, const std::string& what) {
+    Params p = load_preset("downey-2d").params;
+    p.boundary = Boundary::Margin;
+    p.update = UpdateOrder::Synchronous;
+    p.width = p.height = 10;
+    set_param(p, "margin", "1");
+    for (const char* angle : {"center_angle", "avoid_angle", "align_angle"}) {
+        set_param(p, angle, exact(3.141592653589793));
+    }
+    set_param(p, "avoid_radius", "0.01");
+    set_param(p, "align_radius", "0.01");
+    set_param(p, "center_radius", exact(radius));
+    World<Real> w;
+    w.add(Kind::Boid, Real(5), Real(5), Real(0.1), Real(0), Real(0));
+    w.add(Kind::Boid, Real(5 + dx), Real(5 + dy), Real(0), Real(0.1), Real(0));
+    return expect_every_target_plain(p, w, 1, what);
+}
+
+template <class Real>
+void expect_radius_edge_exact() {
+    // The plain path's length of the offset: Geometry::neighbour's difference in the storage type, widened.
+    const double dx = 0.3, dy = 0.7;
+    const double ox = static_cast<double>(Real(5) - Real(5 + dx)),
+                 oy = static_cast<double>(Real(5) - Real(5 + dy));
+    const double length = std::sqrt(ox * ox + oy * oy);
+    const std::string type = sizeof(Real) == 4 ? "f32" : "f64";
+    const std::uint64_t on = radius_edge_hash<Real>(dx, dy, length, type + ", the radius the length");
+    const std::uint64_t inside =
+        radius_edge_hash<Real>(dx, dy, std::nextafter(length, 0.0), type + ", the radius a hair shorter");
+    EXPECT_NE(on, inside) << type << ": the radius decides what the first agent sees";
+}
+
+TEST(WeightedLanes, DecideANeighbourAtTheRadiusAsThePlainPath) {
+    expect_radius_edge_exact<float>();
+    expect_radius_edge_exact<double>();
+}
+
+TEST(WeightedLanes, SquaredReachIsTheEdgeOfTheRadius) {
+    for (const double radius : {0.0, 1e-300, 0.3, 0.5, 1.0, 2.0 / 3.0, 7.1, 1e10, 3.7e150}) {
+        const double reach2 = weighted::Neighbourhood::squared_reach(radius);
+        EXPECT_FALSE(std::sqrt(reach2) > radius) << radius;
+        EXPECT_TRUE(std::sqrt(std::nextafter(reach2, std::numeric_limits<double>::infinity())) > radius)
+            << radius;
+    }
+}
+
+TEST(WeightedLanes, TakeThePlainArithmeticBeyondTheSquaresRange) {
+    // Offsets whose squares are subnormal, and speeds whose squares are not normal numbers or overflow:
+    // the lanes take the square root and the division there. Near the origin, where such offsets exist.
+    Params p = load_preset("downey-2d").params;
+    p.boundary = Boundary::Margin;
+    p.update = UpdateOrder::Synchronous;
+    p.width = p.height = 10;
+    set_param(p, "margin", "1");
+    World<double> w;
+    const double tiny = 1e-160;
+    w.add(Kind::Boid, 0.0, 0.0, 0.1, 0.0, 0.0);
+    w.add(Kind::Boid, tiny, 0.3 * tiny, 0.0, 0.1, 0.0);
+    w.add(Kind::Boid, -0.4 * tiny, tiny, 1e-60, 1e-60, 0.0);
+    w.add(Kind::Boid, 0.2, 0.1, 1e160, -1e160, 0.0);
+    w.add(Kind::Boid, 0.1, 0.3, 1e-200, 0.0, 0.0);
+    w.add(Kind::Boid, -0.2, 0.2, 0.0, 0.0, 0.0);
+    expect_every_target_plain(p, w, 1, "tiny offsets, extreme speeds, f64");
+    World<float> f;
+    f.add(Kind::Boid, 0.0f, 0.0f, 0.1f, 0.0f, 0.0f);
+    f.add(Kind::Boid, 1e-44f, 3e-45f, 0.0f, 0.1f, 0.0f);
+    f.add(Kind::Boid, 0.2f, 0.1f, 1e30f, -1e30f, 0.0f);
+    f.add(Kind::Boid, 0.1f, 0.3f, 1e-40f, 0.0f, 0.0f);
+    expect_every_target_plain(p, f, 1, "tiny offsets, extreme speeds, f32");
 }
 
 } // namespace
