@@ -9,6 +9,7 @@
 #include "hwy/highway.h"
 
 #include "lane_vectors-inl.h"
+#include "models/weighted.hpp"
 #include "weighted_lanes_kernel.hpp"
 
 #include <algorithm>
@@ -180,6 +181,158 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
         });
 }
 
+/// Downey's limit_vector in lanes (weighted::limit): a vector longer than 1 scaled to length 1.
+HWY_INLINE HWY_ATTR void LimitLanes(V& x, V& y) {
+    const DD dd;
+    const V one = hn::Set(dd, 1.0);
+    const V n = hn::Sqrt(hn::Add(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), hn::Zero(dd))); // z * z adds +0
+    const M longer = hn::Gt(n, one);
+    const V k = hn::Div(one, n);
+    x = hn::IfThenElse(longer, hn::Mul(x, k), x);
+    y = hn::IfThenElse(longer, hn::Mul(y, k), y);
+}
+
+/// weighted::nearest_offset in lanes for offsets up to twice the side; `far` gets the lanes beyond, which
+/// the caller takes from the scalar function.
+HWY_INLINE HWY_ATTR V NearestOffsetLanes(V x, double side, M& far) {
+    const DD dd;
+    const V length = hn::Set(dd, side), half = hn::Set(dd, side * 0.5), twice = hn::Set(dd, 2 * side);
+    const V ax = hn::Abs(x);
+    far = hn::Or(far, hn::Not(hn::Le(ax, twice)));
+    const V step = hn::IfThenElse(hn::Gt(x, hn::Zero(dd)), length, hn::Neg(length));
+    const V once = hn::Sub(x, step);
+    V r = hn::IfThenElse(hn::Lt(hn::Abs(once), half), once, hn::Sub(x, hn::Add(step, step)));
+    r = hn::IfThenElse(hn::Eq(r, hn::Zero(dd)), hn::CopySign(hn::Zero(dd), x), r);
+    return hn::IfThenElse(hn::Le(ax, half), x, r);
+}
+
+/// weighted::Policy::steer's toward_mean: the mean of `count` terms minus `from`, limited; +0 for none.
+HWY_INLINE HWY_ATTR void TowardMeanLanes(V sx, V sy, V count, V fx, V fy, V& x, V& y) {
+    const DD dd;
+    const V k = hn::Div(hn::Set(dd, 1.0), count);
+    x = hn::Sub(hn::Mul(sx, k), fx);
+    y = hn::Sub(hn::Mul(sy, k), fy);
+    LimitLanes(x, y);
+    const M some = hn::Gt(count, hn::Zero(dd));
+    x = hn::IfThenElseZero(some, x);
+    y = hn::IfThenElseZero(some, y);
+}
+
+template <class Real>
+HWY_ATTR void WeightedSteer(const WeightedSteering& st, const Real* x, const Real* y, const double* vx,
+                            const double* vy, const double* speed, const WeightedLaneSums& sums,
+                            std::uint32_t count, double* out_vx, double* out_vy) {
+    const DD dd;
+    const hn::Rebind<Real, DD> dr;
+    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(dd));
+    const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0);
+    for (std::uint32_t at = 0; at < count; at += lanes) {
+        const std::size_t n = std::min(lanes, count - at);
+        const V px = WidenLanes<Real>(dd, LoadLanes(dr, x, at, n));
+        const V py = WidenLanes<Real>(dd, LoadLanes(dr, y, at, n));
+        const V ux = LoadLanes(dd, vx, at, n), uy = LoadLanes(dd, vy, at, n);
+        const V v_norm = LoadLanes(dd, speed, at, n);
+        // The carrot's offset, its nearest image on a torus (the lanes far outside take the C library's).
+        V tx = hn::Sub(hn::Set(dd, st.carrot_x), px), ty = hn::Sub(hn::Set(dd, st.carrot_y), py);
+        if (st.wrap) {
+            M far = hn::FirstN(dd, 0);
+            const V wx = NearestOffsetLanes(tx, st.width, far);
+            const V wy = NearestOffsetLanes(ty, st.height, far);
+            if (!hn::AllFalse(dd, far)) [[unlikely]] {
+                alignas(64) double ox[max_lanes], oy[max_lanes];
+                hn::Store(tx, dd, ox);
+                hn::Store(ty, dd, oy);
+                for (std::size_t i = 0; i < hn::Lanes(dd); ++i) {
+                    ox[i] = weighted::nearest_offset(ox[i], st.width);
+                    oy[i] = weighted::nearest_offset(oy[i], st.height);
+                }
+                tx = hn::Load(dd, ox);
+                ty = hn::Load(dd, oy);
+            } else {
+                tx = wx;
+                ty = wy;
+            }
+        }
+        V ax = LoadLanes(dd, sums.ax, at, n), ay = LoadLanes(dd, sums.ay, at, n);
+        V an = LoadLanes(dd, sums.an, at, n);
+        // The carrot is avoided too where the avoid request sees it (Policy::in_view); it is seldom within
+        // the radius, and those lanes take the angle in scalar code.
+        const V carrot_length = hn::Sqrt(hn::Add(hn::Add(hn::Mul(tx, tx), hn::Mul(ty, ty)), zero));
+        M carrot_seen = hn::Not(hn::Gt(carrot_length, hn::Set(dd, st.avoid.radius)));
+        if (!hn::AllFalse(dd, carrot_seen)) [[unlikely]] {
+            alignas(64) double cx[max_lanes], cy[max_lanes], wx[max_lanes], wy[max_lanes], seen[max_lanes];
+            hn::Store(tx, dd, cx);
+            hn::Store(ty, dd, cy);
+            hn::Store(ux, dd, wx);
+            hn::Store(uy, dd, wy);
+            hn::Store(hn::IfThenElseZero(carrot_seen, one), dd, seen);
+            for (std::size_t i = 0; i < hn::Lanes(dd); ++i) {
+                const bool sees =
+                    seen[i] != 0 &&
+                    !(weighted::angle_between(weighted::Vec3{wx[i], wy[i], 0.0},
+                                              weighted::Vec3{cx[i], cy[i], 0.0}) > st.avoid.angle);
+                seen[i] = sees ? 1.0 : 0.0;
+            }
+            carrot_seen = hn::Ne(hn::Load(dd, seen), zero);
+            ax = hn::IfThenElse(carrot_seen, hn::Add(hn::Add(ax, px), tx), ax);
+            ay = hn::IfThenElse(carrot_seen, hn::Add(hn::Add(ay, py), ty), ay);
+            an = hn::IfThenElse(carrot_seen, hn::Add(an, one), an);
+        }
+        V center_x, center_y, avoid_x, avoid_y, align_x, align_y;
+        TowardMeanLanes(LoadLanes(dd, sums.cx, at, n), LoadLanes(dd, sums.cy, at, n),
+                        LoadLanes(dd, sums.cn, at, n), px, py, center_x, center_y);
+        TowardMeanLanes(ax, ay, an, px, py, avoid_x, avoid_y);
+        const V minus_one = hn::Set(dd, -1.0);
+        avoid_x = hn::Mul(avoid_x, minus_one);
+        avoid_y = hn::Mul(avoid_y, minus_one);
+        TowardMeanLanes(LoadLanes(dd, sums.lx, at, n), LoadLanes(dd, sums.ly, at, n),
+                        LoadLanes(dd, sums.ln, at, n), zero, zero, align_x, align_y);
+        V love_x = tx, love_y = ty;
+        LimitLanes(love_x, love_y);
+        const V wc = hn::Set(dd, st.w_center), wa = hn::Set(dd, st.w_avoid), wl = hn::Set(dd, st.w_align),
+                wv = hn::Set(dd, st.w_love);
+        V goal_x =
+            hn::Add(hn::Add(hn::Add(hn::Mul(center_x, wc), hn::Mul(avoid_x, wa)), hn::Mul(align_x, wl)),
+                    hn::Mul(love_x, wv));
+        V goal_y =
+            hn::Add(hn::Add(hn::Add(hn::Mul(center_y, wc), hn::Mul(avoid_y, wa)), hn::Mul(align_y, wl)),
+                    hn::Mul(love_y, wv));
+        const V goal_norm =
+            hn::Sqrt(hn::Add(hn::Add(hn::Mul(goal_x, goal_x), hn::Mul(goal_y, goal_y)), zero));
+        const M moving = hn::Gt(v_norm, zero);
+        const V inverse_speed = hn::Div(one, v_norm);
+        const V unit_x = hn::IfThenElse(moving, hn::Mul(ux, inverse_speed), one);
+        const V unit_y = hn::IfThenElse(moving, hn::Mul(uy, inverse_speed), zero);
+        const M has_goal = hn::Gt(goal_norm, zero);
+        const V inverse_goal = hn::Div(one, goal_norm);
+        goal_x = hn::IfThenElse(has_goal, hn::Mul(goal_x, inverse_goal), unit_x);
+        goal_y = hn::IfThenElse(has_goal, hn::Mul(goal_y, inverse_goal), unit_y);
+        const V keep = hn::Set(dd, 1.0 - st.maneuverability), turn = hn::Set(dd, st.maneuverability);
+        V next_x = hn::Add(hn::Mul(unit_x, keep), hn::Mul(goal_x, turn));
+        V next_y = hn::Add(hn::Mul(unit_y, keep), hn::Mul(goal_y, turn));
+        const V next_norm =
+            hn::Sqrt(hn::Add(hn::Add(hn::Mul(next_x, next_x), hn::Mul(next_y, next_y)), zero));
+        const M has_next = hn::Gt(next_norm, zero);
+        const V inverse_next = hn::Div(one, next_norm);
+        next_x = hn::IfThenElse(has_next, hn::Mul(next_x, inverse_next), unit_x);
+        next_y = hn::IfThenElse(has_next, hn::Mul(next_y, inverse_next), unit_y);
+        const V dt = hn::Set(dd, st.time_step);
+        StoreLanes(hn::Mul(next_x, dt), out_vx, at, n);
+        StoreLanes(hn::Mul(next_y, dt), out_vy, at, n);
+    }
+}
+
+HWY_ATTR void WeightedSteerF32(const WeightedSteering& st, const float* x, const float* y, const double* vx,
+                               const double* vy, const double* speed, const WeightedLaneSums& sums,
+                               std::uint32_t count, double* out_vx, double* out_vy) {
+    WeightedSteer(st, x, y, vx, vy, speed, sums, count, out_vx, out_vy);
+}
+HWY_ATTR void WeightedSteerF64(const WeightedSteering& st, const double* x, const double* y, const double* vx,
+                               const double* vy, const double* speed, const WeightedLaneSums& sums,
+                               std::uint32_t count, double* out_vx, double* out_vy) {
+    WeightedSteer(st, x, y, vx, vy, speed, sums, count, out_vx, out_vy);
+}
+
 HWY_ATTR void WeightedSumsF32(const InRangeGrid<float>& grid, const weighted::Neighbourhoods& near,
                               const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
                               const WeightedLaneSums& sums) {
@@ -200,6 +353,8 @@ namespace boids::fast {
 
 HWY_EXPORT(WeightedSumsF32);
 HWY_EXPORT(WeightedSumsF64);
+HWY_EXPORT(WeightedSteerF32);
+HWY_EXPORT(WeightedSteerF64);
 
 void weighted_sums(const InRangeGrid<float>& grid, const weighted::Neighbourhoods& near,
                    const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
@@ -210,6 +365,17 @@ void weighted_sums(const InRangeGrid<double>& grid, const weighted::Neighbourhoo
                    const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
                    const WeightedLaneSums& sums) {
     HWY_DYNAMIC_DISPATCH(WeightedSumsF64)(grid, near, agents, group, runs, sums);
+}
+
+void weighted_steer(const WeightedSteering& steering, const float* x, const float* y, const double* vx,
+                    const double* vy, const double* speed, const WeightedLaneSums& sums, std::uint32_t count,
+                    double* out_vx, double* out_vy) {
+    HWY_DYNAMIC_DISPATCH(WeightedSteerF32)(steering, x, y, vx, vy, speed, sums, count, out_vx, out_vy);
+}
+void weighted_steer(const WeightedSteering& steering, const double* x, const double* y, const double* vx,
+                    const double* vy, const double* speed, const WeightedLaneSums& sums, std::uint32_t count,
+                    double* out_vx, double* out_vy) {
+    HWY_DYNAMIC_DISPATCH(WeightedSteerF64)(steering, x, y, vx, vy, speed, sums, count, out_vx, out_vy);
 }
 
 } // namespace boids::fast

@@ -122,4 +122,24 @@ void weighted_sums(const InRangeGrid<double>& grid, const weighted::Neighbourhoo
                    const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
                    const WeightedLaneSums& sums);
 
+/// What weighted::Policy::steer takes besides an agent and its sums, in a plane.
+struct WeightedSteering {
+    double carrot_x, carrot_y;
+    double width, height; ///< the torus's sides, where `wrap`
+    bool wrap;
+    weighted::Neighbourhood avoid; ///< the avoid request's, which avoids the carrot too
+    double w_center, w_avoid, w_align, w_love, maneuverability, time_step;
+};
+
+/// The new velocities weighted::Policy::steer gives `count` agents in a plane, as doubles before their
+/// conversion to the storage type (next * time_step), with its arithmetic: x, y, vx, vy and speed from the
+/// agents' first slot (speed as Vec3::norm of the velocity), their sums (WeightedLaneSums, indexed as those
+/// columns) and the velocities written to out_vx, out_vy.
+void weighted_steer(const WeightedSteering& steering, const float* x, const float* y, const double* vx,
+                    const double* vy, const double* speed, const WeightedLaneSums& sums, std::uint32_t count,
+                    double* out_vx, double* out_vy);
+void weighted_steer(const WeightedSteering& steering, const double* x, const double* y, const double* vx,
+                    const double* vy, const double* speed, const WeightedLaneSums& sums, std::uint32_t count,
+                    double* out_vx, double* out_vy);
+
 } // namespace boids::fast

@@ -104,7 +104,11 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
     const fast::InRangeGrid<Real> grid = in_range_grid(
         flock, pass.geo, std::nextafter(reach * reach, std::numeric_limits<double>::infinity()));
     const fast::WeightedLaneAgents agents{vx, vy, speed, ux, uy};
-    using Scratch = LaneSumsScratch<9>;
+    const fast::WeightedSteering steering{own.carrot_x,         own.carrot_y,        policy.params.width,
+                                          policy.params.height, policy.c.wrap,       near.avoid,
+                                          own.w_center,         own.w_avoid,         own.w_align,
+                                          own.w_love,           own.maneuverability, own.time_step};
+    using Scratch = LaneSumsScratch<11>; // the nine sums, then the new velocities
     slot_chunk_pass<Policy<Real>, Scratch>(pass, [&](std::uint32_t begin, std::uint32_t end,
                                                      Scratch& scratch) {
         const auto lane_sums = [&](std::uint32_t offset) {
@@ -116,18 +120,14 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
         for_each_lane_group(flock, begin, end, [&](fast::LaneGroup group, const fast::CandidateRuns& runs) {
             fast::weighted_sums(grid, near, agents, group, runs, lane_sums(group.first - begin));
         });
-        const fast::WeightedLaneSums all = lane_sums(0);
-        for (std::uint32_t s = begin; s < end; ++s) {
-            const std::uint32_t k = s - begin;
-            typename Policy<Real>::Sums sums;
-            sums.center_sum = {all.cx[k], all.cy[k], 0.0};
-            sums.avoid_sum = {all.ax[k], all.ay[k], 0.0};
-            sums.align_sum = {all.lx[k], all.ly[k], 0.0};
-            sums.center_count = static_cast<int>(all.cn[k]);
-            sums.avoid_count = static_cast<int>(all.an[k]);
-            sums.align_count = static_cast<int>(all.ln[k]);
+        double* const next_vx = scratch.column(9, 0);
+        double* const next_vy = scratch.column(10, 0);
+        fast::weighted_steer(steering, grid.x + begin, grid.y + begin, vx + begin, vy + begin, speed + begin,
+                             lane_sums(0), end - begin, next_vx, next_vy);
+        for (std::uint32_t s = begin; s < end; ++s) { // policy.steer's conversion to the storage type
             Agent<Real> a = slot_agent(pass, s);
-            policy.steer(sums, a);
+            a.vx = Policy<Real>::T::from_double(next_vx[s - begin]);
+            a.vy = Policy<Real>::T::from_double(next_vy[s - begin]);
             store_velocity(pass, a);
         }
     });

@@ -238,5 +238,37 @@ TEST(WeightedLanes, TakeThePlainArithmeticBeyondTheSquaresRange) {
     expect_every_target_plain(p, f, 1, "tiny offsets, extreme speeds, f32");
 }
 
+TEST(WeightedLanes, SteerAsThePlainPathWhereverTheCarrotIs) {
+    // The steering in lanes (weighted_steer) against Policy::steer: the carrot among the flock (within the
+    // avoid radius of many agents, ahead of some and behind others, so the angle decides), at half the
+    // torus's side from an agent (a tie of nearest_offset), and far outside the torus (the C library's
+    // remainder); agents at rest and on one spot among them.
+    Params p = load_preset("downey-2d").params;
+    p.boundary = Boundary::Wrap;
+    p.update = UpdateOrder::Synchronous;
+    p.width = p.height = 10;
+    set_param(p, "margin", "0");
+    set_param(p, "avoid_radius", "2");
+    set_param(p, "avoid_angle", "1.3");
+    World<float> w = spawn_world<float>(p, AgentCounts{300, 0, 0, 0}, 21);
+    w.add(Kind::Boid, 2.0f, 3.0f, 0.0f, 0.0f, 0.0f); // at rest
+    w.add(Kind::Boid, 2.0f, 3.0f, 0.1f, 0.0f, 0.0f); // on the same spot
+    const struct {
+        const char* x;
+        const char* y;
+        const char* what;
+    } carrots[] = {{"5", "5", "carrot among the flock"},
+                   {"7", "8", "carrot half the side from an agent"},
+                   {"-25", "37", "carrot far outside the torus"}};
+    for (const auto& carrot : carrots) {
+        set_param(p, "carrot_x", carrot.x);
+        set_param(p, "carrot_y", carrot.y);
+        expect_every_target_plain(p, w, 6, std::string(carrot.what) + ", f32");
+        World<double> d = spawn_world<double>(p, AgentCounts{300, 0, 0, 0}, 22);
+        d.add(Kind::Boid, 2.0, 3.0, 0.0, 0.0, 0.0);
+        expect_every_target_plain(p, d, 6, std::string(carrot.what) + ", f64");
+    }
+}
+
 } // namespace
 } // namespace boids
