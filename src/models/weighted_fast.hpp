@@ -3,9 +3,10 @@
 // times per candidate (the offset's length, for each neighbourhood's radius and angle) is computed once (in
 // lanes, only near a limit: weighted_lanes_kernel.hpp), a neighbour's unit heading once per step, and the
 // angle's acos only when the cosine lies within 1e-9 of a neighbourhood's limit (weighted::Neighbourhood). In
-// a plane the agents of a cell take SIMD lanes (lane_group_pass.hpp, weighted_lanes_kernel.hpp); in 3D they
-// run one at a time in cell order. Either way the sums run in the plain path's order: the same bits as
-// weighted::Policy on the plain path.
+// a plane the agents of a cell take SIMD lanes (lane_group_pass.hpp, weighted_lanes_kernel.hpp) for their
+// sums and for their steering; in 3D they run one at a time in cell order. Either way the sums run in the
+// plain path's order and the steering takes Policy::steer's operations: the same bits as weighted::Policy
+// on the plain path.
 
 #include "../lane_group_pass.hpp"
 #include "../weighted_lanes_kernel.hpp"
