@@ -23,11 +23,9 @@ namespace boids::fast {
 namespace HWY_NAMESPACE {
 
 /// A vector of agents: their positions, velocities and speeds, and their sums. `speed2` is the speed
-/// squared where ConeLanes' squares may decide (WeightedSums), 0 where the speed is 0, NaN elsewhere;
-/// `still` marks the agents that do not move (each neighbourhood sees all around them).
+/// squared where ConeLanes' squares may decide (WeightedSums), NaN elsewhere.
 struct WeightedLanes {
     V px, py, vx, vy, speed, speed2;
-    M still;
     V cx, cy, cn, ax, ay, an, lx, ly, ln;
 };
 
@@ -65,15 +63,15 @@ struct ConeLanes {
     /// Sees without the square root and the division where the signed squares tell the side of the limits
     /// for certain (Neighbourhood::above_squared): `back_squared` is dot * |dot| of the offset taken the
     /// other way round (so -dot * |dot|), `scale` is speed^2 * d2 where both lie in ranges that keep the
-    /// margin far above their roundings (NaN elsewhere: no comparison holds), `still` where the agent or
-    /// the offset is zero. Adds to `undecided` the lanes it cannot tell.
-    HWY_INLINE HWY_ATTR M SeesBySquares(M reached, V d2, V back_squared, V scale, M still,
-                                        M& undecided) const {
-        const M in_range = hn::And(reached, hn::Le(d2, reach2));
+    /// margin far above their roundings (NaN elsewhere: no comparison holds). Where the agent or the offset
+    /// is zero (not turning: seen all around), scale and back_squared are zeros and both comparisons hold:
+    /// seen within the radius. Clears in `decided` the lanes it cannot tell (the caller decides those for
+    /// all three neighbourhoods; in lanes not reached too, which only costs that).
+    HWY_INLINE HWY_ATTR M SeesBySquares(M reached, V d2, V back_squared, V scale, M& decided) const {
         const M above = hn::Le(back_squared, hn::Mul(above_squared, scale));
         const M below = hn::Ge(back_squared, hn::Mul(below_squared, scale));
-        undecided = hn::Or(undecided, hn::AndNot(hn::Or(still, hn::Or(above, below)), in_range));
-        return hn::And(in_range, hn::Or(still, above));
+        decided = hn::And(decided, hn::Or(above, below));
+        return hn::And(hn::And(reached, hn::Le(d2, reach2)), above);
     }
 };
 
@@ -89,7 +87,9 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
     // [1e-100, 1e100]): all terms then are normal numbers, and their relative roundings (a few 2^-53) stay
     // far below the limits' margin of 1e-12, even against a limit's square of 1e-60. A float offset that is
     // not zero is at least 2^-149 long, so d2 >= 2^-298 > 1e-90, and speed^2 * d2 lies in that range for
-    // every speed^2 up to 1e200 / range^2: float storage needs no test per candidate.
+    // every speed^2 up to 1e200 / range^2: float storage needs no test per candidate. There a zero speed
+    // (whose velocity is zero: a float's square is never below 1e-90) takes speed2 = 0, so that a lane not
+    // turning has zero scale and back_squared; in double storage it is out of range like the others.
     constexpr bool float_offsets = std::is_same_v<Real, float>;
     const double fastest2 = float_offsets ? std::min(1e100, 1e200 / grid.range2) : 1e100;
     const V slowest2 = hn::Set(dd, 1e-100), fastest2_lanes = hn::Set(dd, fastest2);
@@ -101,15 +101,14 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
         [&](std::uint32_t at, std::size_t n) {
             const V speed = LoadLanes(dd, agents.speed, at, n);
             const V speed2 = hn::Mul(speed, speed);
-            const M still = hn::Eq(speed, zero);
-            const M decidable = hn::And(hn::Ge(speed2, slowest2), hn::Le(speed2, fastest2_lanes));
+            const M decidable = hn::Or(hn::And(hn::Ge(speed2, slowest2), hn::Le(speed2, fastest2_lanes)),
+                                       float_offsets ? hn::Eq(speed, zero) : hn::FirstN(dd, 0));
             return WeightedLanes{WidenLanes<Real>(dd, LoadLanes(dr, grid.x, at, n)),
                                  WidenLanes<Real>(dd, LoadLanes(dr, grid.y, at, n)),
                                  LoadLanes(dd, agents.vx, at, n),
                                  LoadLanes(dd, agents.vy, at, n),
                                  speed,
-                                 hn::IfThenElse(decidable, speed2, hn::IfThenElseZero(still, nan)),
-                                 still,
+                                 hn::IfThenElse(decidable, speed2, nan),
                                  zero,
                                  zero,
                                  zero,
@@ -133,19 +132,15 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
             // arithmetic below.
             const V back_squared = hn::Mul(back_dot, hn::Abs(back_dot));
             V scale = hn::Mul(s.speed2, d2);
-            M still;
-            if constexpr (float_offsets) {
-                still = hn::Eq(scale, zero); // the speed or the offset is zero
-            } else {
-                const M decidable = hn::And(hn::Ge(scale, least_scale), hn::Le(scale, most_scale));
-                scale = hn::IfThenElse(decidable, scale, nan);
-                still = hn::Or(s.still, hn::Eq(d2, zero));
+            if constexpr (!float_offsets) {
+                scale = hn::IfThenElse(hn::And(hn::Ge(scale, least_scale), hn::Le(scale, most_scale)), scale,
+                                       nan);
             }
-            M undecided = hn::FirstN(dd, 0);
-            M seen_center = center.SeesBySquares(reached, d2, back_squared, scale, still, undecided);
-            M seen_avoid = avoid.SeesBySquares(reached, d2, back_squared, scale, still, undecided);
-            M seen_align = align.SeesBySquares(reached, d2, back_squared, scale, still, undecided);
-            if (!hn::AllFalse(dd, undecided)) [[unlikely]] { // near a limit, or out of those ranges
+            M decided = hn::FirstN(dd, hn::Lanes(dd));
+            M seen_center = center.SeesBySquares(reached, d2, back_squared, scale, decided);
+            M seen_avoid = avoid.SeesBySquares(reached, d2, back_squared, scale, decided);
+            M seen_align = align.SeesBySquares(reached, d2, back_squared, scale, decided);
+            if (!hn::AllTrue(dd, decided)) [[unlikely]] { // near a limit, or out of those ranges
                 const V length = hn::Sqrt(d2);
                 const M turning = hn::And(hn::Ne(s.speed, zero), hn::Ne(length, zero));
                 // v.dot(offset) / (speed * length), clamped as angle_between does.

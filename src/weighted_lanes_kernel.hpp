@@ -36,8 +36,9 @@ struct Neighbourhood {
     /// dot / (speed * length) lies at or above cos_above, as the plain path rounds it, whenever
     /// dot * |dot| >= above_squared * speed^2 * length^2, and at or below cos_below whenever
     /// dot * |dot| <= below_squared * speed^2 * length^2 (the margin is far above the few roundings on
-    /// either side, within the ranges weighted_sums checks). Infinite where a limit lies outside [-1, 1] or
-    /// too near 0 for that, so the comparison never holds.
+    /// either side, within the ranges weighted_sums checks). Where a limit lies outside [-1, 1] or too near 0
+    /// for that, +-1e300: far beyond any such ratio (|dot| is at most speed * length), so the comparison
+    /// holds only where both sides are zero (an agent or offset of length zero).
     double above_squared, below_squared;
 
     Neighbourhood(double r, double half_angle)
@@ -45,10 +46,10 @@ struct Neighbourhood {
           cos_above(std::cos(half_angle) + 1e-9), reach2(squared_reach(r)),
           above_squared(cos_above <= 1 && std::abs(cos_above) >= 1e-30
                             ? cos_above * std::abs(cos_above) + 1e-12 * cos_above * cos_above
-                            : std::numeric_limits<double>::infinity()),
+                            : 1e300),
           below_squared(cos_below >= -1 && std::abs(cos_below) >= 1e-30
                             ? cos_below * std::abs(cos_below) - 1e-12 * cos_below * cos_below
-                            : -std::numeric_limits<double>::infinity()) {}
+                            : -1e300) {}
 
     /// Neighbourhood::reach2 of a radius (sqrt is monotonic: a few steps from radius^2 find the edge).
     [[nodiscard]] static double squared_reach(double radius) {

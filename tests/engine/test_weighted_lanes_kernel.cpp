@@ -140,9 +140,20 @@ std::uint64_t expect_every_target_plain(const Params& p, const World<Real>& star
     return expected;
 }
 
+/// `w` with agents that do not turn: one at rest among the flock, and two on the spots of others.
+template <class Real>
+World<Real> with_still_agents(World<Real> w) {
+    for (std::size_t i = 0; i < 3; ++i) {
+        const bool rest = i == 0;
+        w.add(Kind::Boid, w.x[i * 7] + Real(rest ? 0.1 : 0), w.y[i * 7], rest ? Real(0) : w.vx[0],
+              rest ? Real(0) : w.vy[0], Real(0));
+    }
+    return w;
+}
+
 TEST(WeightedLanes, CompareTheLimitsAsSignedSquaresForEveryHalfAngle) {
     // Limits of either sign, 0 and pi among them (whose cosines lie past +-1 with their margins), each
-    // neighbourhood taking each in turn.
+    // neighbourhood taking each in turn; agents at rest and on the same spot as others see all around.
     const double angles[] = {0.0, 0.3, 1.0, 1.5707963267948966, 2.0, 2.8, 3.141592653589793};
     constexpr int count = sizeof angles / sizeof angles[0];
     for (int i = 0; i < count; ++i) {
@@ -157,10 +168,12 @@ TEST(WeightedLanes, CompareTheLimitsAsSignedSquaresForEveryHalfAngle) {
         set_param(p, "avoid_radius", "0.6");
         const std::string what = "angles " + exact(angles[i]) + ", " + exact(angles[(i + 2) % count]) + ", " +
                                  exact(angles[(i + 4) % count]);
-        expect_every_target_plain(p, spawn_world<float>(p, AgentCounts{400, 0, 0, 0}, 13 + i), 8,
-                                  what + ", f32");
-        expect_every_target_plain(p, spawn_world<double>(p, AgentCounts{400, 0, 0, 0}, 13 + i), 8,
-                                  what + ", f64");
+        expect_every_target_plain(p,
+                                  with_still_agents(spawn_world<float>(p, AgentCounts{400, 0, 0, 0}, 13 + i)),
+                                  8, what + ", f32");
+        expect_every_target_plain(
+            p, with_still_agents(spawn_world<double>(p, AgentCounts{400, 0, 0, 0}, 13 + i)), 8,
+            what + ", f64");
     }
 }
 
