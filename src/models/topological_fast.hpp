@@ -2,12 +2,13 @@
 // The topological model's fast pass (internal; slot_order_pass.hpp): each neighbour's unit heading once
 // per step rather than once per follower, and the agents in cell order; the k nearest are the plain path's
 // (k_nearest_two_rings gives k_nearest's list from the 5 x 5 cells at once, in lanes) and summed nearest
-// first, and a chunk's angles, sines and cosines are taken in lanes (angle_lanes.hpp), so the same bits as
-// topological::Policy on the plain path.
+// first, and a chunk's bearings, turns, angles, sines and cosines are taken in lanes
+// (topological_lanes_kernel.hpp, angle_lanes.hpp), so the same bits as topological::Policy on the plain path.
 
 #include "../angle_lanes.hpp"
 #include "../k_nearest_two_rings.hpp"
 #include "../slot_order_pass.hpp"
+#include "../topological_lanes_kernel.hpp"
 #include "topological.hpp"
 
 #include <cstddef>
@@ -15,15 +16,13 @@
 
 namespace boids::topological {
 
-/// What a chunk of slots keeps between the phases of its steering: each agent, its sums and bearings, and
-/// columns for the angles.
+/// What a chunk of slots keeps between the phases of its steering: each agent, its sums, and columns for
+/// the steering in lanes.
 template <class Real>
 struct TopologicalScratch {
     std::vector<Agent<Real>> agents = std::vector<Agent<Real>>(slot_chunk);
     std::vector<typename Policy<Real>::Sums> sums = std::vector<typename Policy<Real>::Sums>(slot_chunk);
-    std::vector<typename Policy<Real>::Bearings> bearings =
-        std::vector<typename Policy<Real>::Bearings>(slot_chunk);
-    std::vector<double> values = std::vector<double>(9 * std::size_t{slot_chunk});
+    std::vector<double> values = std::vector<double>(22 * std::size_t{slot_chunk});
 
     [[nodiscard]] double* column(int k) { return values.data() + static_cast<std::size_t>(k) * slot_chunk; }
 };
@@ -36,13 +35,51 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
     const Geometry<Real>& geo = pass.geo;
     const HeadingColumns heading = heading_columns(flock, pass.columns, pass.threads);
     const double *const ux = heading.ux, *const uy = heading.uy;
+    const TopologicalParams& own = policy.own;
+    const Params& params = policy.params;
+    const fast::TopologicalSteering steering{own.body_length + own.avoidance,
+                                             own.body_length * 5 + own.coherence * 2,
+                                             0.5 + own.adherence * 5 / 1000,
+                                             base_turn_rate * frame_time,
+                                             edge_turn_rate,
+                                             own.heading_range == HeadingRange::Positive,
+                                             !policy.c.wrap && !policy.c.sprite_wrap,
+                                             params.width,
+                                             params.height,
+                                             params.margin_left,
+                                             params.margin_top,
+                                             params.margin_right,
+                                             params.margin_bottom};
     using Scratch = TopologicalScratch<Real>;
     slot_chunk_pass<Policy<Real>, Scratch>(
         pass, [&](std::uint32_t begin, std::uint32_t end, Scratch& scratch) {
             const std::size_t n = end - begin;
-            double *const vy = scratch.column(0), *const vx = scratch.column(1);
-            double *const sin_sum = scratch.column(2), *const cos_sum = scratch.column(3);
-            double *const ty = scratch.column(4), *const tx = scratch.column(5);
+            double *const count = scratch.column(0), *const x_sum = scratch.column(1);
+            double *const y_sum = scratch.column(2), *const nearest_dx = scratch.column(3);
+            double *const nearest_dy = scratch.column(4), *const px = scratch.column(5);
+            double *const py = scratch.column(6), *const s_sin = scratch.column(7),
+                          *const s_cos = scratch.column(8);
+            double *const vy = scratch.column(9), *const vx = scratch.column(10);
+            double *const own_angle = scratch.column(17), *const mean_angle = scratch.column(18);
+            double* const target_angle = scratch.column(19);
+            const fast::TopologicalColumns columns{count,
+                                                   x_sum,
+                                                   y_sum,
+                                                   nearest_dx,
+                                                   nearest_dy,
+                                                   px,
+                                                   py,
+                                                   s_sin,
+                                                   s_cos,
+                                                   scratch.column(11),
+                                                   scratch.column(12),
+                                                   scratch.column(13),
+                                                   scratch.column(14),
+                                                   scratch.column(15),
+                                                   scratch.column(16),
+                                                   own_angle,
+                                                   mean_angle,
+                                                   target_angle};
             KNearest nearest; // once per chunk: its 1 KiB list is zeroed when made
             for (std::uint32_t slot = begin; slot < end; ++slot) {
                 const std::size_t at = slot - begin;
@@ -76,28 +113,27 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
                     s.sin_sum += uy[k];
                     ++s.count;
                 }
-                const typename Policy<Real>::Bearings b = scratch.bearings[at] = policy.bearings(s, a);
-                vy[at] = b.vy;
-                vx[at] = b.vx;
-                sin_sum[at] = b.sin_sum;
-                cos_sum[at] = b.cos_sum;
-                ty[at] = b.ty;
-                tx[at] = b.tx;
+                count[at] = s.count;
+                x_sum[at] = s.x_sum;
+                y_sum[at] = s.y_sum;
+                nearest_dx[at] = s.nearest_dx;
+                nearest_dy[at] = s.nearest_dy;
+                px[at] = x;
+                py[at] = y;
+                s_sin[at] = s.sin_sum;
+                s_cos[at] = s.cos_sum;
+                vy[at] = static_cast<double>(a.vy);
+                vx[at] = static_cast<double>(a.vx);
             }
-            // Policy::steer in phases: the bearings' angles in lanes, the new headings, their sines and
-            // cosines in lanes.
-            double *const own_angle = scratch.column(6), *const mean_angle = scratch.column(7);
-            double* const target_angle = scratch.column(8);
+            // Policy::steer in phases, in lanes: the bearings, their angles, the new headings, their sines
+            // and cosines.
+            fast::topological_bearings(steering, columns, n);
             angle::atan2_lanes(vy, vx, n, own_angle);
-            angle::atan2_lanes(sin_sum, cos_sum, n, mean_angle);
-            angle::atan2_lanes(ty, tx, n, target_angle);
-            double* const radians_now = scratch.column(0);
-            for (std::size_t at = 0; at < n; ++at) {
-                radians_now[at] =
-                    radians(policy.new_heading(scratch.sums[at], scratch.agents[at], scratch.bearings[at],
-                                               own_angle[at], mean_angle[at], target_angle[at]));
-            }
-            double *const sin = scratch.column(1), *const cos = scratch.column(2);
+            angle::atan2_lanes(columns.sin_sum, columns.cos_sum, n, mean_angle);
+            angle::atan2_lanes(columns.ty, columns.tx, n, target_angle);
+            double* const radians_now = scratch.column(21);
+            fast::topological_new_heading(steering, columns, n, radians_now);
+            double *const sin = scratch.column(0), *const cos = scratch.column(1); // the sums are spent
             angle::sin_cos_lanes(radians_now, n, sin, cos);
             for (std::size_t at = 0; at < n; ++at) {
                 policy.fly(scratch.sums[at], scratch.agents[at], angle::SinCos{sin[at], cos[at]});

@@ -1,0 +1,42 @@
+#pragma once
+// The topological model's steering per agent in SIMD lanes (internal): Policy::bearings and
+// Policy::new_heading over a chunk of agents, with their arithmetic (IEEE operations in their order, their
+// branches as selects), compiled for every instruction set Highway targets and dispatched at run time.
+// The arc tangents between the two are angle::atan2_lanes'.
+
+#include <cstddef>
+
+namespace boids::fast {
+
+/// What topological::Policy's bearings and new_heading take besides an agent and its sums.
+struct TopologicalSteering {
+    double too_close;      ///< body_length + avoidance
+    double align_within;   ///< body_length * 5 + coherence * 2
+    double tolerance;      ///< 0.5 + adherence * 5 / 1000 (degrees)
+    double turn_rate;      ///< base_turn_rate * frame_time (degrees per step)
+    double edge_turn_rate; ///< degrees per step at the very edge
+    bool positive_range;   ///< headings in [0, 360)
+    bool margins;          ///< neither wrap: the margins turn the agents
+    double width, height, margin_left, margin_top, margin_right, margin_bottom;
+};
+
+/// One chunk's columns, an entry per agent: what its sums and position give (count, x_sum, y_sum,
+/// nearest_dx, nearest_dy, x, y; count as a double), what bearings gives (sin_sum, cos_sum, ty, tx,
+/// target_distance, flee as 1 or 0), and the arc tangents new_heading takes (own, mean and target, in
+/// radians).
+struct TopologicalColumns {
+    const double *count, *x_sum, *y_sum, *nearest_dx, *nearest_dy, *x, *y;
+    const double *s_sin_sum, *s_cos_sum; ///< the sums' sine and cosine sums
+    double *sin_sum, *cos_sum, *ty, *tx, *target_distance, *flee;
+    const double *own_angle, *mean_angle, *target_angle;
+};
+
+/// Policy::bearings for agents [0, n): sin_sum, cos_sum, ty, tx, target_distance and flee.
+void topological_bearings(const TopologicalSteering& steering, const TopologicalColumns& columns,
+                          std::size_t n);
+
+/// radians(Policy::new_heading) for agents [0, n), given their bearings and arc tangents.
+void topological_new_heading(const TopologicalSteering& steering, const TopologicalColumns& columns,
+                             std::size_t n, double* radians_now);
+
+} // namespace boids::fast
