@@ -11,6 +11,7 @@
 #include "heading_lanes_kernel.hpp"
 #include "lane_vectors-inl.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -100,6 +101,53 @@ HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const dou
         });
 }
 
+HWY_ATTR void CouzinDirection(const CouzinDirectionColumns& c, double informed_weight, std::size_t count) {
+    const DD dd;
+    const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0), weight = hn::Set(dd, informed_weight);
+    const auto length = [](V x, V y) HWY_ATTR { return hn::Sqrt(hn::Add(hn::Mul(x, x), hn::Mul(y, y))); };
+    for (std::size_t at = 0; at < count; at += hn::Lanes(dd)) {
+        const auto i = static_cast<std::uint32_t>(at);
+        const std::size_t n = std::min(hn::Lanes(dd), count - at);
+        const M repelled = hn::Ne(LoadLanes(dd, c.repelled, i, n), zero);
+        V dx = hn::IfThenElse(repelled, LoadLanes(dd, c.rx, i, n),
+                              hn::Add(LoadLanes(dd, c.ax, i, n), LoadLanes(dd, c.ox, i, n)));
+        V dy = hn::IfThenElse(repelled, LoadLanes(dd, c.ry, i, n),
+                              hn::Add(LoadLanes(dd, c.ay, i, n), LoadLanes(dd, c.oy, i, n)));
+        V dn = length(dx, dy);
+        const M balanced = hn::Eq(dn, zero); // balanced pulls: keep going
+        dx = hn::IfThenElse(balanced, LoadLanes(dd, c.hx, i, n), dx);
+        dy = hn::IfThenElse(balanced, LoadLanes(dd, c.hy, i, n), dy);
+        dn = hn::IfThenElse(balanced, one, dn);
+        dx = hn::Div(dx, dn);
+        dy = hn::Div(dy, dn);
+        // An informed agent's preference.
+        const V gx = LoadLanes(dd, c.gx, i, n);
+        const V px = hn::Add(dx, hn::Mul(weight, gx));
+        const V pn = length(px, dy);
+        const M some = hn::Gt(pn, zero);
+        const M informed = hn::Ne(gx, zero);
+        dx = hn::IfThenElse(informed, hn::IfThenElse(some, hn::Div(px, pn), gx), dx);
+        dy = hn::IfThenElse(informed, hn::IfThenElse(some, hn::Div(dy, pn), zero), dy);
+        StoreLanes(dx, c.dx, i, n);
+        StoreLanes(dy, c.dy, i, n);
+    }
+}
+
+HWY_ATTR void CouzinTurned(const double* desired, const double* current, const double* sin, const double* cos,
+                           double cos_turn, double turn_rate, std::size_t count, double* turned) {
+    const DD dd;
+    const V limit = hn::Set(dd, cos_turn), rate = hn::Set(dd, turn_rate), zero = hn::Zero(dd);
+    for (std::size_t at = 0; at < count; at += hn::Lanes(dd)) {
+        const auto i = static_cast<std::uint32_t>(at);
+        const std::size_t n = std::min(hn::Lanes(dd), count - at);
+        const V step = hn::IfThenElse(hn::Ge(LoadLanes(dd, sin, i, n), zero), rate, hn::Neg(rate));
+        const V limited = hn::Add(LoadLanes(dd, current, i, n), step);
+        StoreLanes(
+            hn::IfThenElse(hn::Lt(LoadLanes(dd, cos, i, n), limit), limited, LoadLanes(dd, desired, i, n)),
+            turned, i, n);
+    }
+}
+
 HWY_ATTR void VicsekSumsF32(const InRangeGrid<float>& grid, const double* ux, const double* uy,
                             LaneGroup group, const CandidateRuns& runs, const VicsekLaneSums& sums) {
     VicsekSums(grid, ux, uy, group, runs, sums);
@@ -129,6 +177,8 @@ HWY_EXPORT(VicsekSumsF32);
 HWY_EXPORT(VicsekSumsF64);
 HWY_EXPORT(CouzinSumsF32);
 HWY_EXPORT(CouzinSumsF64);
+HWY_EXPORT(CouzinDirection);
+HWY_EXPORT(CouzinTurned);
 
 void vicsek_sums(const InRangeGrid<float>& grid, const double* ux, const double* uy, LaneGroup group,
                  const CandidateRuns& runs, const VicsekLaneSums& sums) {
@@ -145,6 +195,14 @@ void couzin_sums(const InRangeGrid<float>& grid, double alpha2, const double* ux
 void couzin_sums(const InRangeGrid<double>& grid, double alpha2, const double* ux, const double* uy,
                  LaneGroup group, const CandidateRuns& runs, const CouzinLaneSums& sums) {
     HWY_DYNAMIC_DISPATCH(CouzinSumsF64)(grid, alpha2, ux, uy, group, runs, sums);
+}
+
+void couzin_direction(const CouzinDirectionColumns& columns, double informed_weight, std::size_t n) {
+    HWY_DYNAMIC_DISPATCH(CouzinDirection)(columns, informed_weight, n);
+}
+void couzin_turned(const double* desired, const double* current, const double* sin, const double* cos,
+                   double cos_turn, double turn_rate, std::size_t n, double* turned) {
+    HWY_DYNAMIC_DISPATCH(CouzinTurned)(desired, current, sin, cos, cos_turn, turn_rate, n, turned);
 }
 
 } // namespace boids::fast

@@ -1,5 +1,7 @@
 #pragma once
-// The neighbour sums of the Vicsek and Couzin fast passes with the agents in SIMD lanes (internal): a
+// The neighbour sums of the Vicsek and Couzin fast passes with the agents in SIMD lanes, and Couzin's
+// steering over a chunk of agents (its direction and turning limit, with couzin::Policy's arithmetic and its
+// branches as selects) (internal). For the sums: a
 // group of agents that share their candidates (the agents of a grid cell) takes one lane each, and every
 // candidate is broadcast to all lanes in turn (lane_vectors-inl.h, on a lane_grid.hpp grid). Compiled once
 // per instruction set by Highway and dispatched at run time, like the classic kernel.
@@ -13,6 +15,7 @@
 
 #include "lane_grid.hpp"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace boids::fast {
@@ -49,5 +52,22 @@ void couzin_sums(const InRangeGrid<float>& grid, double alpha2, const double* ux
                  LaneGroup group, const CandidateRuns& runs, const CouzinLaneSums& sums);
 void couzin_sums(const InRangeGrid<double>& grid, double alpha2, const double* ux, const double* uy,
                  LaneGroup group, const CandidateRuns& runs, const CouzinLaneSums& sums);
+
+/// What couzin::Policy::direction reads and writes for a chunk of agents, an entry each: the zones' sums,
+/// whether repelled (1 or 0), the agent's heading and its preferred direction's x component (1, -1 or 0);
+/// the unit direction it asks for (dx, dy, which may be the columns rx and ry: each entry is read before it
+/// is written).
+struct CouzinDirectionColumns {
+    const double *rx, *ry, *ax, *ay, *ox, *oy, *repelled, *hx, *hy, *gx;
+    double *dx, *dy;
+};
+
+/// couzin::Policy::direction for agents [0, n), with its arithmetic (its branches as selects).
+void couzin_direction(const CouzinDirectionColumns& columns, double informed_weight, std::size_t n);
+
+/// couzin::Policy::turned for agents [0, n): `turned[i]` from desired[i], current[i] and the sine and
+/// cosine of desired - current.
+void couzin_turned(const double* desired, const double* current, const double* sin, const double* cos,
+                   double cos_turn, double turn_rate, std::size_t n, double* turned);
 
 } // namespace boids::fast

@@ -1,7 +1,8 @@
 #pragma once
 // Couzin's fast pass (internal; lane_group_pass.hpp): each neighbour's unit heading once per step, the
-// agents of a cell in SIMD lanes, the zones' sums in the plain path's order, and the turns' arc tangents,
-// sines and cosines in lanes (angle_lanes.hpp), so the same bits as couzin::Policy on the plain path.
+// agents of a cell in SIMD lanes, the zones' sums in the plain path's order, and the directions, turns and
+// their arc tangents, sines and cosines in lanes (heading_lanes_kernel.hpp, angle_lanes.hpp), so the same
+// bits as couzin::Policy on the plain path.
 
 #include "../angle_lanes.hpp"
 #include "../lane_group_pass.hpp"
@@ -29,7 +30,7 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
         sums.oy = sums.hy;
         return sums;
     };
-    using Scratch = LaneSumsScratch<6>;
+    using Scratch = LaneSumsScratch<10>; // the sums, then whether repelled, the heading and the preference
     slot_chunk_pass<Policy<Real>, Scratch>(pass, [&](std::uint32_t begin, std::uint32_t end,
                                                      Scratch& scratch) {
         const auto lane_sums = [&](std::uint32_t offset) {
@@ -51,27 +52,24 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
             }
             fast::couzin_sums(grid, policy.alpha2, ux, uy, group, runs, out);
         });
-        // Policy::steer for the chunk's agents, each angle, sine and cosine of a step in lanes; the columns
-        // of the sums take the angles as the sums are spent.
+        // Policy::steer for the chunk's agents in lanes: the direction, its angle and the heading's, the
+        // noise per agent, the turn, its sine and cosine; the columns of the sums take the results as the
+        // sums are spent.
         const fast::CouzinLaneSums all = lane_sums(0);
         const std::size_t n = end - begin;
-        double *const dx = all.rx, *const dy = all.ry, *const hx = all.ax, *const hy = all.ay;
+        double *const repelled = scratch.column(6, 0), *const hx = scratch.column(7, 0);
+        double *const hy = scratch.column(8, 0), *const gx = scratch.column(9, 0);
         for (std::uint32_t s = begin; s < end; ++s) {
             const std::uint32_t k = s - begin;
-            Sums sums = start(s);
-            sums.rx = all.rx[k];
-            sums.ry = all.ry[k];
-            sums.ax = all.ax[k];
-            sums.ay = all.ay[k];
-            sums.ox = all.ox[k];
-            sums.oy = all.oy[k];
-            sums.repelled = all.repelled[k] != 0;
-            const heading::Offset d = policy.direction(sums, pass.w.kind[flock.agent(s)]);
-            dx[k] = d.dx;
-            dy[k] = d.dy;
+            const Sums sums = start(s);
+            repelled[k] = all.repelled[k] != 0 ? 1.0 : 0.0;
             hx[k] = sums.hx;
             hy[k] = sums.hy;
+            gx[k] = Policy<Real>::preferred_x(pass.w.kind[flock.agent(s)]);
         }
+        double *const dx = all.rx, *const dy = all.ry;
+        fast::couzin_direction({all.rx, all.ry, all.ax, all.ay, all.ox, all.oy, repelled, hx, hy, gx, dx, dy},
+                               policy.own.informed_weight, n);
         double *const desired = all.ox, *const current = all.oy;
         angle::atan2_lanes(dy, dx, n, desired);
         angle::atan2_lanes(hy, hx, n, current);
@@ -81,12 +79,10 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
             desired[k] = policy.noisy(desired[k], slot_id(pass, s));
             difference[k] = desired[k] - current[k];
         }
-        double *const sin = dy, *const cos = hx;
+        double *const sin = dy, *const cos = all.ax;
         angle::sin_cos_lanes(difference, n, sin, cos);
-        double* const turned = hy;
-        for (std::size_t k = 0; k < n; ++k) {
-            turned[k] = policy.turned(desired[k], current[k], angle::SinCos{sin[k], cos[k]});
-        }
+        double* const turned = all.ay;
+        fast::couzin_turned(desired, current, sin, cos, policy.cos_turn, policy.own.turn_rate, n, turned);
         angle::sin_cos_lanes(turned, n, sin, cos);
         for (std::uint32_t s = begin; s < end; ++s) {
             store_flight(pass, policy, s, angle::SinCos{sin[s - begin], cos[s - begin]});
