@@ -1,10 +1,10 @@
 #pragma once
 // The neighbour sums of the Vicsek and Couzin fast passes with the agents in SIMD lanes, and Couzin's
-// steering over a chunk of agents (its direction and turning limit, with couzin::Policy's arithmetic and its
-// branches as selects) (internal). For the sums: a
-// group of agents that share their candidates (the agents of a grid cell) takes one lane each, and every
-// candidate is broadcast to all lanes in turn (lane_vectors-inl.h, on a lane_grid.hpp grid). Compiled once
-// per instruction set by Highway and dispatched at run time, like the classic kernel.
+// steering over a chunk of agents (its direction and turning limit, with couzin::Policy's arithmetic and
+// its branches as selects) (internal). For the sums, a group of agents that share their candidates (the
+// agents of a grid cell) takes one lane each, and every candidate is broadcast to all lanes in turn
+// (lane_vectors-inl.h, on a lane_grid.hpp grid). Compiled once per instruction set by Highway and
+// dispatched at run time, like the classic kernel.
 //
 // Each lane adds the terms the plain path adds, in its order (the candidates in the grid's order), with
 // its arithmetic: the offset is heading::offset's (the neighbour's nearest image in the storage type,
