@@ -7,45 +7,24 @@
 
 #include "hwy/highway.h"
 
+#include "lane_vectors-inl.h"
 #include "topological_lanes_kernel.hpp"
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <numbers>
 
 HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
 namespace HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
 
-using DD = hn::ScalableTag<double>;
-using V = hn::Vec<DD>;
-using M = hn::Mask<DD>;
-constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(double);
-
-/// `n` entries of `column` from `at` (the spare lanes repeat the last).
+/// `n` entries of `column` from `at` in lanes, and back (lane_vectors-inl.h's, at a chunk's offsets).
 HWY_INLINE HWY_ATTR V Load(const double* column, std::size_t at, std::size_t n) {
-    const DD dd;
-    if (n == hn::Lanes(dd)) {
-        return hn::LoadU(dd, column + at);
-    }
-    alignas(64) double lanes[max_lanes];
-    for (std::size_t i = 0; i < hn::Lanes(dd); ++i) {
-        lanes[i] = column[at + std::min(i, n - 1)];
-    }
-    return hn::Load(dd, lanes);
+    return LoadLanes(DD(), column, static_cast<std::uint32_t>(at), n);
 }
-
-/// The first `n` lanes of `v` into `column` from `at`.
 HWY_INLINE HWY_ATTR void Store(V v, double* column, std::size_t at, std::size_t n) {
-    const DD dd;
-    if (n == hn::Lanes(dd)) {
-        hn::StoreU(v, dd, column + at);
-        return;
-    }
-    alignas(64) double lanes[max_lanes];
-    hn::Store(v, dd, lanes);
-    std::copy_n(lanes, n, column + at);
+    StoreLanes(v, column, static_cast<std::uint32_t>(at), n);
 }
 
 /// angle::length: sqrt(x * x + y * y).

@@ -8,6 +8,8 @@
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
 
+#include "../support/every_simd_target.hpp"
+
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
@@ -16,27 +18,7 @@
 namespace boids {
 namespace {
 
-/// `steps` steps of `start` on the plain path, and on the fast path on every SIMD target of this CPU,
-/// expected to give the same state.
-template <class Real>
-void expect_every_target_plain(const Params& p, const World<Real>& start, int steps,
-                               const std::string& what) {
-    Simulation<Real> plain(p, start);
-    plain.set_fast_path(false);
-    plain.set_threads(1);
-    plain.step(steps);
-    const std::uint64_t expected = state_hash(plain.world());
-    EXPECT_NE(expected, state_hash(start)) << what << ": the flock moved";
-    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-        hwy::SetSupportedTargetsForTest(target);
-        Simulation<Real> fast(p, start);
-        fast.set_threads(1);
-        fast.step(steps);
-        EXPECT_TRUE(fast.last_step_fast()) << what;
-        EXPECT_EQ(state_hash(fast.world()), expected) << what << ", SIMD target " << hwy::TargetName(target);
-    }
-    hwy::SetSupportedTargetsForTest(0);
-}
+using boids::testing::expect_every_target_plain;
 
 /// The couzin preset in a 60 x 60 torus, its informed agents weighing their preference 1 (so that a
 /// preference can cancel a direction).

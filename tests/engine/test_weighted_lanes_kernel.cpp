@@ -11,6 +11,8 @@
 #include "boids/workloads.hpp"
 #include "weighted_lanes_kernel.hpp"
 
+#include "../support/every_simd_target.hpp"
+
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
@@ -21,6 +23,8 @@
 
 namespace boids {
 namespace {
+
+using boids::testing::expect_every_target_plain;
 
 /// An agent at (x, y) moving at (vx, vy).
 struct Placed {
@@ -63,13 +67,20 @@ World<Real> limit_world() {
     return w;
 }
 
-/// The weighted preset in a 10 x 10 world whose center and align half-angles are `angle`.
-Params limit_params(Boundary boundary, double angle) {
+/// The weighted preset in a square world of `side` with `boundary` (margins of 1, none on a torus),
+/// updated synchronously (Downey's presets update in place, which no fast pass runs).
+Params downey_params(Boundary boundary, double side) {
     Params p = load_preset("downey-2d").params;
     p.boundary = boundary;
     p.update = UpdateOrder::Synchronous;
-    p.width = p.height = 10;
+    p.width = p.height = side;
     set_param(p, "margin", boundary == Boundary::Wrap ? "0" : "1");
+    return p;
+}
+
+/// The weighted preset in a 10 x 10 world whose center and align half-angles are `angle`.
+Params limit_params(Boundary boundary, double angle) {
+    Params p = downey_params(boundary, 10);
     set_param(p, "center_angle", exact(angle));
     set_param(p, "align_angle", exact(angle));
     return p;
@@ -118,28 +129,6 @@ TEST(WeightedLanes, DecideACosineOnTheLimitWithTheAnglesAcos) {
     }
 }
 
-/// The state hash after `steps` steps of `start` on the plain path, and on the fast path on every SIMD
-/// target of this CPU, each expected to match it.
-template <class Real>
-std::uint64_t expect_every_target_plain(const Params& p, const World<Real>& start, int steps,
-                                        const std::string& what) {
-    Simulation<Real> plain(p, start);
-    plain.set_fast_path(false);
-    plain.set_threads(1);
-    plain.step(steps);
-    const std::uint64_t expected = state_hash(plain.world());
-    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-        hwy::SetSupportedTargetsForTest(target);
-        Simulation<Real> fast(p, start);
-        fast.set_threads(1);
-        fast.step(steps);
-        EXPECT_TRUE(fast.last_step_fast()) << what;
-        EXPECT_EQ(state_hash(fast.world()), expected) << what << ", SIMD target " << hwy::TargetName(target);
-    }
-    hwy::SetSupportedTargetsForTest(0);
-    return expected;
-}
-
 /// `w` with agents that do not turn: one at rest among the flock, and two on the spots of others.
 template <class Real>
 World<Real> with_still_agents(World<Real> w) {
@@ -157,11 +146,8 @@ TEST(WeightedLanes, CompareTheLimitsAsSignedSquaresForEveryHalfAngle) {
     const double angles[] = {0.0, 0.3, 1.0, 1.5707963267948966, 2.0, 2.8, 3.141592653589793};
     constexpr int count = sizeof angles / sizeof angles[0];
     for (int i = 0; i < count; ++i) {
-        Params p = load_preset("downey-2d").params;
-        p.boundary = Boundary::Wrap;
-        p.update = UpdateOrder::Synchronous;
-        p.width = p.height = std::sqrt(400 * 3.14159 / w20_mean_neighbours); // radius 1: ~20 in the center's
-        set_param(p, "margin", "0");
+        // Radius 1: about 20 agents in the center request's neighbourhood.
+        Params p = downey_params(Boundary::Wrap, std::sqrt(400 * 3.14159 / w20_mean_neighbours));
         set_param(p, "center_angle", exact(angles[i]));
         set_param(p, "avoid_angle", exact(angles[(i + 2) % count]));
         set_param(p, "align_angle", exact(angles[(i + 4) % count]));
@@ -181,11 +167,7 @@ TEST(WeightedLanes, CompareTheLimitsAsSignedSquaresForEveryHalfAngle) {
 /// radii decide) and the center's radius `radius`.
 template <class Real>
 std::uint64_t radius_edge_hash(double dx, double dy, double radius, const std::string& what) {
-    Params p = load_preset("downey-2d").params;
-    p.boundary = Boundary::Margin;
-    p.update = UpdateOrder::Synchronous;
-    p.width = p.height = 10;
-    set_param(p, "margin", "1");
+    Params p = downey_params(Boundary::Margin, 10);
     for (const char* angle : {"center_angle", "avoid_angle", "align_angle"}) {
         set_param(p, angle, exact(3.141592653589793));
     }
@@ -229,11 +211,7 @@ TEST(WeightedLanes, SquaredReachIsTheEdgeOfTheRadius) {
 TEST(WeightedLanes, TakeThePlainArithmeticBeyondTheSquaresRange) {
     // Offsets whose squares are subnormal, and speeds whose squares are not normal numbers or overflow:
     // the lanes take the square root and the division there. Near the origin, where such offsets exist.
-    Params p = load_preset("downey-2d").params;
-    p.boundary = Boundary::Margin;
-    p.update = UpdateOrder::Synchronous;
-    p.width = p.height = 10;
-    set_param(p, "margin", "1");
+    const Params p = downey_params(Boundary::Margin, 10);
     World<double> w;
     const double tiny = 1e-160;
     w.add(Kind::Boid, 0.0, 0.0, 0.1, 0.0, 0.0);
@@ -256,11 +234,7 @@ TEST(WeightedLanes, SteerAsThePlainPathWhereverTheCarrotIs) {
     // avoid radius of many agents, ahead of some and behind others, so the angle decides), at half the
     // torus's side from an agent (a tie of nearest_offset), and far outside the torus (the C library's
     // remainder); agents at rest and on one spot among them.
-    Params p = load_preset("downey-2d").params;
-    p.boundary = Boundary::Wrap;
-    p.update = UpdateOrder::Synchronous;
-    p.width = p.height = 10;
-    set_param(p, "margin", "0");
+    Params p = downey_params(Boundary::Wrap, 10);
     set_param(p, "avoid_radius", "2");
     set_param(p, "avoid_angle", "1.3");
     World<float> w = spawn_world<float>(p, AgentCounts{300, 0, 0, 0}, 21);
