@@ -57,7 +57,9 @@ HWY_INLINE HWY_ATTR void StoreLanes(V v, double* column, std::uint32_t at, std::
     }
     alignas(64) double lanes[max_lanes];
     hn::Store(v, dd, lanes);
-    std::copy_n(lanes, n, column + at);
+    for (std::size_t i = 0; i < n && i < max_lanes; ++i) { // bounded for the compiler's sake too
+        column[at + i] = lanes[i];
+    }
 }
 
 /// sum + x in the lanes of `m`, sum in the others: a masked add on AVX-512, and elsewhere sum + (x where
