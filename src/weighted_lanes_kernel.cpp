@@ -175,6 +175,37 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
         });
 }
 
+template <class Real>
+HWY_ATTR void WeightedHeadings(const Real* vx, const Real* vy, std::uint32_t count, double* out_vx,
+                               double* out_vy, double* speed, double* ux, double* uy) {
+    const DD dd;
+    const hn::Rebind<Real, DD> dr;
+    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(dd));
+    const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0);
+    for (std::uint32_t at = 0; at < count; at += lanes) {
+        const std::size_t n = std::min(lanes, count - at);
+        const V x = WidenLanes<Real>(dd, LoadLanes(dr, vx, at, n));
+        const V y = WidenLanes<Real>(dd, LoadLanes(dr, vy, at, n));
+        const V norm = hn::Sqrt(hn::Add(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), zero)); // z * z adds +0
+        const M moving = hn::Gt(norm, zero);
+        const V k = hn::Div(one, norm);
+        StoreLanes(x, out_vx, at, n);
+        StoreLanes(y, out_vy, at, n);
+        StoreLanes(norm, speed, at, n);
+        StoreLanes(hn::IfThenElse(moving, hn::Mul(x, k), x), ux, at, n);
+        StoreLanes(hn::IfThenElse(moving, hn::Mul(y, k), y), uy, at, n);
+    }
+}
+
+HWY_ATTR void WeightedHeadingsF32(const float* vx, const float* vy, std::uint32_t count, double* out_vx,
+                                  double* out_vy, double* speed, double* ux, double* uy) {
+    WeightedHeadings(vx, vy, count, out_vx, out_vy, speed, ux, uy);
+}
+HWY_ATTR void WeightedHeadingsF64(const double* vx, const double* vy, std::uint32_t count, double* out_vx,
+                                  double* out_vy, double* speed, double* ux, double* uy) {
+    WeightedHeadings(vx, vy, count, out_vx, out_vy, speed, ux, uy);
+}
+
 /// Downey's limit_vector in lanes (weighted::limit): a vector longer than 1 scaled to length 1.
 HWY_INLINE HWY_ATTR void LimitLanes(V& x, V& y) {
     const DD dd;
@@ -348,6 +379,8 @@ namespace boids::fast {
 HWY_EXPORT(WeightedSumsF32);
 HWY_EXPORT(WeightedSumsF64);
 HWY_EXPORT(WeightedSteerF32);
+HWY_EXPORT(WeightedHeadingsF32);
+HWY_EXPORT(WeightedHeadingsF64);
 HWY_EXPORT(WeightedSteerF64);
 
 void weighted_sums(const InRangeGrid<float>& grid, const weighted::Neighbourhoods& near,
@@ -361,6 +394,14 @@ void weighted_sums(const InRangeGrid<double>& grid, const weighted::Neighbourhoo
     HWY_DYNAMIC_DISPATCH(WeightedSumsF64)(grid, near, agents, group, runs, sums);
 }
 
+void weighted_headings(const float* vx, const float* vy, std::uint32_t count, double* out_vx, double* out_vy,
+                       double* speed, double* ux, double* uy) {
+    HWY_DYNAMIC_DISPATCH(WeightedHeadingsF32)(vx, vy, count, out_vx, out_vy, speed, ux, uy);
+}
+void weighted_headings(const double* vx, const double* vy, std::uint32_t count, double* out_vx,
+                       double* out_vy, double* speed, double* ux, double* uy) {
+    HWY_DYNAMIC_DISPATCH(WeightedHeadingsF64)(vx, vy, count, out_vx, out_vy, speed, ux, uy);
+}
 void weighted_steer(const WeightedSteering& steering, const float* x, const float* y, const double* vx,
                     const double* vy, const double* speed, const WeightedLaneSums& sums, std::uint32_t count,
                     double* out_vx, double* out_vy) {

@@ -123,6 +123,14 @@ void weighted_sums(const InRangeGrid<double>& grid, const weighted::Neighbourhoo
                    const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
                    const WeightedLaneSums& sums);
 
+/// Each of `count` agents' velocity widened to double, its speed (Vec3::norm) and its unit heading
+/// (weighted::unit: the velocity over its speed, zero at rest), in a plane: what the lanes read of a slot
+/// (WeightedLaneAgents).
+void weighted_headings(const float* vx, const float* vy, std::uint32_t count, double* out_vx, double* out_vy,
+                       double* speed, double* ux, double* uy);
+void weighted_headings(const double* vx, const double* vy, std::uint32_t count, double* out_vx,
+                       double* out_vy, double* speed, double* ux, double* uy);
+
 /// What weighted::Policy::steer takes besides an agent and its sums, in a plane.
 struct WeightedSteering {
     double carrot_x, carrot_y;

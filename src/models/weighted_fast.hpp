@@ -78,17 +78,27 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
     double* const vx = columns.column(3);
     double* const vy = columns.column(4);
     double* const speed = columns.column(5);
+    if (pass.geo.three_d) {
 #pragma omp parallel for num_threads(pass.threads) schedule(static)
-    for (std::uint32_t s = 0; s < slots; ++s) {
-        const Vec3 v{static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)),
-                     static_cast<double>(flock.vz(s))};
-        const Vec3 u = unit(v);
-        ux[s] = u.x;
-        uy[s] = u.y;
-        uz[s] = u.z;
-        vx[s] = v.x;
-        vy[s] = v.y;
-        speed[s] = v.norm();
+        for (std::uint32_t s = 0; s < slots; ++s) {
+            const Vec3 v{static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)),
+                         static_cast<double>(flock.vz(s))};
+            const Vec3 u = unit(v);
+            ux[s] = u.x;
+            uy[s] = u.y;
+            uz[s] = u.z;
+            vx[s] = v.x;
+            vy[s] = v.y;
+            speed[s] = v.norm();
+        }
+    } else { // in lanes, a chunk of slots at a time
+        const std::uint32_t chunks = (slots + slot_chunk - 1) / slot_chunk;
+#pragma omp parallel for num_threads(pass.threads) schedule(static)
+        for (std::uint32_t c = 0; c < chunks; ++c) {
+            const std::uint32_t s = c * slot_chunk, n = std::min(slot_chunk, slots - s);
+            fast::weighted_headings(flock.vxs().data() + s, flock.vys().data() + s, n, vx + s, vy + s,
+                                    speed + s, ux + s, uy + s);
+        }
     }
     const WeightedParams& own = policy.own;
     const Neighbourhoods near{{own.center_radius, own.center_angle},
@@ -126,10 +136,9 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
         fast::weighted_steer(steering, grid.x + begin, grid.y + begin, vx + begin, vy + begin, speed + begin,
                              lane_sums(0), end - begin, next_vx, next_vy);
         for (std::uint32_t s = begin; s < end; ++s) { // policy.steer's conversion to the storage type
-            Agent<Real> a = slot_agent(pass, s);
-            a.vx = Policy<Real>::T::from_double(next_vx[s - begin]);
-            a.vy = Policy<Real>::T::from_double(next_vy[s - begin]);
-            store_velocity(pass, a);
+            const std::uint32_t i = flock.agent(s);   // store_velocity's, in a plane
+            pass.next.vx[i] = Policy<Real>::T::from_double(next_vx[s - begin]);
+            pass.next.vy[i] = Policy<Real>::T::from_double(next_vy[s - begin]);
         }
     });
 }

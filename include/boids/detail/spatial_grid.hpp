@@ -171,6 +171,9 @@ public:
     [[nodiscard]] std::span<const Real> xs() const { return x_; }
     [[nodiscard]] std::span<const Real> ys() const { return y_; }
     [[nodiscard]] std::span<const Real> zs() const { return z_; }
+    /// The slots' velocities along x and y, likewise.
+    [[nodiscard]] std::span<const Real> vxs() const { return vx_; }
+    [[nodiscard]] std::span<const Real> vys() const { return vy_; }
     [[nodiscard]] std::span<const std::uint32_t> cell_starts() const { return cell_start_; }
     /// The slots' world indices (agent()), for a kernel that reads them in lanes.
     [[nodiscard]] std::span<const std::uint32_t> agents() const { return agent_; }
