@@ -175,18 +175,33 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
         });
 }
 
+/// Calls body(at, n, x, y) for each vector of lanes of entries [0, count): n of them from `at` (the last
+/// vector may be partial), with two columns of the storage type there widened to double.
+template <class Real, class Body>
+HWY_INLINE HWY_ATTR void EachPlaneVector(const Real* xs, const Real* ys, std::uint32_t count,
+                                         const Body& body) {
+    const DD dd;
+    const hn::Rebind<Real, DD> dr;
+    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(dd));
+    for (std::uint32_t at = 0; at < count; at += lanes) {
+        const std::size_t n = std::min(lanes, count - at);
+        body(at, n, WidenLanes<Real>(dd, LoadLanes(dr, xs, at, n)),
+             WidenLanes<Real>(dd, LoadLanes(dr, ys, at, n)));
+    }
+}
+
+/// Vec3::norm of a planar vector: sqrt(x * x + y * y + z * z), whose z * z adds +0.
+HWY_INLINE HWY_ATTR V PlaneNorm(V x, V y) {
+    return hn::Sqrt(hn::Add(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), hn::Zero(DD())));
+}
+
 template <class Real>
 HWY_ATTR void WeightedHeadings(const Real* vx, const Real* vy, std::uint32_t count, double* out_vx,
                                double* out_vy, double* speed, double* ux, double* uy) {
     const DD dd;
-    const hn::Rebind<Real, DD> dr;
-    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(dd));
     const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0);
-    for (std::uint32_t at = 0; at < count; at += lanes) {
-        const std::size_t n = std::min(lanes, count - at);
-        const V x = WidenLanes<Real>(dd, LoadLanes(dr, vx, at, n));
-        const V y = WidenLanes<Real>(dd, LoadLanes(dr, vy, at, n));
-        const V norm = hn::Sqrt(hn::Add(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), zero)); // z * z adds +0
+    EachPlaneVector(vx, vy, count, [&](std::uint32_t at, std::size_t n, V x, V y) HWY_ATTR {
+        const V norm = PlaneNorm(x, y);
         const M moving = hn::Gt(norm, zero);
         const V k = hn::Div(one, norm);
         StoreLanes(x, out_vx, at, n);
@@ -194,7 +209,7 @@ HWY_ATTR void WeightedHeadings(const Real* vx, const Real* vy, std::uint32_t cou
         StoreLanes(norm, speed, at, n);
         StoreLanes(hn::IfThenElse(moving, hn::Mul(x, k), x), ux, at, n);
         StoreLanes(hn::IfThenElse(moving, hn::Mul(y, k), y), uy, at, n);
-    }
+    });
 }
 
 HWY_ATTR void WeightedHeadingsF32(const float* vx, const float* vy, std::uint32_t count, double* out_vx,
@@ -210,7 +225,7 @@ HWY_ATTR void WeightedHeadingsF64(const double* vx, const double* vy, std::uint3
 HWY_INLINE HWY_ATTR void LimitLanes(V& x, V& y) {
     const DD dd;
     const V one = hn::Set(dd, 1.0);
-    const V n = hn::Sqrt(hn::Add(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), hn::Zero(dd))); // z * z adds +0
+    const V n = PlaneNorm(x, y);
     const M longer = hn::Gt(n, one);
     const V k = hn::Div(one, n);
     x = hn::IfThenElse(longer, hn::Mul(x, k), x);
@@ -248,13 +263,8 @@ HWY_ATTR void WeightedSteer(const WeightedSteering& st, const Real* x, const Rea
                             const double* vy, const double* speed, const WeightedLaneSums& sums,
                             std::uint32_t count, double* out_vx, double* out_vy) {
     const DD dd;
-    const hn::Rebind<Real, DD> dr;
-    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(dd));
     const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0);
-    for (std::uint32_t at = 0; at < count; at += lanes) {
-        const std::size_t n = std::min(lanes, count - at);
-        const V px = WidenLanes<Real>(dd, LoadLanes(dr, x, at, n));
-        const V py = WidenLanes<Real>(dd, LoadLanes(dr, y, at, n));
+    EachPlaneVector(x, y, count, [&](std::uint32_t at, std::size_t n, V px, V py) HWY_ATTR {
         const V ux = LoadLanes(dd, vx, at, n), uy = LoadLanes(dd, vy, at, n);
         const V v_norm = LoadLanes(dd, speed, at, n);
         // The carrot's offset, its nearest image on a torus (the lanes far outside take the C library's).
@@ -282,7 +292,7 @@ HWY_ATTR void WeightedSteer(const WeightedSteering& st, const Real* x, const Rea
         V an = LoadLanes(dd, sums.an, at, n);
         // The carrot is avoided too where the avoid request sees it (Policy::in_view); it is seldom within
         // the radius, and those lanes take the angle in scalar code.
-        const V carrot_length = hn::Sqrt(hn::Add(hn::Add(hn::Mul(tx, tx), hn::Mul(ty, ty)), zero));
+        const V carrot_length = PlaneNorm(tx, ty);
         M carrot_seen = hn::Not(hn::Gt(carrot_length, hn::Set(dd, st.avoid.radius)));
         if (!hn::AllFalse(dd, carrot_seen)) [[unlikely]] {
             alignas(64) double cx[max_lanes], cy[max_lanes], wx[max_lanes], wy[max_lanes], seen[max_lanes];
@@ -322,8 +332,7 @@ HWY_ATTR void WeightedSteer(const WeightedSteering& st, const Real* x, const Rea
         V goal_y =
             hn::Add(hn::Add(hn::Add(hn::Mul(center_y, wc), hn::Mul(avoid_y, wa)), hn::Mul(align_y, wl)),
                     hn::Mul(love_y, wv));
-        const V goal_norm =
-            hn::Sqrt(hn::Add(hn::Add(hn::Mul(goal_x, goal_x), hn::Mul(goal_y, goal_y)), zero));
+        const V goal_norm = PlaneNorm(goal_x, goal_y);
         const M moving = hn::Gt(v_norm, zero);
         const V inverse_speed = hn::Div(one, v_norm);
         const V unit_x = hn::IfThenElse(moving, hn::Mul(ux, inverse_speed), one);
@@ -335,8 +344,7 @@ HWY_ATTR void WeightedSteer(const WeightedSteering& st, const Real* x, const Rea
         const V keep = hn::Set(dd, 1.0 - st.maneuverability), turn = hn::Set(dd, st.maneuverability);
         V next_x = hn::Add(hn::Mul(unit_x, keep), hn::Mul(goal_x, turn));
         V next_y = hn::Add(hn::Mul(unit_y, keep), hn::Mul(goal_y, turn));
-        const V next_norm =
-            hn::Sqrt(hn::Add(hn::Add(hn::Mul(next_x, next_x), hn::Mul(next_y, next_y)), zero));
+        const V next_norm = PlaneNorm(next_x, next_y);
         const M has_next = hn::Gt(next_norm, zero);
         const V inverse_next = hn::Div(one, next_norm);
         next_x = hn::IfThenElse(has_next, hn::Mul(next_x, inverse_next), unit_x);
@@ -344,7 +352,7 @@ HWY_ATTR void WeightedSteer(const WeightedSteering& st, const Real* x, const Rea
         const V dt = hn::Set(dd, st.time_step);
         StoreLanes(hn::Mul(next_x, dt), out_vx, at, n);
         StoreLanes(hn::Mul(next_y, dt), out_vy, at, n);
-    }
+    });
 }
 
 HWY_ATTR void WeightedSteerF32(const WeightedSteering& st, const float* x, const float* y, const double* vx,
