@@ -104,7 +104,6 @@ HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const dou
 HWY_ATTR void CouzinDirection(const CouzinDirectionColumns& c, double informed_weight, std::size_t count) {
     const DD dd;
     const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0), weight = hn::Set(dd, informed_weight);
-    const auto length = [](V x, V y) HWY_ATTR { return hn::Sqrt(hn::Add(hn::Mul(x, x), hn::Mul(y, y))); };
     for (std::size_t at = 0; at < count; at += hn::Lanes(dd)) {
         const auto i = static_cast<std::uint32_t>(at);
         const std::size_t n = std::min(hn::Lanes(dd), count - at);
@@ -113,7 +112,7 @@ HWY_ATTR void CouzinDirection(const CouzinDirectionColumns& c, double informed_w
                               hn::Add(LoadLanes(dd, c.ax, i, n), LoadLanes(dd, c.ox, i, n)));
         V dy = hn::IfThenElse(repelled, LoadLanes(dd, c.ry, i, n),
                               hn::Add(LoadLanes(dd, c.ay, i, n), LoadLanes(dd, c.oy, i, n)));
-        V dn = length(dx, dy);
+        V dn = Length(dx, dy);
         const M balanced = hn::Eq(dn, zero); // balanced pulls: keep going
         dx = hn::IfThenElse(balanced, LoadLanes(dd, c.hx, i, n), dx);
         dy = hn::IfThenElse(balanced, LoadLanes(dd, c.hy, i, n), dy);
@@ -123,7 +122,7 @@ HWY_ATTR void CouzinDirection(const CouzinDirectionColumns& c, double informed_w
         // An informed agent's preference.
         const V gx = LoadLanes(dd, c.gx, i, n);
         const V px = hn::Add(dx, hn::Mul(weight, gx));
-        const V pn = length(px, dy);
+        const V pn = Length(px, dy);
         const M some = hn::Gt(pn, zero);
         const M informed = hn::Ne(gx, zero);
         dx = hn::IfThenElse(informed, hn::IfThenElse(some, hn::Div(px, pn), gx), dx);

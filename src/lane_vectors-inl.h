@@ -73,6 +73,11 @@ HWY_INLINE HWY_ATTR V AddWhere(M m, V sum, V x) {
 #endif
 }
 
+/// angle::length in lanes: sqrt(x * x + y * y).
+HWY_INLINE HWY_ATTR V Length(V x, V y) {
+    return hn::Sqrt(hn::Add(hn::Mul(x, x), hn::Mul(y, y)));
+}
+
 /// How a lane takes a candidate's offset from its agent, each as the model's plain path does.
 enum class LaneOffset {
     ImageMinusAgent, ///< heading::offset: the image and the agent each widened to double, subtracted

@@ -27,11 +27,6 @@ HWY_INLINE HWY_ATTR void Store(V v, double* column, std::size_t at, std::size_t 
     StoreLanes(v, column, static_cast<std::uint32_t>(at), n);
 }
 
-/// angle::length: sqrt(x * x + y * y).
-HWY_INLINE HWY_ATTR V Length(V x, V y) {
-    return hn::Sqrt(hn::Add(hn::Mul(x, x), hn::Mul(y, y)));
-}
-
 /// topological::degrees: radians * 180 / pi.
 HWY_INLINE HWY_ATTR V Degrees(V radians) {
     const DD dd;
