@@ -42,6 +42,8 @@
 
 #include "hwy/highway.h"
 
+#include "compress_lanes-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
 namespace HWY_NAMESPACE {
@@ -255,53 +257,6 @@ struct CandidateList {
     HWY_ALIGN Real x[room], y[room], z[room]; ///< seam tiles only
     std::size_t size = 0;
 };
-
-// Highway 1.0's Compress below AVX-512 (AVX2, SSE4, SSSE3) keeps its index table in a constexpr local
-// array, which GCC 12 copies onto the stack at every call (1 KiB with `rep movsq` on AVX2), and the listing
-// compresses up to four vectors per vector of candidates. On those targets the listing permutes with
-// TableLookupLanes instead, its order read from a table in static storage, once per vector of candidates
-// for all its columns. AVX-512 compresses natively; the portable fallback has one lane.
-constexpr bool kOwnCompress = HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3;
-
-/// Row `bits` of the table lists the lanes set in `bits` in order, then the others: the permutation that
-/// moves a vector's kept lanes to its front, as Compress does.
-template <std::size_t kLanes, class T>
-struct CompressOrder {
-    alignas(64) T lane[std::size_t{1} << kLanes][kLanes]{};
-    constexpr CompressOrder() {
-        for (std::size_t bits = 0; bits < (std::size_t{1} << kLanes); ++bits) {
-            std::size_t out = 0;
-            for (const bool kept : {true, false}) {
-                for (std::size_t l = 0; l < kLanes; ++l) {
-                    if ((((bits >> l) & 1) != 0) == kept) {
-                        lane[bits][out++] = static_cast<T>(l);
-                    }
-                }
-            }
-        }
-    }
-};
-template <std::size_t kLanes, class T>
-inline constexpr CompressOrder<kLanes, T> compress_order{};
-
-/// The lane order that moves the lanes of `keep` to the front, for TableLookupLanes (with IndicesFromVec)
-/// on vectors of D or of its signed integers. 32-bit lanes read bytes (2 KiB for 8 lanes), 64-bit ones
-/// their own width (512 bytes for 4 lanes).
-template <class D>
-HWY_INLINE hn::Vec<hn::RebindToSigned<D>> compress_order_of(D d, hn::Mask<D> keep) {
-    const hn::RebindToSigned<D> di;
-    using TI = hn::TFromD<decltype(di)>;
-    constexpr std::size_t lanes = hn::MaxLanes(D());
-    static_assert(lanes <= 8, "a table of 2^lanes rows");
-    std::uint8_t bits[8] = {};
-    hn::StoreMaskBits(d, keep, bits);
-    if constexpr (sizeof(TI) == 4) {
-        const hn::Rebind<std::int8_t, decltype(di)> d8;
-        return hn::PromoteTo(di, hn::LoadU(d8, compress_order<lanes, std::int8_t>.lane[bits[0]]));
-    } else {
-        return hn::LoadU(di, compress_order<lanes, TI>.lane[bits[0]]);
-    }
-}
 
 /// Flake's line of sight for one vector of agents: their neighbour dead ahead so far (classic::LookAhead's
 /// fields, a column per field, the index as a double: exact below 2^53), and the candidates that may be

@@ -9,6 +9,9 @@
 
 #include "k_nearest_two_rings.hpp"
 
+#include "compress_lanes-inl.h"
+#include "lane_vectors-inl.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
@@ -64,88 +67,138 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(double);
 
-/// The nearest found so far, sorted as k_nearest keeps its list (nearer first, the lower index first among
-/// equals): squared distances, world indices and slots (the last two as doubles, exact below 2^53), in
-/// vectors of lanes. kFixed > 0: exactly that many vectors, which the compiler keeps in registers; 0: as
-/// many as the constructor is given.
-template <std::size_t kFixed>
-struct SortedLanes {
+/// The candidates of a search: squared distances and slots (as doubles, exact below 2^53). The first
+/// `nearest` are the k nearest of those ranked so far, in k_nearest's order (nearer first, the lower world
+/// index first among equals); after them come the candidates not ranked yet, as read.
+///
+/// Why ranks: each candidate's rank is the count of candidates before it, compared in lanes. That takes
+/// more comparisons than inserting each candidate into a sorted list, but none waits for another, where an
+/// insertion waits for the one before and the loop over a vector's nearer lanes ends where no predictor
+/// can tell.
+struct Candidates {
     using DD = hn::ScalableTag<double>;
     using V = hn::Vec<DD>;
-    static constexpr std::size_t capacity = kFixed != 0 ? kFixed : max_k_nearest;
-    V d2[capacity], index[capacity], slot[capacity];
-    std::size_t vectors;
-    using Indices = decltype(hn::SetTableIndices(DD(), static_cast<const std::int64_t*>(nullptr)));
-    Indices rotate; // lane l takes lane l - 1 (lane 0, the last)
-    Indices last;   // every lane takes the lane of the list's k-th entry
-    std::size_t kth_vector;
+    /// Candidates are ranked before they pass `limit`: k rounded up to whole vectors, and four vectors
+    /// more. A vector is appended whole, and ranking reads two vectors at a time past the last.
+    static constexpr std::size_t capacity = max_k_nearest + 6 * max_lanes;
+    alignas(64) double d2[capacity], slot[capacity];
+    const std::uint32_t* agents; ///< the grid's world index of each slot
+    std::size_t size = 0, nearest = 0;
+    std::size_t k, limit;
+    V kth; ///< the k-th nearest's squared distance in every lane; infinity while fewer are ranked
 
-    /// A list of k entries in `count` vectors.
-    HWY_INLINE SortedLanes(std::size_t count, int k) : vectors(kFixed != 0 ? kFixed : count) {
+    HWY_INLINE Candidates(int k_, const std::uint32_t* agents_)
+        : agents(agents_), k(static_cast<std::size_t>(k_)),
+          limit((k + hn::Lanes(DD()) - 1) / hn::Lanes(DD()) * hn::Lanes(DD()) + 4 * hn::Lanes(DD())),
+          kth(hn::Inf(DD())) {}
+
+    /// Appends the lanes of `keep`, in lane order.
+    HWY_INLINE void Append(V cd2, V cslot, hn::Mask<DD> keep) {
         const DD dd;
-        const hn::RebindToSigned<DD> di;
-        const auto lanes = static_cast<std::int64_t>(hn::Lanes(dd));
-        const auto kth = static_cast<std::int64_t>(k - 1);
-        rotate = hn::IndicesFromVec(dd, hn::And(hn::Iota(di, -1), hn::Set(di, lanes - 1)));
-        last = hn::IndicesFromVec(dd, hn::Set(di, kth % lanes));
-        kth_vector = static_cast<std::size_t>(kth / lanes);
-        for (std::size_t v = 0; v < vectors; ++v) {
-            d2[v] = index[v] = hn::Inf(dd); // after every candidate
-            slot[v] = hn::Zero(dd);
+        const fast::HWY_NAMESPACE::DoubleCompressor<DD> compress(dd, keep);
+        hn::StoreU(compress(cd2), dd, d2 + size);
+        hn::StoreU(compress(cslot), dd, slot + size);
+        size += hn::CountTrue(dd, keep);
+        if (size + hn::Lanes(dd) > limit) {
+            Rank();
         }
     }
 
-    /// Inserts a candidate without a branch: where it ranks before an entry, the entry takes the one before
-    /// it (or the candidate, first of those), which moves the rest of the list up by one lane.
-    HWY_INLINE void Insert(double candidate_d2, double candidate_index, double candidate_slot) {
-        const DD dd;
-        const auto first_lane = hn::FirstN(dd, 1);
-        const V cd = hn::Set(dd, candidate_d2), ci = hn::Set(dd, candidate_index);
-        const V cs = hn::Set(dd, candidate_slot);
-        // Whether the candidate ranks before entries (d, i): k_nearest's order.
-        const auto ranks_before = [&](V d, V i) HWY_ATTR {
-            return hn::Or(hn::Lt(cd, d), hn::And(hn::Eq(cd, d), hn::Lt(ci, i)));
-        };
-        // The entry before the list's first: nothing ranks before it.
-        V carry_d = hn::Set(dd, -std::numeric_limits<double>::infinity()), carry_i = hn::Zero(dd),
-          carry_s = carry_i;
-        for (std::size_t v = 0; v < (kFixed != 0 ? kFixed : vectors); ++v) {
-            const V ld = d2[v], li = index[v], ls = slot[v];
-            const V rd = hn::TableLookupLanes(ld, rotate), ri = hn::TableLookupLanes(li, rotate);
-            const V rs = hn::TableLookupLanes(ls, rotate);
-            // Each lane's entry and the one before it.
-            const V pd = hn::IfThenElse(first_lane, carry_d, rd),
-                    pi = hn::IfThenElse(first_lane, carry_i, ri);
-            const V ps = hn::IfThenElse(first_lane, carry_s, rs);
-            const auto before = ranks_before(ld, li), after_previous = hn::Not(ranks_before(pd, pi));
-            // Where the candidate ranks before the entry: the candidate if it ranks after the entry before
-            // (its place), else the entry before (moved up a lane).
-            d2[v] = hn::IfThenElse(before, hn::IfThenElse(after_previous, cd, pd), ld);
-            index[v] = hn::IfThenElse(before, hn::IfThenElse(after_previous, ci, pi), li);
-            slot[v] = hn::IfThenElse(before, hn::IfThenElse(after_previous, cs, ps), ls);
-            carry_d = rd;
-            carry_i = ri;
-            carry_s = rs;
+    /// Keeps the k nearest of every candidate as the first `nearest`, in k_nearest's order.
+    HWY_INLINE void Rank() {
+        if (size == nearest) {
+            return;
         }
-    }
-
-    /// The squared distance of the k-th entry (infinity while the list is shorter) in every lane.
-    HWY_INLINE V Kth() const { return hn::TableLookupLanes(d2[kth_vector], last); }
-
-    /// The first `count` entries into k_nearest's list.
-    HWY_INLINE void Write(int count, KNearest& out) const {
         const DD dd;
         const std::size_t lanes = hn::Lanes(dd);
-        alignas(64) double lane_d2[max_lanes], lane_index[max_lanes], lane_slot[max_lanes];
-        out.count = count;
-        for (std::size_t v = 0; v * lanes < static_cast<std::size_t>(count); ++v) {
-            hn::Store(d2[v], dd, lane_d2);
-            hn::Store(index[v], dd, lane_index);
-            hn::Store(slot[v], dd, lane_slot);
-            for (std::size_t l = 0; l < lanes && v * lanes + l < static_cast<std::size_t>(count); ++l) {
-                out.found[v * lanes + l] = {static_cast<std::uint32_t>(lane_slot[l]),
-                                            static_cast<std::uint32_t>(lane_index[l]), lane_d2[l]};
+        const std::size_t padded = (size + 2 * lanes - 1) / (2 * lanes) * (2 * lanes);
+        hn::StoreU(hn::Inf(dd), dd, d2 + size); // after every candidate
+        hn::StoreU(hn::Inf(dd), dd, d2 + size + lanes);
+        // A candidate's rank: how many candidates rank before it. Ranked by distance alone, candidates at
+        // the same distance share a rank, and the ranks of all candidates sum to less than 0 + 1 + ... +
+        // (size - 1); only then are the world indices compared too (k_nearest's keys (d2, index) all
+        // differ). Each lane past the candidates ranks after all of them.
+        alignas(64) double rank[capacity];
+        const double sum = RankBy<false>(padded, rank);
+        if (sum != static_cast<double>(size * (size - 1) / 2 + (padded - size) * size)) {
+            RankBy<true>(padded, rank);
+        }
+        alignas(64) double by_rank_d2[capacity], by_rank_slot[capacity];
+        for (std::size_t i = 0; i < size; ++i) {
+            const auto r = static_cast<std::size_t>(rank[i]);
+            by_rank_d2[r] = d2[i];
+            by_rank_slot[r] = slot[i];
+        }
+        nearest = size = std::min(size, k);
+        std::copy_n(by_rank_d2, size, d2);
+        std::copy_n(by_rank_slot, size, slot);
+        if (nearest == k) {
+            kth = hn::Set(dd, d2[k - 1]);
+        }
+    }
+
+    /// Each candidate's count of candidates before it (nearer; with kTies, or as near with a lower world
+    /// index) into `rank`, for the first `padded` (whole pairs of vectors, those past `size` at infinity).
+    /// Returns the sum of the counts.
+    template <bool kTies>
+    HWY_INLINE double RankBy(std::size_t padded, double* rank) const {
+        const DD dd;
+        const std::size_t lanes = hn::Lanes(dd);
+        alignas(64) double index[kTies ? capacity : 1];
+        if constexpr (kTies) {
+            for (std::size_t i = 0; i < padded; ++i) {
+                index[i] = i < size ? static_cast<double>(agents[static_cast<std::size_t>(slot[i])])
+                                    : std::numeric_limits<double>::infinity();
             }
+        }
+        const auto before = [&](std::size_t j, V d, V i) HWY_ATTR {
+            const V dj = hn::Set(dd, d2[j]);
+            if constexpr (kTies) {
+                return hn::Or(hn::Lt(dj, d), hn::And(hn::Eq(dj, d), hn::Lt(hn::Set(dd, index[j]), i)));
+            } else {
+                (void)i;
+                return hn::Lt(dj, d);
+            }
+        };
+        const V one = hn::Set(dd, 1.0);
+        V sum = hn::Zero(dd);
+        for (std::size_t v = 0; v < padded; v += 2 * lanes) {
+            const V da = hn::Load(dd, d2 + v), db = hn::Load(dd, d2 + v + lanes);
+            V ia = da, ib = db;
+            if constexpr (kTies) {
+                ia = hn::Load(dd, index + v);
+                ib = hn::Load(dd, index + v + lanes);
+            }
+            // Two counts per vector, of the even and the odd candidates, so that each addition waits for
+            // the one two candidates back.
+            V ra = hn::Zero(dd), rb = ra, ra_odd = ra, rb_odd = ra;
+            std::size_t j = 0;
+            for (; j + 1 < size; j += 2) {
+                ra = fast::HWY_NAMESPACE::AddWhere(before(j, da, ia), ra, one);
+                rb = fast::HWY_NAMESPACE::AddWhere(before(j, db, ib), rb, one);
+                ra_odd = fast::HWY_NAMESPACE::AddWhere(before(j + 1, da, ia), ra_odd, one);
+                rb_odd = fast::HWY_NAMESPACE::AddWhere(before(j + 1, db, ib), rb_odd, one);
+            }
+            if (j < size) {
+                ra = fast::HWY_NAMESPACE::AddWhere(before(j, da, ia), ra, one);
+                rb = fast::HWY_NAMESPACE::AddWhere(before(j, db, ib), rb, one);
+            }
+            ra = hn::Add(ra, ra_odd);
+            rb = hn::Add(rb, rb_odd);
+            hn::Store(ra, dd, rank + v);
+            hn::Store(rb, dd, rank + v + lanes);
+            sum = hn::Add(sum, hn::Add(ra, rb));
+        }
+        return hn::GetLane(hn::SumOfLanes(dd, sum));
+    }
+
+    /// The k nearest (fewer when fewer were appended) into k_nearest's list.
+    HWY_INLINE void Write(KNearest& out) {
+        Rank();
+        out.count = static_cast<int>(nearest);
+        for (std::size_t m = 0; m < nearest; ++m) {
+            const auto at = static_cast<std::uint32_t>(slot[m]);
+            out.found[m] = {at, agents[at], d2[m]};
         }
     }
 };
@@ -181,14 +234,15 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
     const hn::Rebind<std::int32_t, decltype(dd)> di;
     const auto* const agents = reinterpret_cast<const std::int32_t*>(grid.agents().data());
     const auto own = hn::Set(dd, static_cast<double>(self));
+    const auto lane_slot = hn::Iota(dd, 0.0);
 
     // The k nearest among the cells within `reach` (1, 2 or 3) rings of the agent's, as k_nearest ranks them
-    // (SortedLanes), of those nearer than sqrt(bound2); fewer than k when fewer are that near.
-    const auto nearest = [&](auto& list, int reach, double bound2, KNearest& found) HWY_ATTR {
+    // (Candidates), of those nearer than sqrt(bound2); fewer than k when fewer are that near.
+    const auto nearest_within = [&](int reach, double bound2, KNearest& found) HWY_ATTR {
         const auto bound = hn::Set(dd, bound2);
-        int listed = 0;
-        // Inserts the slots [begin, end) that are near enough.
-        const auto insert_nearer = [&](std::size_t begin, std::size_t end) HWY_ATTR {
+        Candidates list(k, grid.agents().data());
+        // Appends the slots [begin, end) that are near enough.
+        const auto append_nearer = [&](std::size_t begin, std::size_t end) HWY_ATTR {
             for (std::size_t at = begin; at < end; at += lanes) {
                 const std::size_t n = std::min(lanes, end - at);
                 VR x, y;
@@ -233,20 +287,8 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
                 // Near enough, not the agent, and no farther than the k-th so far (it would stay out).
                 const auto taken = hn::AndNot(
                     hn::Eq(index_d, own),
-                    hn::And(hn::And(hn::Lt(d2, bound), hn::Le(d2, list.Kth())), hn::FirstN(dd, n)));
-                alignas(64) double lane_d2[max_lanes], lane_index[max_lanes];
-                hn::Store(d2, dd, lane_d2);
-                hn::Store(index_d, dd, lane_index);
-                std::uint8_t bits[(max_lanes + 7) / 8] = {};
-                hn::StoreMaskBits(dd, taken, bits);
-                for (std::size_t byte = 0; byte < (lanes + 7) / 8; ++byte) {
-                    // The lanes in order, an iteration each: a branch per lane would be a coin toss.
-                    for (unsigned b = bits[byte]; b != 0; b &= b - 1) {
-                        const std::size_t l = byte * 8 + static_cast<std::size_t>(__builtin_ctz(b));
-                        list.Insert(lane_d2[l], lane_index[l], static_cast<double>(at + l));
-                        listed += listed < k;
-                    }
-                }
+                    hn::And(hn::And(hn::Lt(d2, bound), hn::Le(d2, list.kth)), hn::FirstN(dd, n)));
+                list.Append(d2, hn::Add(lane_slot, hn::Set(dd, static_cast<double>(at))), taken);
             }
         };
         Columns columns[2];
@@ -261,27 +303,11 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
             }
             const std::size_t base = static_cast<std::size_t>(rows[r]) * static_cast<std::size_t>(nx);
             for (int c = 0; c < spans; ++c) {
-                insert_nearer(start[base + static_cast<std::size_t>(columns[c].first)],
+                append_nearer(start[base + static_cast<std::size_t>(columns[c].first)],
                               start[base + static_cast<std::size_t>(columns[c].last) + 1]);
             }
         }
-        list.Write(listed, found);
-    };
-    const std::size_t vectors = (static_cast<std::size_t>(k) + lanes - 1) / lanes;
-    const auto nearest_within = [&](int reach, double bound2, KNearest& found) HWY_ATTR {
-        if (vectors == 1) {
-            SortedLanes<1> list(1, k);
-            nearest(list, reach, bound2, found);
-        } else if (vectors == 2) {
-            SortedLanes<2> list(2, k);
-            nearest(list, reach, bound2, found);
-        } else if (vectors <= 4) { // k = 7 in SSE4's two lanes (a spare vector for 3)
-            SortedLanes<4> list(4, k);
-            nearest(list, reach, bound2, found);
-        } else {
-            SortedLanes<0> list(vectors, k);
-            nearest(list, reach, bound2, found);
-        }
+        list.Write(found);
     };
     // The k nearest of rings 0 to 2 (the 5 x 5 cells) nearer than two rings. Fewer than k: the k-th of
     // those rings is no nearer, and the ring search goes on past ring 2.
