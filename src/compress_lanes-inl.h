@@ -24,10 +24,6 @@ namespace boids::fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// Whether Highway's own Compress would copy its table at each call for 32-bit lanes: below AVX-512. (AVX-512
-/// compresses 32-bit lanes natively; the portable fallback has one lane.)
-constexpr bool kOwnCompress = HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3;
-
 /// Row `bits` of the table lists the lanes set in `bits` in order, then the others: the permutation that
 /// moves a vector's kept lanes to its front, as Compress does.
 template <std::size_t kLanes, class T>
@@ -68,31 +64,41 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<D>> compress_order_of(D d, hn::Mask<D> kee
     }
 }
 
-/// Compresses vectors of doubles by one mask: each call of `operator()` gives its vector's kept lanes at
-/// the front, in order (the other lanes hold lanes not kept on the table's path, zeros on AVX-512's).
+/// Compresses vectors of D's lanes, and of integers as wide, by one mask: each call gives its vector's kept
+/// lanes at the front, in order (the other lanes are unspecified). AVX-512 compresses in a register
+/// (Highway's own Compress for 32-bit lanes); elsewhere the order comes from compress_order, looked up once
+/// for the mask.
 template <class D>
-class DoubleCompressor {
+class Compressor {
+    using DI = hn::RebindToSigned<D>;
+    static constexpr bool kNative = HWY_TARGET <= HWY_AVX3;
+
   public:
-    HWY_INLINE DoubleCompressor(D d, hn::Mask<D> keep) : keep_(keep) {
-#if HWY_TARGET != HWY_AVX3 && HWY_TARGET != HWY_AVX3_DL
-        order_ = hn::IndicesFromVec(d, compress_order_of(d, keep));
-#else
-        (void)d;
-#endif
+    HWY_INLINE Compressor(D d, hn::Mask<D> keep) : keep_(keep) {
+        if constexpr (!kNative) {
+            order_ = hn::IndicesFromVec(d, compress_order_of(d, keep));
+        }
     }
     HWY_INLINE hn::Vec<D> operator()(hn::Vec<D> v) const {
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-        return hn::Vec<D>{_mm512_maskz_compress_pd(keep_.raw, v.raw)};
-#else
-        return hn::TableLookupLanes(v, order_);
-#endif
+        if constexpr (!kNative) {
+            return hn::TableLookupLanes(v, order_);
+        } else if constexpr (sizeof(hn::TFromD<D>) == 8) {
+            // Highway 1.0.3 compresses 64-bit lanes with a table it copies at each call.
+            static_assert(hn::MaxLanes(D()) == 8, "whole 512-bit vectors");
+            return hn::BitCast(D(), hn::Vec<hn::Repartition<double, D>>{_mm512_maskz_compress_pd(
+                                        keep_.raw, hn::BitCast(hn::Repartition<double, D>(), v).raw)});
+        } else {
+            return hn::Compress(v, keep_);
+        }
+    }
+    HWY_INLINE hn::Vec<DI> operator()(hn::Vec<DI> v) const {
+        const D d;
+        return hn::BitCast(DI(), (*this)(hn::BitCast(d, v)));
     }
 
   private:
     hn::Mask<D> keep_;
-#if HWY_TARGET != HWY_AVX3 && HWY_TARGET != HWY_AVX3_DL
-    decltype(hn::IndicesFromVec(D(), hn::Zero(hn::RebindToSigned<D>()))) order_;
-#endif
+    decltype(hn::IndicesFromVec(D(), hn::Zero(DI()))) order_{};
 };
 
 } // namespace HWY_NAMESPACE

@@ -755,22 +755,12 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, co
             const auto keep = hn::And(hn::Lt(e2, box.reach2), hn::FirstN(d, n));
             const auto keep_index = hn::RebindMask(di, keep);
             const auto slots = hn::Add(hn::Set(di, static_cast<TI>(k)), lane_index);
-            if constexpr (kOwnCompress) {
-                const auto order = compress_order_of(d, keep);
-                hn::StoreU(hn::TableLookupLanes(slots, hn::IndicesFromVec(di, order)), di, list.slot + size);
-                if (listed) {
-                    const auto to_front = hn::IndicesFromVec(d, order);
-                    hn::StoreU(hn::TableLookupLanes(x, to_front), d, list.x + size);
-                    hn::StoreU(hn::TableLookupLanes(y, to_front), d, list.y + size);
-                    hn::StoreU(hn::TableLookupLanes(z, to_front), d, list.z + size);
-                }
-            } else {
-                hn::StoreU(hn::Compress(slots, keep_index), di, list.slot + size);
-                if (listed) {
-                    hn::StoreU(hn::Compress(x, keep), d, list.x + size);
-                    hn::StoreU(hn::Compress(y, keep), d, list.y + size);
-                    hn::StoreU(hn::Compress(z, keep), d, list.z + size);
-                }
+            const Compressor<D> compress(d, keep);
+            hn::StoreU(compress(slots), di, list.slot + size);
+            if (listed) {
+                hn::StoreU(compress(x), d, list.x + size);
+                hn::StoreU(compress(y), d, list.y + size);
+                hn::StoreU(compress(z), d, list.z + size);
             }
             size += hn::CountTrue(di, keep_index);
         };

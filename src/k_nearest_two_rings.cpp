@@ -95,7 +95,7 @@ struct Candidates {
     /// Appends the lanes of `keep`, in lane order.
     HWY_INLINE void Append(V cd2, V cslot, hn::Mask<DD> keep) {
         const DD dd;
-        const fast::HWY_NAMESPACE::DoubleCompressor<DD> compress(dd, keep);
+        const fast::HWY_NAMESPACE::Compressor<DD> compress(dd, keep);
         hn::StoreU(compress(cd2), dd, d2 + size);
         hn::StoreU(compress(cslot), dd, slot + size);
         size += hn::CountTrue(dd, keep);
