@@ -73,7 +73,7 @@ class Compressor {
     using DI = hn::RebindToSigned<D>;
     static constexpr bool kNative = HWY_TARGET <= HWY_AVX3;
 
-  public:
+public:
     HWY_INLINE Compressor(D d, hn::Mask<D> keep) : keep_(keep) {
         if constexpr (!kNative) {
             order_ = hn::IndicesFromVec(d, compress_order_of(d, keep));
@@ -96,7 +96,7 @@ class Compressor {
         return hn::BitCast(DI(), (*this)(hn::BitCast(d, v)));
     }
 
-  private:
+private:
     hn::Mask<D> keep_;
     decltype(hn::IndicesFromVec(D(), hn::Zero(DI()))) order_{};
 };

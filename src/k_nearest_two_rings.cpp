@@ -285,9 +285,9 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
                     hn::IfThenElse(hn::Lt(signed_index, hn::Zero(dd)),
                                    hn::Add(signed_index, hn::Set(dd, 4294967296.0)), signed_index);
                 // Near enough, not the agent, and no farther than the k-th so far (it would stay out).
-                const auto taken = hn::AndNot(
-                    hn::Eq(index_d, own),
-                    hn::And(hn::And(hn::Lt(d2, bound), hn::Le(d2, list.kth)), hn::FirstN(dd, n)));
+                const auto taken =
+                    hn::AndNot(hn::Eq(index_d, own),
+                               hn::And(hn::And(hn::Lt(d2, bound), hn::Le(d2, list.kth)), hn::FirstN(dd, n)));
                 list.Append(d2, hn::Add(lane_slot, hn::Set(dd, static_cast<double>(at))), taken);
             }
         };
