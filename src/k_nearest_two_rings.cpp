@@ -92,18 +92,6 @@ struct Candidates {
           limit((k + hn::Lanes(DD()) - 1) / hn::Lanes(DD()) * hn::Lanes(DD()) + 4 * hn::Lanes(DD())),
           kth(hn::Inf(DD())) {}
 
-    /// Appends the lanes of `keep`, in lane order.
-    HWY_INLINE void Append(V cd2, V cslot, hn::Mask<DD> keep) {
-        const DD dd;
-        const fast::HWY_NAMESPACE::Compressor<DD> compress(dd, keep);
-        hn::StoreU(compress(cd2), dd, d2 + size);
-        hn::StoreU(compress(cslot), dd, slot + size);
-        size += hn::CountTrue(dd, keep);
-        if (size + hn::Lanes(dd) > limit) {
-            Rank();
-        }
-    }
-
     /// Keeps the k nearest of every candidate as the first `nearest`, in k_nearest's order.
     HWY_INLINE void Rank() {
         if (size == nearest) {
@@ -241,8 +229,11 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
     const auto nearest_within = [&](int reach, double bound2, KNearest& found) HWY_ATTR {
         const auto bound = hn::Set(dd, bound2);
         Candidates list(k, grid.agents().data());
-        // Appends the slots [begin, end) that are near enough.
+        // Appends the slots [begin, end) that are near enough. The list's count and k-th stay in registers:
+        // Highway's stores may alias any member.
         const auto append_nearer = [&](std::size_t begin, std::size_t end) HWY_ATTR {
+            std::size_t listed = list.size;
+            auto kth = list.kth;
             for (std::size_t at = begin; at < end; at += lanes) {
                 const std::size_t n = std::min(lanes, end - at);
                 VR x, y;
@@ -287,9 +278,20 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
                 // Near enough, not the agent, and no farther than the k-th so far (it would stay out).
                 const auto taken =
                     hn::AndNot(hn::Eq(index_d, own),
-                               hn::And(hn::And(hn::Lt(d2, bound), hn::Le(d2, list.kth)), hn::FirstN(dd, n)));
-                list.Append(d2, hn::Add(lane_slot, hn::Set(dd, static_cast<double>(at))), taken);
+                               hn::And(hn::And(hn::Lt(d2, bound), hn::Le(d2, kth)), hn::FirstN(dd, n)));
+                const fast::HWY_NAMESPACE::Compressor<decltype(dd)> compress(dd, taken);
+                hn::StoreU(compress(d2), dd, list.d2 + listed);
+                hn::StoreU(compress(hn::Add(lane_slot, hn::Set(dd, static_cast<double>(at)))), dd,
+                           list.slot + listed);
+                listed += hn::CountTrue(dd, taken);
+                if (listed + lanes > list.limit) {
+                    list.size = listed;
+                    list.Rank();
+                    listed = list.size;
+                    kth = list.kth;
+                }
             }
+            list.size = listed;
         };
         Columns columns[2];
         const int spans = column_spans(cx - reach, cx + reach, nx, wrap, columns);
