@@ -1,5 +1,5 @@
-// k_nearest_two_rings (k_nearest_two_rings.hpp): a block's distances and its sorted list of the nearest in
-// SIMD lanes, for every instruction set Highway targets here (foreach_target), dispatched at run time.
+// k_nearest_two_rings (k_nearest_two_rings.hpp): a block's distances and the ranks of the nearest in SIMD
+// lanes, for every instruction set Highway targets here (foreach_target), dispatched at run time.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "k_nearest_two_rings.cpp"

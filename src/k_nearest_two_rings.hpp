@@ -6,10 +6,10 @@
 // two cells and farther than one: k_nearest then visits rings 0, 1 and 2 a cell at a time, offering each of
 // ~25 candidates to its sorted list with a branch that cannot be predicted. This search reads the block's
 // rows as runs of slots, takes their distances in SIMD lanes, drops those two rings away or farther, and
-// inserts the rest into a sorted list held in vectors, without a branch. Then it applies the ring search's
-// stopping rule to what it found: a k-th nearer than one ring, it takes the 3 x 3 cells' own list where
-// that one's k-th is nearer than one ring too; fewer than k nearer than two rings, the 7 x 7 cells' k
-// nearer than three, and past that k_nearest itself.
+// ranks the rest at once, each by the count of those nearer, compared in lanes. Then it applies the ring
+// search's stopping rule to what it found: a k-th nearer than one ring, it takes the 3 x 3 cells' own list
+// where that one's k-th is nearer than one ring too; fewer than k nearer than two rings, the 7 x 7 cells'
+// k nearer than three, and past that k_nearest itself.
 
 #include "boids/detail/neighbour_search.hpp"
 
