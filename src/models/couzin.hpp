@@ -114,7 +114,7 @@ struct Policy : heading::ConstantSpeed<Real> {
 
     /// The desired angle with its noise, given the direction's angle.
     double noisy(double direction_angle, std::uint32_t id) const {
-        return direction_angle + params.heading.noise * noise::normal(this->seed, this->step, id, 0);
+        return direction_angle + params.heading.noise * noise::normal(this->noise_key, id, 0);
     }
 
     /// The turning-rate limit, given the sine and cosine of desired - current: at most turn_rate toward

@@ -54,8 +54,8 @@ struct ConstantSpeed {
     static constexpr bool predators_keep_course = true; ///< predators are not part of these models
 
     ConstantSpeed(const Params& p, long long step_index)
-        : params(p), seed(static_cast<std::uint64_t>(p.noise_seed)),
-          step(static_cast<std::uint64_t>(step_index)) {}
+        : params(p), noise_key(noise::step_key(static_cast<std::uint64_t>(p.noise_seed),
+                                               static_cast<std::uint64_t>(step_index))) {}
 
     void accumulate_predator(auto&, const Agent<Real>&, const Neighbour<Real>&) const {}
 
@@ -68,7 +68,7 @@ struct ConstantSpeed {
     }
 
     const Params& params;
-    std::uint64_t seed, step;
+    std::uint64_t noise_key; ///< the step's noise key (counter_noise.hpp), from the noise seed and the step
 };
 
 } // namespace boids::heading

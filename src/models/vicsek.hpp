@@ -65,7 +65,7 @@ struct Policy : heading::ConstantSpeed<Real> {
 
     /// The noise an agent's heading takes, eta (u - 1/2).
     double noise_angle(std::uint32_t id) const {
-        return params.heading.noise * (noise::uniform01(this->seed, this->step, id, 0) - 0.5);
+        return params.heading.noise * (noise::uniform01(this->noise_key, id, 0) - 0.5);
     }
 
     void steer(const Sums& s, Agent<Real>& a) const {
