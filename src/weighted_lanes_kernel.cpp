@@ -33,13 +33,14 @@ struct WeightedLanes {
 struct ConeLanes {
     V radius, cos_below, cos_above, reach2, above_squared, below_squared;
     const weighted::Neighbourhood* cone;
+    bool all_around; ///< Neighbourhood::all_around: the radius alone decides
 
     /// The limits' signed squares negated, as the lanes take the offset the other way round.
     explicit ConeLanes(DD dd, const weighted::Neighbourhood& n)
         : radius(hn::Set(dd, n.radius)), cos_below(hn::Set(dd, n.cos_below)),
           cos_above(hn::Set(dd, n.cos_above)), reach2(hn::Set(dd, n.reach2)),
           above_squared(hn::Set(dd, -n.above_squared)), below_squared(hn::Set(dd, -n.below_squared)),
-          cone(&n) {}
+          cone(&n), all_around(n.all_around()) {}
 
     /// The lanes of `reached` whose neighbour at `length` with the clamped cosine `c` the neighbourhood
     /// sees (Neighbourhood::sees; the lanes within 1e-9 of the limit take its scalar acos).
@@ -68,6 +69,9 @@ struct ConeLanes {
     /// seen within the radius. Clears in `decided` the lanes it cannot tell (the caller decides those for
     /// all three neighbourhoods; in lanes not reached too, which only costs that).
     HWY_INLINE HWY_ATTR M SeesBySquares(M reached, V d2, V back_squared, V scale, M& decided) const {
+        if (all_around) {
+            return hn::And(reached, hn::Le(d2, reach2));
+        }
         const M above = hn::Le(back_squared, hn::Mul(above_squared, scale));
         const M below = hn::Ge(back_squared, hn::Mul(below_squared, scale));
         decided = hn::And(decided, hn::Or(above, below));

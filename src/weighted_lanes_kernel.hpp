@@ -83,6 +83,11 @@ struct Neighbourhood {
         return false;
     }
 
+    /// Whether the half-angle takes every direction: pi (the largest the parameters allow) is the largest
+    /// value the C library's acos gives, for a cosine of -1 (any cosine above -1 is at least 2^-26 short of
+    /// it), so every angle_between is within it, and a NaN one is too (!(NaN > angle)).
+    [[nodiscard]] bool all_around() const { return angle >= std::acos(-1.0); }
+
     /// Policy::in_view for an offset of length `length` whose cosine with the velocity is `cosine` (not
     /// clamped yet; unused unless `turning`: the velocity and the offset are non-zero).
     [[nodiscard]] bool sees(double length, bool turning, double cosine) const {

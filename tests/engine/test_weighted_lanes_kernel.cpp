@@ -194,6 +194,34 @@ void expect_radius_edge_exact() {
     EXPECT_NE(on, inside) << type << ": the radius decides what the first agent sees";
 }
 
+/// Two agents, the second straight behind the first (a cosine of exactly -1, whose acos is pi), with the
+/// avoid neighbourhood's half-angle `angle` and the others too narrow to see it.
+template <class Real>
+std::uint64_t behind_hash(double angle, const std::string& what) {
+    Params p = downey_params(Boundary::Margin, 10);
+    set_param(p, "center_angle", "0.5");
+    set_param(p, "align_angle", "0.5");
+    set_param(p, "avoid_angle", exact(angle));
+    World<Real> w;
+    w.add(Kind::Boid, Real(5), Real(5), Real(0.1), Real(0), Real(0));
+    w.add(Kind::Boid, Real(4.875), Real(5), Real(0), Real(0.1), Real(0));
+    return expect_every_target_plain(p, w, 1, what);
+}
+
+template <class Real>
+void expect_all_around_exact() {
+    const std::string type = sizeof(Real) == 4 ? "f32" : "f64";
+    const double pi = std::acos(-1.0);
+    const std::uint64_t seen = behind_hash<Real>(pi, type + ", half-angle pi");
+    EXPECT_NE(behind_hash<Real>(std::nextafter(pi, 0.0), type + ", half-angle a hair short of pi"), seen)
+        << type << ": the half-angle decides whether the first agent sees the one behind";
+}
+
+TEST(WeightedLanes, SeeAllAroundFromAHalfAngleOfPi) {
+    expect_all_around_exact<float>();
+    expect_all_around_exact<double>();
+}
+
 TEST(WeightedLanes, DecideANeighbourAtTheRadiusAsThePlainPath) {
     expect_radius_edge_exact<float>();
     expect_radius_edge_exact<double>();
