@@ -61,21 +61,26 @@ struct ConeLanes {
         return hn::And(reached, hn::AndNot(hn::Gt(length, radius), within));
     }
 
-    /// Sees without the square root and the division where the signed squares tell the side of the limits
-    /// for certain (Neighbourhood::above_squared): `back_squared` is dot * |dot| of the offset taken the
-    /// other way round (so -dot * |dot|), `scale` is speed^2 * d2 where both lie in ranges that keep the
-    /// margin far above their roundings (NaN elsewhere: no comparison holds). Where the agent or the offset
-    /// is zero (not turning: seen all around), scale and back_squared are zeros and both comparisons hold:
-    /// seen within the radius. Clears in `decided` the lanes it cannot tell (the caller decides those for
-    /// all three neighbourhoods; in lanes not reached too, which only costs that).
-    HWY_INLINE HWY_ATTR M SeesBySquares(M reached, V d2, V back_squared, V scale, M& decided) const {
+    /// The half-angle's side without the square root and the division, where the signed squares tell it for
+    /// certain (Neighbourhood::above_squared): `back_squared` is dot * |dot| of the offset taken the other
+    /// way round (so -dot * |dot|), `scale` is speed^2 * d2 where both lie in ranges that keep the margin
+    /// far above their roundings (NaN elsewhere: no comparison holds). Where the agent or the offset is zero
+    /// (not turning: seen all around), scale and back_squared are zeros and both comparisons hold. Returns
+    /// the lanes within the half-angle, and clears in `decided` the lanes it cannot tell (the caller decides
+    /// those for all three neighbourhoods; in lanes not reached too, which only costs that).
+    HWY_INLINE HWY_ATTR M WithinBySquares(V back_squared, V scale, M& decided) const {
         if (all_around) {
-            return hn::And(reached, hn::Le(d2, reach2));
+            return hn::FirstN(DD(), hn::Lanes(DD()));
         }
         const M above = hn::Le(back_squared, hn::Mul(above_squared, scale));
         const M below = hn::Ge(back_squared, hn::Mul(below_squared, scale));
         decided = hn::And(decided, hn::Or(above, below));
-        return hn::And(hn::And(reached, hn::Le(d2, reach2)), above);
+        return above;
+    }
+
+    /// The lanes of `reached` within the radius and, by `within`, the half-angle.
+    HWY_INLINE HWY_ATTR M SeesWithin(M reached, V d2, M within) const {
+        return hn::And(hn::And(reached, hn::Le(d2, reach2)), within);
     }
 };
 
@@ -99,6 +104,9 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
     const V slowest2 = hn::Set(dd, 1e-100), fastest2_lanes = hn::Set(dd, fastest2);
     const V least_scale = hn::Set(dd, 1e-200), most_scale = hn::Set(dd, 1e200);
     const ConeLanes center(dd, near.center), avoid(dd, near.avoid), align(dd, near.align);
+    const bool avoid_as_center = near.avoid.angle == near.center.angle;
+    const bool align_as_center = near.align.angle == near.center.angle;
+    const bool align_as_avoid = near.align.angle == near.avoid.angle;
     const std::uint32_t base = group.first; // the sums are indexed from the group's first agent
     EachLaneVectorOf<LaneOffset::AgentMinusImage, 1>(
         grid, group, runs,
@@ -139,10 +147,17 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
                 scale = hn::IfThenElse(hn::And(hn::Ge(scale, least_scale), hn::Le(scale, most_scale)), scale,
                                        nan);
             }
+            // Neighbourhoods of the same half-angle share its test (the same limits: the same answer).
             M decided = hn::FirstN(dd, hn::Lanes(dd));
-            M seen_center = center.SeesBySquares(reached, d2, back_squared, scale, decided);
-            M seen_avoid = avoid.SeesBySquares(reached, d2, back_squared, scale, decided);
-            M seen_align = align.SeesBySquares(reached, d2, back_squared, scale, decided);
+            const M center_within = center.WithinBySquares(back_squared, scale, decided);
+            const M avoid_within =
+                avoid_as_center ? center_within : avoid.WithinBySquares(back_squared, scale, decided);
+            const M align_within = align_as_center  ? center_within
+                                   : align_as_avoid ? avoid_within
+                                                    : align.WithinBySquares(back_squared, scale, decided);
+            M seen_center = center.SeesWithin(reached, d2, center_within);
+            M seen_avoid = avoid.SeesWithin(reached, d2, avoid_within);
+            M seen_align = align.SeesWithin(reached, d2, align_within);
             if (!hn::AllTrue(dd, decided)) [[unlikely]] { // near a limit, or out of those ranges
                 const V length = hn::Sqrt(d2);
                 const M turning = hn::And(hn::Ne(s.speed, zero), hn::Ne(length, zero));
