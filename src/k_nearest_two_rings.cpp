@@ -71,10 +71,9 @@ constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(double);
 /// `nearest` are the k nearest of those ranked so far, in k_nearest's order (nearer first, the lower world
 /// index first among equals); after them come the candidates not ranked yet, as read.
 ///
-/// Why ranks: each candidate's rank is the count of candidates before it, compared in lanes. That takes
-/// more comparisons than inserting each candidate into a sorted list, but none waits for another, where an
-/// insertion waits for the one before and the loop over a vector's nearer lanes ends where no predictor
-/// can tell.
+/// Why ranks: each candidate's rank is the count of candidates before it, compared in lanes, and no
+/// comparison waits for another, where an insertion into a sorted list waits for the one before and the
+/// loop over a vector's nearer lanes ends where no predictor can tell.
 struct Candidates {
     using DD = hn::ScalableTag<double>;
     using V = hn::Vec<DD>;
