@@ -30,20 +30,20 @@ namespace boids::noise {
 }
 
 /// Uniform in [0, 1) from the top 53 bits of one stream of an agent's key.
-[[nodiscard]] constexpr double uniform01(std::uint64_t agent_key, std::uint64_t stream) {
+[[nodiscard]] constexpr double stream_uniform01(std::uint64_t agent_key, std::uint64_t stream) {
     return static_cast<double>(mix(agent_key ^ stream) >> 11) * 0x1.0p-53;
 }
 
 /// Uniform in [0, 1) for one (step key, agent, stream).
 [[nodiscard]] constexpr double uniform01(std::uint64_t step_key, std::uint64_t agent, std::uint64_t stream) {
-    return uniform01(agent_key(step_key, agent), stream);
+    return stream_uniform01(agent_key(step_key, agent), stream);
 }
 
 /// Standard normal by Box-Muller from an agent's streams 2*stream and 2*stream + 1.
 [[nodiscard]] inline double normal(std::uint64_t step_key, std::uint64_t agent, std::uint64_t stream) {
     const std::uint64_t key = agent_key(step_key, agent);
-    const double u1 = 1.0 - uniform01(key, 2 * stream); // (0, 1]: log is finite
-    const double u2 = uniform01(key, 2 * stream + 1);
+    const double u1 = 1.0 - stream_uniform01(key, 2 * stream); // (0, 1]: log is finite
+    const double u2 = stream_uniform01(key, 2 * stream + 1);
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
 }
 
