@@ -63,8 +63,17 @@ GridGeometry grid_geometry(double range, std::size_t members, bool wrap, double 
     }
     const double span_x = box.hi[0] - box.lo[0], span_y = box.hi[1] - box.lo[1];
     const double span_z = three_d ? box.hi[2] - box.lo[2] : 0.0;
-    const double covered = three_d ? (span_x / cell + 1.0) * (span_y / cell + 1.0) * (span_z / cell + 1.0)
-                                   : (span_x / cell + 1.0) * (span_y / cell + 1.0);
+    const auto cells_for = [&](double side) {
+        return three_d ? (span_x / side + 1.0) * (span_y / side + 1.0) * (span_z / side + 1.0)
+                       : (span_x / side + 1.0) * (span_y / side + 1.0);
+    };
+    double covered = cells_for(cell);
+    if (std::isinf(covered)) {
+        // A grid without a range starts from a cell of no size, whose count overflows: start instead from
+        // the longest span cut into max_cells, a finite count to shrink from below.
+        cell = std::max(cell, std::max({span_x, span_y, span_z}) / max_cells);
+        covered = cells_for(cell);
+    }
     if (covered > max_cells) {
         cell *= three_d ? std::cbrt(covered / max_cells) : std::sqrt(covered / max_cells);
     }

@@ -127,6 +127,43 @@ TEST(SpatialGrid, CellsStayNearTheMemberCountHoweverFarAgentsSpread) {
     EXPECT_LE(static_cast<double>(grid.columns()) * grid.rows(), 8.0 * 16);
 }
 
+// A grid without a range (the topological model's) on an open plane has about one member per cell, as on a
+// torus: its cell once started at the smallest double, the count of such cells overflowed to infinity, and
+// the grid came out as one cell, so that every k-nearest query read the whole flock.
+TEST(SpatialGrid, AGridWithoutARangeHasAboutOneMemberPerCellOnAnOpenPlane) {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(0.0, 1000.0);
+    World<float> w;
+    for (int i = 0; i < 3000; ++i) {
+        w.add(Kind::Boid, static_cast<float>(u(rng)), static_cast<float>(u(rng)), 1, 0, 0);
+    }
+    for (const bool wrap : {false, true}) {
+        SpatialGrid<float> grid;
+        grid.build(w, GridMembers::Flocking, 0.0, wrap, 1000.0, 1000.0, 1);
+        const double cells = static_cast<double>(grid.columns()) * grid.rows();
+        EXPECT_GE(cells, 3000.0 / 2) << wrap;
+        EXPECT_LE(cells, 3000.0 * 1.2) << wrap;
+    }
+    World<float> line; // all on one line: one axis has no span
+    for (int i = 0; i < 1000; ++i) {
+        line.add(Kind::Boid, static_cast<float>(i), 5.0f, 1, 0, 0);
+    }
+    SpatialGrid<float> grid;
+    grid.build(line, GridMembers::Flocking, 0.0, false, 1000.0, 1000.0, 1);
+    EXPECT_GE(grid.columns(), 500);
+    EXPECT_EQ(grid.rows(), 1);
+    // 3D too.
+    w.z.resize(w.size());
+    w.vz.assign(w.size(), 0.0f);
+    for (float& z : w.z) {
+        z = static_cast<float>(u(rng));
+    }
+    grid.build(w, GridMembers::Flocking, 0.0, false, 1000.0, 1000.0, 1000.0, 1);
+    const double boxes = static_cast<double>(grid.columns()) * grid.rows() * grid.layers();
+    EXPECT_GE(boxes, 3000.0 / 3);
+    EXPECT_LE(boxes, 3000.0 * 1.2);
+}
+
 /// Every slot of a grid lies in the cell SpatialGrid's formula gives its position (unclamped_line, clamped),
 /// with agents placed on every boundary between two lines and one unit in the last place below it, where
 /// binning by a guess and a table of boundaries could go wrong by a line.
