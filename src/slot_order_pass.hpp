@@ -70,10 +70,13 @@ struct HeadingColumns {
     const double* uy;
 };
 
+/// Each slot's unit heading, in columns 0 and 1 of `columns`, which get `more` columns after them for the
+/// caller.
 template <class Real>
-HeadingColumns heading_columns(const SpatialGrid<Real>& flock, SlotColumnStore& columns, int threads) {
+HeadingColumns heading_columns(const SpatialGrid<Real>& flock, SlotColumnStore& columns, int threads,
+                               std::size_t more = 0) {
     const auto n = static_cast<std::uint32_t>(flock.size());
-    columns.resize(2, n);
+    columns.resize(2 + more, n);
     double* const ux = columns.column(0);
     double* const uy = columns.column(1);
 #pragma omp parallel for num_threads(threads) schedule(static)

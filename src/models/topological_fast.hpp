@@ -1,16 +1,18 @@
 #pragma once
 // The topological model's fast pass (internal; slot_order_pass.hpp): each neighbour's unit heading once
 // per step rather than once per follower, and the agents in cell order; the k nearest are the plain path's
-// (k_nearest_two_rings gives k_nearest's list from the 5 x 5 cells at once, in lanes) and summed nearest
-// first, and a chunk's bearings, turns, angles, sines and cosines are taken in lanes
-// (topological_lanes_kernel.hpp, angle_lanes.hpp), so the same bits as topological::Policy on the plain path.
+// (k_nearest_tiles gives k_nearest's lists, a tile of agents in SIMD lanes sharing the candidates of their
+// 5 x 5 cells) and summed nearest first, and a chunk's bearings, turns, angles, sines and cosines are taken
+// in lanes (topological_lanes_kernel.hpp, angle_lanes.hpp), so the same bits as topological::Policy on the
+// plain path.
 
 #include "../angle_lanes.hpp"
-#include "../k_nearest_two_rings.hpp"
+#include "../k_nearest_tiles.hpp"
 #include "../slot_order_pass.hpp"
 #include "../topological_lanes_kernel.hpp"
 #include "topological.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -23,6 +25,8 @@ struct TopologicalScratch {
     std::vector<Agent<Real>> agents = std::vector<Agent<Real>>(slot_chunk);
     std::vector<typename Policy<Real>::Sums> sums = std::vector<typename Policy<Real>::Sums>(slot_chunk);
     std::vector<double> values = std::vector<double>(22 * std::size_t{slot_chunk});
+    std::vector<std::uint32_t> nearest = std::vector<std::uint32_t>(std::size_t{max_k_nearest} * slot_chunk);
+    std::vector<int> nearest_count = std::vector<int>(slot_chunk);
 
     [[nodiscard]] double* column(int k) { return values.data() + static_cast<std::size_t>(k) * slot_chunk; }
 };
@@ -33,7 +37,18 @@ template <class Real, class Next>
 void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
     const SpatialGrid<Real>& flock = pass.flock;
     const Geometry<Real>& geo = pass.geo;
-    const HeadingColumns heading = heading_columns(flock, pass.columns, pass.threads);
+    const HeadingColumns heading = heading_columns(flock, pass.columns, pass.threads, 2);
+    const SlotLines lines{pass.columns.column(2), pass.columns.column(3)}; // k_nearest_tiles reads them
+    if (policy.block_cell() == 0) {
+        const auto slots = static_cast<std::uint32_t>(flock.size());
+        const std::uint32_t chunks = (slots + slot_chunk - 1) / slot_chunk;
+#pragma omp parallel for num_threads(pass.threads) schedule(static)
+        for (std::uint32_t c = 0; c < chunks; ++c) {
+            const std::uint32_t s = c * slot_chunk;
+            slot_lines(flock, s, std::min(slots, s + slot_chunk), pass.columns.column(2),
+                       pass.columns.column(3));
+        }
+    }
     const double *const ux = heading.ux, *const uy = heading.uy;
     const TopologicalParams& own = policy.own;
     const Params& params = policy.params;
@@ -80,23 +95,33 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
                                                    own_angle,
                                                    mean_angle,
                                                    target_angle};
-            KNearest nearest; // once per chunk: its 1 KiB list is zeroed when made
+            const auto k_neighbours = static_cast<std::size_t>(policy.k());
+            if (policy.block_cell() > 0) { // PyNBoids' 3 x 3 block of its own cells: the ring search
+                KNearest nearest;          // once per chunk: its 1 KiB list is zeroed when made
+                for (std::uint32_t slot = begin; slot < end; ++slot) {
+                    const std::size_t at = slot - begin;
+                    k_nearest(flock, flock.x(slot), flock.y(slot), flock.agent(slot), policy.k(), geo.wrap,
+                              geo.width, geo.height, nearest, policy.block_cell());
+                    scratch.nearest_count[at] = nearest.count;
+                    for (int m = 0; m < nearest.count; ++m) {
+                        scratch.nearest[at * k_neighbours + static_cast<std::size_t>(m)] =
+                            nearest.found[static_cast<std::size_t>(m)].slot;
+                    }
+                }
+            } else {
+                k_nearest_tiles(flock, lines, begin, end, policy.k(), geo.wrap, geo.width, geo.height,
+                                scratch.nearest.data(), scratch.nearest_count.data());
+            }
             for (std::uint32_t slot = begin; slot < end; ++slot) {
                 const std::size_t at = slot - begin;
                 Agent<Real>& a = scratch.agents[at];
                 a = slot_agent(pass, slot);
                 typename Policy<Real>::Sums& s = scratch.sums[at];
                 s = {};
-                if (policy.block_cell() > 0) { // PyNBoids' 3 x 3 block of its own cells: the ring search
-                    k_nearest(flock, a.x, a.y, a.index, policy.k(), geo.wrap, geo.width, geo.height, nearest,
-                              policy.block_cell());
-                } else {
-                    k_nearest_two_rings(flock, a.x, a.y, a.index, policy.k(), geo.wrap, geo.width, geo.height,
-                                        nearest);
-                }
                 const double x = static_cast<double>(a.x), y = static_cast<double>(a.y);
-                for (int m = 0; m < nearest.count; ++m) { // nearest first (Policy::accumulate)
-                    const std::uint32_t k = nearest.found[static_cast<std::size_t>(m)].slot;
+                const std::uint32_t* const nearest = scratch.nearest.data() + at * k_neighbours;
+                for (int m = 0; m < scratch.nearest_count[at]; ++m) { // nearest first (Policy::accumulate)
+                    const std::uint32_t k = nearest[m];
                     Real nx = flock.x(k), ny = flock.y(k);
                     if (geo.wrap) {
                         nx = classic::nearest_image(a.x, nx, geo.width, geo.half_width);

@@ -1,0 +1,452 @@
+// k_nearest_tiles (k_nearest_tiles.hpp): a tile's agents in SIMD lanes, each with its sorted list of the
+// nearest in registers, for every instruction set Highway targets here (foreach_target), dispatched at run
+// time.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "k_nearest_tiles.cpp"
+#include "hwy/foreach_target.h" // IWYU pragma: keep
+
+#include "hwy/highway.h"
+
+#include "classic_rules.hpp"
+#include "k_nearest_tiles.hpp"
+#include "k_nearest_two_rings.hpp"
+#include "torus_lanes-inl.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#ifndef BOIDS_K_NEAREST_TILES_ONCE
+#define BOIDS_K_NEAREST_TILES_ONCE
+namespace boids::tiles {
+
+/// A key is a squared distance whose lowest bits are replaced by the candidate's place in its tile's list,
+/// so that one min and one max move both. Keys then rank by the distance truncated to its upper bits, then
+/// by place; a lane whose list holds two keys of the same truncated distance (or whose k-th shares it with
+/// a candidate left out) may rank them otherwise than k_nearest and takes the agent-by-agent search.
+inline constexpr int place_bits = 12;
+inline constexpr std::uint32_t max_candidates = 1u << place_bits;
+inline constexpr std::uint64_t place_mask = max_candidates - 1;
+
+/// The truncated distance of a key, as its bits.
+inline std::uint64_t truncated(double key) {
+    return std::bit_cast<std::uint64_t>(key) >> place_bits;
+}
+
+/// The candidate place a key holds.
+inline std::uint32_t place(double key) {
+    return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(key) & place_mask);
+}
+
+/// Grid columns [first, last] of a tile's block, numbered `shift` more within the block, so that the
+/// block's columns count up across a torus' seam and each lane can tell its own five.
+struct ColumnPiece {
+    int first = 0, last = -1, shift = 0;
+};
+
+/// The block's columns `first` to `last` (within [-2, nx + 1], fewer than nx of them) as pieces of the
+/// grid's: one, or two across a torus' seam; on an open grid the part within it. Returns how many.
+inline int column_pieces(int first, int last, int nx, bool wrap, ColumnPiece (&out)[2]) {
+    if (!wrap) {
+        out[0] = {std::max(first, 0), std::min(last, nx - 1), 0};
+        return 1;
+    }
+    if (first < 0) {
+        out[0] = {first + nx, nx - 1, -nx};
+        out[1] = {0, last, 0};
+        return 2;
+    }
+    if (last >= nx) {
+        out[0] = {first, nx - 1, 0};
+        out[1] = {0, last - nx, nx};
+        return 2;
+    }
+    out[0] = {first, last, 0};
+    return 1;
+}
+
+/// The row of a grid of ny rows at `row` (within [-2, ny + 1]): wrapped on a torus, -1 past an open grid.
+inline int grid_row(int row, int ny, bool wrap) {
+    if (wrap) {
+        return row < 0 ? row + ny : (row >= ny ? row - ny : row);
+    }
+    return row >= 0 && row < ny ? row : -1;
+}
+
+/// k_nearest's squared distance from (px, py) to the candidate at (x, y).
+template <class Real>
+double distance2(Real px, Real py, Real x, Real y, bool wrap, Real width, Real height) {
+    if (wrap) {
+        x = classic::nearest_image(px, x, width, width / Real(2));
+        y = classic::nearest_image(py, y, height, height / Real(2));
+    }
+    const Real dx = px - x, dy = py - y;
+    const double ddx = static_cast<double>(dx), ddy = static_cast<double>(dy);
+    return ddx * ddx + ddy * ddy;
+}
+
+} // namespace boids::tiles
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace boids::tiles {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DD = hn::ScalableTag<double>;
+using V = hn::Vec<DD>;
+using M = hn::Mask<DD>;
+constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(double);
+
+/// A tile's candidates, in the order they are offered: each one's slot; the tile's own agents follow one
+/// another from place `own`.
+struct Candidates {
+    std::uint32_t slot[max_candidates];
+    std::uint32_t count = 0;
+    std::uint32_t own = max_candidates;
+};
+
+/// The tile's agents [first, first + n), each of whose lists holds the keys of its k nearest among the
+/// candidates (levels 8 - k to 7 of `list`, nearest first; the levels before are -infinity) and
+/// `left_out`, the least key that sank through the list.
+struct Lists {
+    alignas(64) double list[max_tile_k][max_lanes];
+    alignas(64) double left_out[max_lanes];
+};
+
+/// Each lane's sorted keys (levels 8 - k to 7; the levels before stay at -infinity, which a key passes
+/// unchanged) and the least key that sank through them. Named registers: an array indexed in a loop was
+/// kept in memory.
+struct Levels {
+    V l0, l1, l2, l3, l4, l5, l6, l7, left_out;
+
+    HWY_INLINE explicit Levels(int k) {
+        const DD dd;
+        const V inf = hn::Inf(dd), none = hn::Neg(inf);
+        l0 = k >= 8 ? inf : none;
+        l1 = k >= 7 ? inf : none;
+        l2 = k >= 6 ? inf : none;
+        l3 = k >= 5 ? inf : none;
+        l4 = k >= 4 ? inf : none;
+        l5 = k >= 3 ? inf : none;
+        l6 = k >= 2 ? inf : none;
+        l7 = inf;
+        left_out = inf;
+    }
+
+    /// The key sinks to its place in each lane; the key it pushes past the last level is left out.
+    HWY_INLINE void Sink(V key) {
+        const auto level = [&key](V & l) HWY_ATTR __attribute__((always_inline)) {
+            const V nearer = hn::Min(l, key);
+            key = hn::Max(l, key);
+            l = nearer;
+        };
+        // Most candidates are farther than every lane's k-th: no lane's list changes.
+        {
+            level(l0);
+            level(l1);
+            level(l2);
+            level(l3);
+            level(l4);
+            level(l5);
+            level(l6);
+            level(l7);
+        }
+        left_out = hn::Min(left_out, key);
+    }
+
+    HWY_INLINE void Store(Lists& lists) const {
+        const DD dd;
+        hn::Store(l0, dd, lists.list[0]);
+        hn::Store(l1, dd, lists.list[1]);
+        hn::Store(l2, dd, lists.list[2]);
+        hn::Store(l3, dd, lists.list[3]);
+        hn::Store(l4, dd, lists.list[4]);
+        hn::Store(l5, dd, lists.list[5]);
+        hn::Store(l6, dd, lists.list[6]);
+        hn::Store(l7, dd, lists.list[7]);
+        hn::Store(left_out, dd, lists.left_out);
+    }
+};
+static_assert(max_tile_k == 8, "Levels names eight levels");
+
+/// Ranks the candidates for the tile's agents in lanes: offers each candidate to each lane that may see
+/// it (in the lane's own 5 x 5 cells, nearer than two rings, not itself).
+template <bool kImages, class Real>
+HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std::uint32_t first,
+                       std::size_t n, int k, Real width, Real height, double far2,
+                       const Candidates& candidates, Lists& lists) {
+    const DD dd;
+    const hn::Rebind<Real, DD> dr;
+    const hn::RebindToUnsigned<DD> du;
+    using VR = hn::Vec<decltype(dr)>;
+    const Real* const xs = grid.xs().data();
+    const Real* const ys = grid.ys().data();
+    const std::size_t lanes = hn::Lanes(dd);
+    alignas(64) Real ax[max_lanes], ay[max_lanes];
+    alignas(64) double own_column[max_lanes];
+    for (std::size_t i = 0; i < lanes; ++i) { // the spare lanes repeat the last agent
+        const std::size_t a = first + std::min(i, n - 1);
+        ax[i] = xs[a];
+        ay[i] = ys[a];
+        own_column[i] = column[a];
+    }
+    const VR px = hn::Load(dr, ax), py = hn::Load(dr, ay);
+    // A lane sees the candidates in its own five columns. Without images no column wraps, so those are
+    // [column - 2, column + 2]; on a torus the columns' distance wraps too.
+    const V lane_column = hn::Load(dd, own_column);
+    const V low = hn::Sub(lane_column, hn::Set(dd, 2.0)), high = hn::Add(lane_column, hn::Set(dd, 2.0));
+    const V columns = hn::Set(dd, static_cast<double>(grid.columns())), two = hn::Set(dd, 2.0);
+    const V far = hn::Set(dd, far2), inf = hn::Inf(dd);
+    const auto truncate = hn::Set(du, ~place_mask);
+    const VR w = hn::Set(dr, width), h = hn::Set(dr, height);
+    const VR hw = hn::Set(dr, width / Real(2)), hh = hn::Set(dr, height / Real(2));
+    const VR nhw = hn::Neg(hw), nhh = hn::Neg(hh);
+    const V own = hn::Iota(dd, static_cast<double>(first)); // each lane's slot (exact in double)
+
+    Levels levels(k);
+    const auto offer = [&](std::uint32_t p, auto may_be_self) HWY_ATTR __attribute__((always_inline)) {
+        const std::uint32_t c = candidates.slot[p];
+        VR x = hn::Set(dr, xs[c]), y = hn::Set(dr, ys[c]);
+        if constexpr (kImages) { // classic::nearest_image
+            const VR ex = hn::Sub(px, x), ey = hn::Sub(py, y);
+            x = hn::IfThenElse(hn::Gt(ex, hw), hn::Add(x, w),
+                               hn::IfThenElse(hn::Lt(ex, nhw), hn::Sub(x, w), x));
+            y = hn::IfThenElse(hn::Gt(ey, hh), hn::Add(y, h),
+                               hn::IfThenElse(hn::Lt(ey, nhh), hn::Sub(y, h), y));
+        }
+        // k_nearest's distance: the offset in the storage type, widened, squared and summed, no FMA.
+        const V dx = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(px, x));
+        const V dy = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(py, y));
+        const V d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+        const V col = hn::Set(dd, column[c]);
+        M in_columns;
+        if constexpr (kImages) {
+            const V apart = hn::Abs(hn::Sub(col, lane_column));
+            in_columns = hn::Le(hn::Min(apart, hn::Sub(columns, apart)), two);
+        } else {
+            in_columns = hn::And(hn::Ge(col, low), hn::Le(col, high));
+        }
+        M seen = hn::And(hn::Lt(d2, far), in_columns);
+        if constexpr (decltype(may_be_self)::value) {
+            seen = hn::AndNot(hn::Eq(own, hn::Set(dd, static_cast<double>(c))), seen);
+        }
+        levels.Sink(hn::IfThenElse(
+            seen,
+            hn::BitCast(dd, hn::Or(hn::And(hn::BitCast(du, d2), truncate), hn::Set(du, std::uint64_t{p}))),
+            inf));
+    };
+    const std::uint32_t own_from = candidates.own, own_to = candidates.own + static_cast<std::uint32_t>(n);
+    for (std::uint32_t p = 0; p < own_from; ++p) {
+        offer(p, std::false_type{});
+    }
+    for (std::uint32_t p = own_from; p < own_to; ++p) {
+        offer(p, std::true_type{});
+    }
+    for (std::uint32_t p = own_to; p < candidates.count; ++p) {
+        offer(p, std::false_type{});
+    }
+    levels.Store(lists);
+}
+
+template <class Real>
+HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
+                    int k, bool wrap, Real width, Real height, std::uint32_t* nearest, int* count) {
+    KNearest found; // once per call: its 1 KiB list is zeroed when made
+    const auto by_agent = [&](std::uint32_t s) {
+        k_nearest_two_rings(grid, grid.x(s), grid.y(s), grid.agent(s), k, wrap, width, height, found);
+        const std::size_t at = static_cast<std::size_t>(s - begin) * static_cast<std::size_t>(k);
+        count[s - begin] = found.count;
+        for (int m = 0; m < found.count; ++m) {
+            nearest[at + static_cast<std::size_t>(m)] = found.found[static_cast<std::size_t>(m)].slot;
+        }
+    };
+    const int nx = grid.columns(), ny = grid.rows();
+    if (k < 1 || k > max_tile_k || grid.three_d() || nx < 5 || ny < 5) {
+        for (std::uint32_t s = begin; s < end; ++s) {
+            by_agent(s);
+        }
+        return;
+    }
+    const DD dd;
+    const std::size_t lanes = hn::Lanes(dd);
+    const detail::GridGeometry g = grid.geometry();
+    const std::uint32_t* const start = grid.cell_starts().data();
+    // k_nearest's ring search stops after ring 2 when its k-th is nearer than two rings, and after ring 1
+    // (the 3 x 3 cells' list, which takes the agent-by-agent search) when nearer than one.
+    const double near2 = grid.min_cell() * grid.min_cell(), far2 = 4 * near2;
+    // Without a seam in the block, and a block well within half the world, no nearest image differs from
+    // the candidate's own position.
+    const double half_w = static_cast<double>(width) / 2, half_h = static_cast<double>(height) / 2;
+    const bool rows_clear = 5 * g.cell_h < 0.99 * half_h;
+    Candidates candidates;
+    Lists lists;
+    for (std::uint32_t first = begin; first < end;) {
+        // The tile: consecutive agents of one row of cells, a vector of them at most.
+        const double row_line = lines.row[first];
+        double low_line = lines.column[first], high_line = low_line;
+        std::uint32_t past = first + 1;
+        while (past < end && past - first < lanes && lines.row[past] == row_line) {
+            low_line = std::min(low_line, lines.column[past]);
+            high_line = std::max(high_line, lines.column[past]);
+            ++past;
+        }
+        const auto n = static_cast<std::size_t>(past - first);
+        const int row = static_cast<int>(row_line);
+        const int low = static_cast<int>(low_line), high = static_cast<int>(high_line);
+        ColumnPiece pieces[2];
+        const int spans = high - low + 5 <= nx ? column_pieces(low - 2, high + 2, nx, wrap, pieces) : 0;
+        // The candidates: the block's rows, the tile's own first and then outward.
+        candidates.count = 0;
+        candidates.own = max_candidates;
+        bool listed = spans > 0;
+        for (int step = 0; listed && step < 5; ++step) {
+            const int r = grid_row(row + (step % 2 == 0 ? step / 2 : -(step + 1) / 2), ny, wrap);
+            if (r < 0) {
+                continue;
+            }
+            const std::size_t base = static_cast<std::size_t>(r) * static_cast<std::size_t>(nx);
+            for (int piece = 0; piece < spans; ++piece) {
+                const std::uint32_t run = start[base + static_cast<std::size_t>(pieces[piece].first)];
+                const std::uint32_t run_end = start[base + static_cast<std::size_t>(pieces[piece].last) + 1];
+                const std::uint32_t at = candidates.count;
+                if (run_end - run > max_candidates - at) {
+                    listed = false; // a crowd: more candidates than keys can tell apart
+                    break;
+                }
+                if (step == 0 && first >= run && first < run_end) {
+                    candidates.own = at + (first - run);
+                }
+                for (std::uint32_t s = run; s < run_end; ++s) {
+                    candidates.slot[at + (s - run)] = s;
+                }
+                candidates.count = at + (run_end - run);
+            }
+        }
+        if (!listed || candidates.own == max_candidates) {
+            for (std::uint32_t s = first; s < past; ++s) {
+                by_agent(s);
+            }
+            first = past;
+            continue;
+        }
+        const bool images = wrap && (spans == 2 || row < 2 || row + 2 >= ny || !rows_clear ||
+                                     (high - low + 5) * g.cell_w >= 0.99 * half_w);
+        if (images) {
+            RankTile<true>(grid, lines.column, first, n, k, width, height, far2, candidates, lists);
+        } else {
+            RankTile<false>(grid, lines.column, first, n, k, width, height, far2, candidates, lists);
+        }
+        const auto top = static_cast<std::size_t>(max_tile_k - k); // the list's first level
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t s = first + static_cast<std::uint32_t>(i);
+            const double kth = lists.list[max_tile_k - 1][i];
+            // k found nearer than two rings, no two of the same truncated distance, nor the k-th as one left
+            // out, and the k-th no nearer than one ring.
+            bool answered = kth < std::numeric_limits<double>::infinity() &&
+                            truncated(lists.left_out[i]) != truncated(kth);
+            for (std::size_t j = top; answered && j + 1 < max_tile_k; ++j) {
+                answered = truncated(lists.list[j][i]) != truncated(lists.list[j + 1][i]);
+            }
+            if (answered) {
+                const std::uint32_t c = candidates.slot[place(kth)];
+                answered =
+                    distance2(grid.x(s), grid.y(s), grid.x(c), grid.y(c), wrap, width, height) >= near2;
+            }
+            if (!answered) {
+                by_agent(s);
+                continue;
+            }
+            const std::size_t at = static_cast<std::size_t>(s - begin) * static_cast<std::size_t>(k);
+            count[s - begin] = k;
+            for (std::size_t j = top; j < max_tile_k; ++j) {
+                nearest[at + (j - top)] = candidates.slot[place(lists.list[j][i])];
+            }
+        }
+        first = past;
+    }
+}
+
+template <class Real>
+HWY_ATTR void Lines(const SpatialGrid<Real>& grid, std::uint32_t begin, std::uint32_t end, double* column,
+                    double* row) {
+    const DD dd;
+    const hn::Rebind<Real, DD> dr;
+    const detail::GridGeometry g = grid.geometry();
+    const Real* const xs = grid.xs().data();
+    const Real* const ys = grid.ys().data();
+    // detail::clamped_line: floor((p - origin) / cell), a NaN taking the first line, clamped to the grid.
+    const auto line = [&](V p, double origin, double cell, int count) HWY_ATTR {
+        const V f = hn::Floor(hn::Div(hn::Sub(p, hn::Set(dd, origin)), hn::Set(dd, cell)));
+        const V lo = hn::Zero(dd), hi = hn::Set(dd, count - 1.0);
+        const V above = hn::IfThenElse(hn::Ge(f, lo), f, lo);
+        return hn::IfThenElse(hn::Gt(above, hi), hi, above);
+    };
+    const std::size_t lanes = hn::Lanes(dd);
+    std::uint32_t s = begin;
+    for (; s + lanes <= end; s += static_cast<std::uint32_t>(lanes)) {
+        const V x = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::LoadU(dr, xs + s));
+        const V y = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::LoadU(dr, ys + s));
+        hn::StoreU(line(x, g.origin_x, g.cell_w, g.nx), dd, column + s);
+        hn::StoreU(line(y, g.origin_y, g.cell_h, g.ny), dd, row + s);
+    }
+    for (; s < end; ++s) {
+        column[s] = detail::clamped_line(static_cast<double>(xs[s]), g.origin_x, g.cell_w, g.nx);
+        row[s] = detail::clamped_line(static_cast<double>(ys[s]), g.origin_y, g.cell_h, g.ny);
+    }
+}
+
+HWY_ATTR void TilesF32(const SpatialGrid<float>& grid, SlotLines lines, std::uint32_t begin,
+                       std::uint32_t end, int k, bool wrap, float width, float height, std::uint32_t* nearest,
+                       int* count) {
+    Tiles(grid, lines, begin, end, k, wrap, width, height, nearest, count);
+}
+HWY_ATTR void TilesF64(const SpatialGrid<double>& grid, SlotLines lines, std::uint32_t begin,
+                       std::uint32_t end, int k, bool wrap, double width, double height,
+                       std::uint32_t* nearest, int* count) {
+    Tiles(grid, lines, begin, end, k, wrap, width, height, nearest, count);
+}
+HWY_ATTR void LinesF32(const SpatialGrid<float>& grid, std::uint32_t begin, std::uint32_t end, double* column,
+                       double* row) {
+    Lines(grid, begin, end, column, row);
+}
+HWY_ATTR void LinesF64(const SpatialGrid<double>& grid, std::uint32_t begin, std::uint32_t end,
+                       double* column, double* row) {
+    Lines(grid, begin, end, column, row);
+}
+
+} // namespace HWY_NAMESPACE
+} // namespace boids::tiles
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace boids {
+namespace tiles {
+HWY_EXPORT(TilesF32);
+HWY_EXPORT(TilesF64);
+HWY_EXPORT(LinesF32);
+HWY_EXPORT(LinesF64);
+} // namespace tiles
+
+void slot_lines(const SpatialGrid<float>& grid, std::uint32_t begin, std::uint32_t end, double* column,
+                double* row) {
+    HWY_DYNAMIC_DISPATCH(tiles::LinesF32)(grid, begin, end, column, row);
+}
+void slot_lines(const SpatialGrid<double>& grid, std::uint32_t begin, std::uint32_t end, double* column,
+                double* row) {
+    HWY_DYNAMIC_DISPATCH(tiles::LinesF64)(grid, begin, end, column, row);
+}
+void k_nearest_tiles(const SpatialGrid<float>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
+                     int k, bool wrap, float width, float height, std::uint32_t* nearest, int* count) {
+    HWY_DYNAMIC_DISPATCH(tiles::TilesF32)(grid, lines, begin, end, k, wrap, width, height, nearest, count);
+}
+void k_nearest_tiles(const SpatialGrid<double>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
+                     int k, bool wrap, double width, double height, std::uint32_t* nearest, int* count) {
+    HWY_DYNAMIC_DISPATCH(tiles::TilesF64)(grid, lines, begin, end, k, wrap, width, height, nearest, count);
+}
+} // namespace boids
+#endif

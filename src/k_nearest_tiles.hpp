@@ -1,0 +1,48 @@
+#pragma once
+// The topological fast pass's k-nearest search over tiles of agents (internal): for consecutive slots of a
+// planar grid, k_nearest's lists, to the bit, with the agents of a tile in SIMD lanes.
+//
+// With about one agent per cell, an agent's k = 7 nearest nearly always lie within two cells and farther
+// than one, so k_nearest takes them from the 5 x 5 cells around the agent's. Agents in consecutive slots of
+// one row of cells share most of those cells: a tile of them (a vector of double lanes) reads each shared
+// candidate once, broadcast to every lane, and each lane keeps its own sorted list of the nearest in
+// registers (a candidate sinks through it by min and max, no branch per lane). The candidates each lane may
+// see are exactly its own 5 x 5 cells (a lane ignores the tile's other columns).
+//
+// A lane's list is k_nearest's when the lane's k-th lies within two cells and not within one, and no two of
+// its distances tie (the lanes rank by distance and a candidate's place in the tile, not by world index).
+// Every other agent (fewer than k within two cells, a k-th within one, a tie, a crowd of more candidates
+// than a tile lists, k above max_tile_k, a 3D grid or one of fewer than 5 x 5 cells) takes
+// k_nearest_two_rings, which gives k_nearest's list in every case.
+
+#include "boids/detail/neighbour_search.hpp"
+
+#include <cstdint>
+
+namespace boids {
+
+/// The largest k the tiles rank in lanes; larger k go agent by agent.
+inline constexpr int max_tile_k = 8;
+
+/// Each slot's grid column and row (detail::clamped_line of its position), as doubles: what the tiles
+/// read of every candidate.
+struct SlotLines {
+    const double* column;
+    const double* row;
+};
+
+/// SlotLines of slots [begin, end) of `grid` into column[s] and row[s], in lanes.
+void slot_lines(const SpatialGrid<float>& grid, std::uint32_t begin, std::uint32_t end, double* column,
+                double* row);
+void slot_lines(const SpatialGrid<double>& grid, std::uint32_t begin, std::uint32_t end, double* column,
+                double* row);
+
+/// The k nearest of every agent in slots [begin, end) of `grid` (a flock grid of ~1 agent per cell, whose
+/// slot_lines are `lines`), as k_nearest lists them for the agent's own position and world index: agent
+/// s's are the slots nearest[(s - begin) * k + m] for m < count[s - begin], nearest first.
+void k_nearest_tiles(const SpatialGrid<float>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
+                     int k, bool wrap, float width, float height, std::uint32_t* nearest, int* count);
+void k_nearest_tiles(const SpatialGrid<double>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
+                     int k, bool wrap, double width, double height, std::uint32_t* nearest, int* count);
+
+} // namespace boids

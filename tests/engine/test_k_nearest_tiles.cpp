@@ -1,0 +1,162 @@
+// The topological fast pass's tiled k-nearest search against k_nearest (the ring search it must
+// reproduce), slot for slot, on every SIMD target: uniform flocks (where the lanes answer), crowds, sparse
+// flocks and k beyond the lanes (where agents go one by one), ties, a torus' seams, an open grid's edges,
+// grids too small for the block, and ranges of slots that start and end anywhere.
+
+#include "boids/detail/neighbour_search.hpp"
+#include "k_nearest_tiles.hpp"
+
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace boids {
+namespace {
+
+template <class Real>
+World<Real> uniform(int n, double side, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0, side);
+    World<Real> w;
+    for (int i = 0; i < n; ++i) {
+        w.add(i % 31 == 0 ? Kind::Predator : Kind::Boid, static_cast<Real>(u(rng)), static_cast<Real>(u(rng)),
+              Real(0), Real(0), 0);
+    }
+    return w;
+}
+
+/// A few tight crowds in an otherwise empty square: cells holding many agents, and many holding none.
+template <class Real>
+World<Real> crowds(int n, double side, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0, side);
+    std::normal_distribution<double> spread(0, side / 60);
+    World<Real> w;
+    double cx = 0, cy = 0;
+    for (int i = 0; i < n; ++i) {
+        if (i % 200 == 0) {
+            cx = u(rng);
+            cy = u(rng);
+        }
+        const auto at = [&](double c) { return std::clamp(c + spread(rng), 0.0, std::nextafter(side, 0.0)); };
+        w.add(Kind::Boid, static_cast<Real>(at(cx)), static_cast<Real>(at(cy)), Real(0), Real(0), 0);
+    }
+    return w;
+}
+
+/// The number of agents whose k_nearest_tiles list differs from k_nearest's (in count or any slot), over k
+/// in `ks`, the grid's slots taken in ranges of `range` slots, on the SIMD target in force.
+template <class Real>
+int differences(const World<Real>& w, double side, bool wrap, std::initializer_list<int> ks,
+                std::uint32_t range = 256) {
+    SpatialGrid<Real> grid;
+    grid.build(w, GridMembers::Flocking, 0, wrap, side, side, 1);
+    const auto s = static_cast<Real>(side);
+    const auto slots = static_cast<std::uint32_t>(grid.size());
+    std::vector<double> column(slots), row(slots);
+    slot_lines(grid, 0, slots, column.data(), row.data());
+    for (std::uint32_t slot = 0; slot < slots; ++slot) { // the grid's own formula, in lanes
+        const detail::GridGeometry g = grid.geometry();
+        EXPECT_EQ(column[slot],
+                  detail::clamped_line(static_cast<double>(grid.x(slot)), g.origin_x, g.cell_w, g.nx));
+        EXPECT_EQ(row[slot],
+                  detail::clamped_line(static_cast<double>(grid.y(slot)), g.origin_y, g.cell_h, g.ny));
+    }
+    int differ = 0;
+    for (const int k : ks) {
+        std::vector<std::uint32_t> nearest(static_cast<std::size_t>(slots) * static_cast<std::size_t>(k));
+        std::vector<int> count(slots, -1);
+        for (std::uint32_t begin = 0; begin < slots; begin += range) {
+            const std::uint32_t end = std::min(slots, begin + range);
+            k_nearest_tiles(grid, {column.data(), row.data()}, begin, end, k, wrap, s, s,
+                            nearest.data() + std::size_t{begin} * k, count.data() + begin);
+        }
+        for (std::uint32_t slot = 0; slot < slots; ++slot) {
+            KNearest want;
+            k_nearest(grid, grid.x(slot), grid.y(slot), grid.agent(slot), k, wrap, s, s, want);
+            bool same = count[slot] == want.count;
+            for (int m = 0; same && m < want.count; ++m) {
+                same = nearest[std::size_t{slot} * k + static_cast<std::size_t>(m)] ==
+                       want.found[static_cast<std::size_t>(m)].slot;
+            }
+            differ += !same;
+        }
+    }
+    return differ;
+}
+
+/// Runs `check` once on each SIMD target this machine runs.
+template <class Check>
+void on_every_target(const Check& check) {
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        SCOPED_TRACE(hwy::TargetName(target));
+        check();
+    }
+    hwy::SetSupportedTargetsForTest(0);
+}
+
+TEST(KNearestTiles, GivesTheRingSearchsListsOnATorus) {
+    on_every_target([] {
+        EXPECT_EQ(differences(uniform<float>(3000, 1000, 1), 1000, true, {1, 2, 7, 8, 9}), 0);
+        EXPECT_EQ(differences(uniform<double>(3000, 1000, 2), 1000, true, {5, 7, 16}), 0);
+    });
+}
+
+TEST(KNearestTiles, GivesTheRingSearchsListsOnAnOpenPlane) {
+    on_every_target([] {
+        EXPECT_EQ(differences(uniform<float>(3000, 1000, 3), 1000, false, {1, 7, 12}), 0);
+        EXPECT_EQ(differences(uniform<double>(3000, 1000, 4), 1000, false, {3, 7, 8}), 0);
+    });
+}
+
+TEST(KNearestTiles, GivesTheRingSearchsListsInCrowds) {
+    on_every_target([] {
+        EXPECT_EQ(differences(crowds<float>(4000, 1000, 5), 1000, true, {7, 30}), 0);
+        EXPECT_EQ(differences(crowds<double>(4000, 1000, 6), 1000, false, {7, 64}), 0);
+    });
+}
+
+TEST(KNearestTiles, GivesTheRingSearchsListsWhenTheKthLiesBeyondTwoRings) {
+    on_every_target([] {
+        // Sparse flocks: two rings hold ~12 agents, so k = 8 often reaches past them.
+        EXPECT_EQ(differences(uniform<float>(1500, 1000, 7), 1000, true, {8, 40}), 0);
+        EXPECT_EQ(differences(uniform<double>(1500, 1000, 8), 1000, false, {8}), 0);
+    });
+}
+
+TEST(KNearestTiles, TiesGoToTheLowerIndexAsInTheRingSearch) {
+    World<float> lattice; // many equal distances, on cells' edges
+    for (int i = 0; i < 30; ++i) {
+        for (int j = 0; j < 30; ++j) {
+            lattice.add(Kind::Boid, 10.0f * static_cast<float>(i), 10.0f * static_cast<float>(j), 0, 0, 0);
+        }
+    }
+    on_every_target([&] {
+        EXPECT_EQ(differences(lattice, 300, true, {1, 4, 7, 8, 9, 13}), 0);
+        EXPECT_EQ(differences(lattice, 300, false, {1, 4, 7, 8, 9, 13}), 0);
+    });
+}
+
+TEST(KNearestTiles, SmallGridsSmallFlocksAndRangesOfAnyLength) {
+    on_every_target([] {
+        for (const int n : {1, 2, 8, 24, 25, 26, 40, 60}) { // 1 x 1 to about 8 x 8 cells
+            SCOPED_TRACE(n);
+            EXPECT_EQ(differences(uniform<float>(n, 100, 9 + static_cast<unsigned>(n)), 100, true, {1, 7}),
+                      0);
+            EXPECT_EQ(differences(uniform<double>(n, 100, 9 + static_cast<unsigned>(n)), 100, false, {1, 7}),
+                      0);
+        }
+        for (const std::uint32_t range : {1u, 3u, 7u, 100u}) {
+            SCOPED_TRACE(range);
+            EXPECT_EQ(differences(uniform<float>(2000, 1000, 21), 1000, true, {7}, range), 0);
+        }
+    });
+}
+
+} // namespace
+} // namespace boids
