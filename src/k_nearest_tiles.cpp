@@ -77,6 +77,12 @@ inline int grid_row(int row, int ny, bool wrap) {
     return row >= 0 && row < ny ? row : -1;
 }
 
+/// How many lines (columns or rows) of n apart a and b lie, the shorter way round on a torus.
+inline double lines_apart(double a, double b, int n, bool wrap) {
+    const double apart = a > b ? a - b : b - a;
+    return wrap && n - apart < apart ? n - apart : apart;
+}
+
 /// k_nearest's squared distance from (px, py) to the candidate at (x, y).
 template <class Real>
 double distance2(Real px, Real py, Real x, Real y, bool wrap, Real width, Real height) {
@@ -255,14 +261,15 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
 
 template <class Real>
 HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
-                    int k, bool wrap, Real width, Real height, std::uint32_t* nearest, int* count) {
+                    int k, bool wrap, Real width, Real height, std::uint32_t* nearest, std::size_t stride,
+                    int* count) {
     KNearest found; // once per call: its 1 KiB list is zeroed when made
     const auto by_agent = [&](std::uint32_t s) {
         k_nearest_two_rings(grid, grid.x(s), grid.y(s), grid.agent(s), k, wrap, width, height, found);
-        const std::size_t at = static_cast<std::size_t>(s - begin) * static_cast<std::size_t>(k);
         count[s - begin] = found.count;
         for (int m = 0; m < found.count; ++m) {
-            nearest[at + static_cast<std::size_t>(m)] = found.found[static_cast<std::size_t>(m)].slot;
+            nearest[static_cast<std::size_t>(m) * stride + (s - begin)] =
+                found.found[static_cast<std::size_t>(m)].slot;
         }
     };
     const int nx = grid.columns(), ny = grid.rows();
@@ -345,26 +352,33 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         for (std::size_t i = 0; i < n; ++i) {
             const std::uint32_t s = first + static_cast<std::uint32_t>(i);
             const double kth = lists.list[max_tile_k - 1][i];
-            // k found nearer than two rings, no two of the same truncated distance, nor the k-th as one left
-            // out, and the k-th no nearer than one ring.
+            // k found nearer than two rings, and no two of the same truncated distance, nor the k-th as one
+            // left out.
             bool answered = kth < std::numeric_limits<double>::infinity() &&
                             truncated(lists.left_out[i]) != truncated(kth);
             for (std::size_t j = top; answered && j + 1 < max_tile_k; ++j) {
                 answered = truncated(lists.list[j][i]) != truncated(lists.list[j + 1][i]);
             }
+            // A k-th nearer than one ring: the ring search stops after ring 1, with the 3 x 3 cells' k
+            // nearest. Those are these when all these lie in the 3 x 3 cells (the k nearest of the 5 x 5
+            // cells, and so of any part of them that holds all k).
             if (answered) {
                 const std::uint32_t c = candidates.slot[place(kth)];
-                answered =
-                    distance2(grid.x(s), grid.y(s), grid.x(c), grid.y(c), wrap, width, height) >= near2;
+                if (distance2(grid.x(s), grid.y(s), grid.x(c), grid.y(c), wrap, width, height) < near2) {
+                    for (std::size_t j = top; answered && j < max_tile_k; ++j) {
+                        const std::uint32_t m = candidates.slot[place(lists.list[j][i])];
+                        answered = lines_apart(lines.column[m], lines.column[s], nx, wrap) <= 1 &&
+                                   lines_apart(lines.row[m], lines.row[s], ny, wrap) <= 1;
+                    }
+                }
             }
             if (!answered) {
                 by_agent(s);
                 continue;
             }
-            const std::size_t at = static_cast<std::size_t>(s - begin) * static_cast<std::size_t>(k);
             count[s - begin] = k;
             for (std::size_t j = top; j < max_tile_k; ++j) {
-                nearest[at + (j - top)] = candidates.slot[place(lists.list[j][i])];
+                nearest[(j - top) * stride + (s - begin)] = candidates.slot[place(lists.list[j][i])];
             }
         }
         first = past;
@@ -402,13 +416,13 @@ HWY_ATTR void Lines(const SpatialGrid<Real>& grid, std::uint32_t begin, std::uin
 
 HWY_ATTR void TilesF32(const SpatialGrid<float>& grid, SlotLines lines, std::uint32_t begin,
                        std::uint32_t end, int k, bool wrap, float width, float height, std::uint32_t* nearest,
-                       int* count) {
-    Tiles(grid, lines, begin, end, k, wrap, width, height, nearest, count);
+                       std::size_t stride, int* count) {
+    Tiles(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
 }
 HWY_ATTR void TilesF64(const SpatialGrid<double>& grid, SlotLines lines, std::uint32_t begin,
                        std::uint32_t end, int k, bool wrap, double width, double height,
-                       std::uint32_t* nearest, int* count) {
-    Tiles(grid, lines, begin, end, k, wrap, width, height, nearest, count);
+                       std::uint32_t* nearest, std::size_t stride, int* count) {
+    Tiles(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
 }
 HWY_ATTR void LinesF32(const SpatialGrid<float>& grid, std::uint32_t begin, std::uint32_t end, double* column,
                        double* row) {
@@ -441,12 +455,16 @@ void slot_lines(const SpatialGrid<double>& grid, std::uint32_t begin, std::uint3
     HWY_DYNAMIC_DISPATCH(tiles::LinesF64)(grid, begin, end, column, row);
 }
 void k_nearest_tiles(const SpatialGrid<float>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
-                     int k, bool wrap, float width, float height, std::uint32_t* nearest, int* count) {
-    HWY_DYNAMIC_DISPATCH(tiles::TilesF32)(grid, lines, begin, end, k, wrap, width, height, nearest, count);
+                     int k, bool wrap, float width, float height, std::uint32_t* nearest, std::size_t stride,
+                     int* count) {
+    HWY_DYNAMIC_DISPATCH(tiles::TilesF32)
+    (grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
 }
 void k_nearest_tiles(const SpatialGrid<double>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
-                     int k, bool wrap, double width, double height, std::uint32_t* nearest, int* count) {
-    HWY_DYNAMIC_DISPATCH(tiles::TilesF64)(grid, lines, begin, end, k, wrap, width, height, nearest, count);
+                     int k, bool wrap, double width, double height, std::uint32_t* nearest,
+                     std::size_t stride, int* count) {
+    HWY_DYNAMIC_DISPATCH(tiles::TilesF64)
+    (grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
 }
 } // namespace boids
 #endif

@@ -17,6 +17,7 @@
 
 #include "boids/detail/neighbour_search.hpp"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace boids {
@@ -39,10 +40,13 @@ void slot_lines(const SpatialGrid<double>& grid, std::uint32_t begin, std::uint3
 
 /// The k nearest of every agent in slots [begin, end) of `grid` (a flock grid of ~1 agent per cell, whose
 /// slot_lines are `lines`), as k_nearest lists them for the agent's own position and world index: agent
-/// s's are the slots nearest[(s - begin) * k + m] for m < count[s - begin], nearest first.
+/// s's m-th nearest is slot nearest[m * stride + (s - begin)], for m < count[s - begin] (stride >= end -
+/// begin: a level of every agent's list after another, as a chunk's lanes read them).
 void k_nearest_tiles(const SpatialGrid<float>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
-                     int k, bool wrap, float width, float height, std::uint32_t* nearest, int* count);
+                     int k, bool wrap, float width, float height, std::uint32_t* nearest, std::size_t stride,
+                     int* count);
 void k_nearest_tiles(const SpatialGrid<double>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
-                     int k, bool wrap, double width, double height, std::uint32_t* nearest, int* count);
+                     int k, bool wrap, double width, double height, std::uint32_t* nearest,
+                     std::size_t stride, int* count);
 
 } // namespace boids

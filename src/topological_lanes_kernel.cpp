@@ -131,6 +131,92 @@ HWY_ATTR void NewHeading(const TopologicalSteering& st, const TopologicalColumns
     }
 }
 
+template <class Real>
+HWY_ATTR void Sums(const TopologicalNeighbours<Real>& in, std::uint32_t first, std::size_t count,
+                   const TopologicalSums& out) {
+    const DD dd;
+    const hn::Rebind<Real, DD> dr;                   // as many lanes of the storage type
+    const hn::Rebind<std::int32_t, DD> di;           // and of slots
+    const hn::Rebind<std::int64_t, DD> dl;           // slots to gather doubles with
+    const hn::Rebind<hwy::MakeSigned<Real>, DD> dri; // slots to gather the storage type with
+    using VR = hn::Vec<decltype(dr)>;
+    const VR w = hn::Set(dr, in.width), h = hn::Set(dr, in.height);
+    const VR hw = hn::Set(dr, in.half_width), hh = hn::Set(dr, in.half_height);
+    const VR nhw = hn::Neg(hw), nhh = hn::Neg(hh);
+    const std::size_t lanes = hn::Lanes(dd);
+    for (std::size_t at = 0; at < count; at += lanes) {
+        const std::size_t n = std::min(lanes, count - at);
+        const auto i = static_cast<std::uint32_t>(at);
+        const VR ax = LoadLanes(dr, in.x, first + i, n), ay = LoadLanes(dr, in.y, first + i, n);
+        const V x = WidenLanes<Real>(dd, ax), y = WidenLanes<Real>(dd, ay);
+        const auto found_slots = LoadLanes(di, in.count, i, n);
+        const V found = hn::PromoteTo(dd, found_slots);
+        V x_sum = hn::Zero(dd), y_sum = x_sum, cos_sum = x_sum, sin_sum = x_sum;
+        V nearest_dx = x_sum, nearest_dy = x_sum;
+        for (int m = 0; m < in.k; ++m) { // nearest first (Policy::accumulate)
+            const M listed = hn::Lt(hn::Set(dd, static_cast<double>(m)), found);
+            if (hn::AllFalse(dd, listed)) {
+                break;
+            }
+            // A lane past its list reads slot 0, whose terms it leaves out.
+            const auto slots =
+                hn::IfThenElseZero(hn::Lt(hn::Set(di, m), found_slots),
+                                   LoadLanes(di,
+                                             reinterpret_cast<const std::int32_t*>(in.nearest) +
+                                                 static_cast<std::size_t>(m) * in.stride,
+                                             i, n));
+            VR nx, ny;
+            if constexpr (sizeof(Real) == sizeof(float)) {
+                nx = hn::GatherIndex(dr, in.x, slots);
+                ny = hn::GatherIndex(dr, in.y, slots);
+            } else {
+                const auto wide = hn::PromoteTo(dri, slots);
+                nx = hn::GatherIndex(dr, in.x, wide);
+                ny = hn::GatherIndex(dr, in.y, wide);
+            }
+            const auto wide = hn::PromoteTo(dl, slots);
+            const V ux = hn::GatherIndex(dd, in.ux, wide), uy = hn::GatherIndex(dd, in.uy, wide);
+            if (in.wrap) { // classic::nearest_image
+                const VR ex = hn::Sub(ax, nx), ey = hn::Sub(ay, ny);
+                nx = hn::IfThenElse(hn::Gt(ex, hw), hn::Add(nx, w),
+                                    hn::IfThenElse(hn::Lt(ex, nhw), hn::Sub(nx, w), nx));
+                ny = hn::IfThenElse(hn::Gt(ey, hh), hn::Add(ny, h),
+                                    hn::IfThenElse(hn::Lt(ey, nhh), hn::Sub(ny, h), ny));
+            }
+            const V dx = WidenLanes<Real>(dd, hn::Sub(ax, nx)), dy = WidenLanes<Real>(dd, hn::Sub(ay, ny));
+            if (m == 0) {
+                nearest_dx = hn::IfThenElseZero(listed, dx);
+                nearest_dy = hn::IfThenElseZero(listed, dy);
+            }
+            // The sums start at +0 and so are never -0: a term left out may be added as +0.
+            x_sum = AddWhere(listed, x_sum, hn::Sub(x, dx));
+            y_sum = AddWhere(listed, y_sum, hn::Sub(y, dy));
+            cos_sum = AddWhere(listed, cos_sum, ux); // +0 for a neighbour at rest, which changes nothing
+            sin_sum = AddWhere(listed, sin_sum, uy);
+        }
+        Store(found, out.count, at, n);
+        Store(x_sum, out.x_sum, at, n);
+        Store(y_sum, out.y_sum, at, n);
+        Store(nearest_dx, out.nearest_dx, at, n);
+        Store(nearest_dy, out.nearest_dy, at, n);
+        Store(x, out.x, at, n);
+        Store(y, out.y, at, n);
+        Store(sin_sum, out.sin_sum, at, n);
+        Store(cos_sum, out.cos_sum, at, n);
+        Store(WidenLanes<Real>(dd, LoadLanes(dr, in.vy, first + i, n)), out.vy, at, n);
+        Store(WidenLanes<Real>(dd, LoadLanes(dr, in.vx, first + i, n)), out.vx, at, n);
+    }
+}
+
+HWY_ATTR void SumsF32(const TopologicalNeighbours<float>& in, std::uint32_t first, std::size_t n,
+                      const TopologicalSums& out) {
+    Sums(in, first, n, out);
+}
+HWY_ATTR void SumsF64(const TopologicalNeighbours<double>& in, std::uint32_t first, std::size_t n,
+                      const TopologicalSums& out) {
+    Sums(in, first, n, out);
+}
+
 } // namespace HWY_NAMESPACE
 } // namespace boids::fast
 HWY_AFTER_NAMESPACE();
@@ -138,8 +224,19 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace boids::fast {
 
+HWY_EXPORT(SumsF32);
+HWY_EXPORT(SumsF64);
 HWY_EXPORT(Bearings);
 HWY_EXPORT(NewHeading);
+
+void topological_sums(const TopologicalNeighbours<float>& in, std::uint32_t first, std::size_t n,
+                      const TopologicalSums& out) {
+    HWY_DYNAMIC_DISPATCH(SumsF32)(in, first, n, out);
+}
+void topological_sums(const TopologicalNeighbours<double>& in, std::uint32_t first, std::size_t n,
+                      const TopologicalSums& out) {
+    HWY_DYNAMIC_DISPATCH(SumsF64)(in, first, n, out);
+}
 
 void topological_bearings(const TopologicalSteering& steering, const TopologicalColumns& columns,
                           std::size_t n) {

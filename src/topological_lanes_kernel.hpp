@@ -5,6 +5,7 @@
 // The arc tangents between the two are angle::atan2_lanes'.
 
 #include <cstddef>
+#include <cstdint>
 
 namespace boids::fast {
 
@@ -30,6 +31,33 @@ struct TopologicalColumns {
     double *sin_sum, *cos_sum, *ty, *tx, *target_distance, *flee;
     const double *own_angle, *mean_angle, *target_angle;
 };
+
+/// What Policy::accumulate reads of a chunk of agents (slots [first, first + n)) and their nearest: the
+/// grid's columns, each slot's unit heading, the torus, and each agent's list (its m-th nearest is slot
+/// nearest[m * stride + i] for the chunk's i-th agent, m < count[i]).
+template <class Real>
+struct TopologicalNeighbours {
+    const Real *x, *y, *vx, *vy; ///< the grid's columns, by slot
+    const double *ux, *uy;       ///< each slot's unit heading
+    bool wrap;
+    Real width, height, half_width, half_height;
+    const std::uint32_t* nearest;
+    std::size_t stride;
+    const int* count;
+    int k; ///< the longest list
+};
+
+/// What the sums give each agent of the chunk: Policy::Sums' count (as a double), x_sum, y_sum,
+/// nearest_dx and nearest_dy, sin_sum and cos_sum; and its position and velocity as doubles.
+struct TopologicalSums {
+    double *count, *x_sum, *y_sum, *nearest_dx, *nearest_dy, *x, *y, *sin_sum, *cos_sum, *vy, *vx;
+};
+
+/// Policy::accumulate over each agent's nearest, nearest first, for the chunk's agents from slot `first`.
+void topological_sums(const TopologicalNeighbours<float>& in, std::uint32_t first, std::size_t n,
+                      const TopologicalSums& out);
+void topological_sums(const TopologicalNeighbours<double>& in, std::uint32_t first, std::size_t n,
+                      const TopologicalSums& out);
 
 /// Policy::bearings for agents [0, n): sin_sum, cos_sum, ty, tx, target_distance and flee.
 void topological_bearings(const TopologicalSteering& steering, const TopologicalColumns& columns,

@@ -18,12 +18,10 @@
 
 namespace boids::topological {
 
-/// What a chunk of slots keeps between the phases of its steering: each agent, its sums, and columns for
-/// the steering in lanes.
+/// What a chunk of slots keeps between the phases of its steering: each agent's nearest (a level of the
+/// chunk's lists after another) and how many, and columns for the sums and the steering in lanes.
 template <class Real>
 struct TopologicalScratch {
-    std::vector<Agent<Real>> agents = std::vector<Agent<Real>>(slot_chunk);
-    std::vector<typename Policy<Real>::Sums> sums = std::vector<typename Policy<Real>::Sums>(slot_chunk);
     std::vector<double> values = std::vector<double>(22 * std::size_t{slot_chunk});
     std::vector<std::uint32_t> nearest = std::vector<std::uint32_t>(std::size_t{max_k_nearest} * slot_chunk);
     std::vector<int> nearest_count = std::vector<int>(slot_chunk);
@@ -95,61 +93,43 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
                                                    own_angle,
                                                    mean_angle,
                                                    target_angle};
-            const auto k_neighbours = static_cast<std::size_t>(policy.k());
+            std::uint32_t* const nearest = scratch.nearest.data();
+            int* const found = scratch.nearest_count.data();
             if (policy.block_cell() > 0) { // PyNBoids' 3 x 3 block of its own cells: the ring search
-                KNearest nearest;          // once per chunk: its 1 KiB list is zeroed when made
+                KNearest list;             // once per chunk: its 1 KiB list is zeroed when made
                 for (std::uint32_t slot = begin; slot < end; ++slot) {
                     const std::size_t at = slot - begin;
                     k_nearest(flock, flock.x(slot), flock.y(slot), flock.agent(slot), policy.k(), geo.wrap,
-                              geo.width, geo.height, nearest, policy.block_cell());
-                    scratch.nearest_count[at] = nearest.count;
-                    for (int m = 0; m < nearest.count; ++m) {
-                        scratch.nearest[at * k_neighbours + static_cast<std::size_t>(m)] =
-                            nearest.found[static_cast<std::size_t>(m)].slot;
+                              geo.width, geo.height, list, policy.block_cell());
+                    found[at] = list.count;
+                    for (int m = 0; m < list.count; ++m) {
+                        nearest[static_cast<std::size_t>(m) * slot_chunk + at] =
+                            list.found[static_cast<std::size_t>(m)].slot;
                     }
                 }
             } else {
                 k_nearest_tiles(flock, lines, begin, end, policy.k(), geo.wrap, geo.width, geo.height,
-                                scratch.nearest.data(), scratch.nearest_count.data());
+                                nearest, slot_chunk, found);
             }
-            for (std::uint32_t slot = begin; slot < end; ++slot) {
-                const std::size_t at = slot - begin;
-                Agent<Real>& a = scratch.agents[at];
-                a = slot_agent(pass, slot);
-                typename Policy<Real>::Sums& s = scratch.sums[at];
-                s = {};
-                const double x = static_cast<double>(a.x), y = static_cast<double>(a.y);
-                const std::uint32_t* const nearest = scratch.nearest.data() + at * k_neighbours;
-                for (int m = 0; m < scratch.nearest_count[at]; ++m) { // nearest first (Policy::accumulate)
-                    const std::uint32_t k = nearest[m];
-                    Real nx = flock.x(k), ny = flock.y(k);
-                    if (geo.wrap) {
-                        nx = classic::nearest_image(a.x, nx, geo.width, geo.half_width);
-                        ny = classic::nearest_image(a.y, ny, geo.height, geo.half_height);
-                    }
-                    const double dx = static_cast<double>(a.x - nx), dy = static_cast<double>(a.y - ny);
-                    if (m == 0) {
-                        s.nearest_dx = dx;
-                        s.nearest_dy = dy;
-                    }
-                    s.x_sum += x - dx;
-                    s.y_sum += y - dy;
-                    s.cos_sum += ux[k]; // +0 for a neighbour at rest, which leaves the sum as it is
-                    s.sin_sum += uy[k];
-                    ++s.count;
-                }
-                count[at] = s.count;
-                x_sum[at] = s.x_sum;
-                y_sum[at] = s.y_sum;
-                nearest_dx[at] = s.nearest_dx;
-                nearest_dy[at] = s.nearest_dy;
-                px[at] = x;
-                py[at] = y;
-                s_sin[at] = s.sin_sum;
-                s_cos[at] = s.cos_sum;
-                vy[at] = static_cast<double>(a.vy);
-                vx[at] = static_cast<double>(a.vx);
-            }
+            // Policy::accumulate over each agent's nearest, in lanes.
+            const fast::TopologicalNeighbours<Real> neighbours{flock.xs().data(),
+                                                               flock.ys().data(),
+                                                               flock.vxs().data(),
+                                                               flock.vys().data(),
+                                                               ux,
+                                                               uy,
+                                                               geo.wrap,
+                                                               geo.width,
+                                                               geo.height,
+                                                               geo.half_width,
+                                                               geo.half_height,
+                                                               nearest,
+                                                               slot_chunk,
+                                                               found,
+                                                               policy.k()};
+            fast::topological_sums(neighbours, begin, n,
+                                   fast::TopologicalSums{count, x_sum, y_sum, nearest_dx, nearest_dy, px, py,
+                                                         s_sin, s_cos, vy, vx});
             // Policy::steer in phases, in lanes: the bearings, their angles, the new headings, their sines
             // and cosines.
             fast::topological_bearings(steering, columns, n);
@@ -160,9 +140,13 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
             fast::topological_new_heading(steering, columns, n, radians_now);
             double *const sin = scratch.column(0), *const cos = scratch.column(1); // the sums are spent
             angle::sin_cos_lanes(radians_now, n, sin, cos);
-            for (std::size_t at = 0; at < n; ++at) {
-                policy.fly(scratch.sums[at], scratch.agents[at], angle::SinCos{sin[at], cos[at]});
-                store_velocity(pass, scratch.agents[at]);
+            for (std::size_t at = 0; at < n; ++at) { // Policy::fly reads the count alone of the sums
+                typename Policy<Real>::Sums sums;
+                sums.count = found[at];
+                Agent<Real> a{};
+                a.index = flock.agent(begin + static_cast<std::uint32_t>(at));
+                policy.fly(sums, a, angle::SinCos{sin[at], cos[at]});
+                store_velocity(pass, a);
             }
         });
 }

@@ -68,20 +68,24 @@ int differences(const World<Real>& w, double side, bool wrap, std::initializer_l
     }
     int differ = 0;
     for (const int k : ks) {
-        std::vector<std::uint32_t> nearest(static_cast<std::size_t>(slots) * static_cast<std::size_t>(k));
+        // Each range's lists take range x k entries, a level of the range's agents after another.
+        const std::size_t ranges = (slots + range - 1) / range;
+        std::vector<std::uint32_t> nearest(ranges * range * static_cast<std::size_t>(k));
         std::vector<int> count(slots, -1);
         for (std::uint32_t begin = 0; begin < slots; begin += range) {
             const std::uint32_t end = std::min(slots, begin + range);
             k_nearest_tiles(grid, {column.data(), row.data()}, begin, end, k, wrap, s, s,
-                            nearest.data() + std::size_t{begin} * k, count.data() + begin);
+                            nearest.data() + std::size_t{begin} * k, range, count.data() + begin);
         }
         for (std::uint32_t slot = 0; slot < slots; ++slot) {
             KNearest want;
             k_nearest(grid, grid.x(slot), grid.y(slot), grid.agent(slot), k, wrap, s, s, want);
             bool same = count[slot] == want.count;
             for (int m = 0; same && m < want.count; ++m) {
-                same = nearest[std::size_t{slot} * k + static_cast<std::size_t>(m)] ==
-                       want.found[static_cast<std::size_t>(m)].slot;
+                const std::uint32_t begin = slot / range * range; // the range's lists, a level at a time
+                same =
+                    nearest[std::size_t{begin} * k + static_cast<std::size_t>(m) * range + (slot - begin)] ==
+                    want.found[static_cast<std::size_t>(m)].slot;
             }
             differ += !same;
         }
