@@ -126,7 +126,8 @@ struct Lists {
 
 /// Each lane's sorted keys (levels 8 - k to 7; the levels before stay at -infinity, which a key passes
 /// unchanged) and the least key that sank through them. Named registers: an array indexed in a loop was
-/// kept in memory.
+/// kept in memory. kSeven: k is 7 (PyNBoids'), and level 0 is not visited.
+template <bool kSeven>
 struct Levels {
     V l0, l1, l2, l3, l4, l5, l6, l7, left_out;
 
@@ -151,17 +152,18 @@ struct Levels {
             key = hn::Max(l, key);
             l = nearer;
         };
-        // Most candidates are farther than every lane's k-th: no lane's list changes.
-        {
+        // Every key sinks: a branch on whether any lane's list changes (about half the candidates) cost
+        // more in mispredictions than the levels.
+        if constexpr (!kSeven) {
             level(l0);
-            level(l1);
-            level(l2);
-            level(l3);
-            level(l4);
-            level(l5);
-            level(l6);
-            level(l7);
         }
+        level(l1);
+        level(l2);
+        level(l3);
+        level(l4);
+        level(l5);
+        level(l6);
+        level(l7);
         left_out = hn::Min(left_out, key);
     }
 
@@ -180,9 +182,17 @@ struct Levels {
 };
 static_assert(max_tile_k == 8, "Levels names eight levels");
 
+/// Within two rings for certain on a tile without nearest images: a candidate outside a lane's 5 x 5 cells
+/// lies at least two cells away along one axis, and the offset's rounding (relative, 2^-24 at most) and
+/// the binning's cannot bring it below this. A lane whose k-th lies between this and two rings takes the
+/// agent-by-agent search.
+inline double within_two_rings(double far2) {
+    return far2 * (1 - 0x1p-16);
+}
+
 /// Ranks the candidates for the tile's agents in lanes: offers each candidate to each lane that may see
 /// it (in the lane's own 5 x 5 cells, nearer than two rings, not itself).
-template <bool kImages, class Real>
+template <bool kImages, bool kSeven, class Real>
 HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std::uint32_t first,
                        std::size_t n, int k, Real width, Real height, double far2,
                        const Candidates& candidates, Lists& lists) {
@@ -202,19 +212,18 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
         own_column[i] = column[a];
     }
     const VR px = hn::Load(dr, ax), py = hn::Load(dr, ay);
-    // A lane sees the candidates in its own five columns. Without images no column wraps, so those are
-    // [column - 2, column + 2]; on a torus the columns' distance wraps too.
+    // A lane sees the candidates of its own five columns: with nearest images it tells them by column,
+    // without by distance alone (within_two_rings).
     const V lane_column = hn::Load(dd, own_column);
-    const V low = hn::Sub(lane_column, hn::Set(dd, 2.0)), high = hn::Add(lane_column, hn::Set(dd, 2.0));
     const V columns = hn::Set(dd, static_cast<double>(grid.columns())), two = hn::Set(dd, 2.0);
-    const V far = hn::Set(dd, far2), inf = hn::Inf(dd);
+    const V far = hn::Set(dd, kImages ? far2 : within_two_rings(far2)), inf = hn::Inf(dd);
     const auto truncate = hn::Set(du, ~place_mask);
     const VR w = hn::Set(dr, width), h = hn::Set(dr, height);
     const VR hw = hn::Set(dr, width / Real(2)), hh = hn::Set(dr, height / Real(2));
     const VR nhw = hn::Neg(hw), nhh = hn::Neg(hh);
     const V own = hn::Iota(dd, static_cast<double>(first)); // each lane's slot (exact in double)
 
-    Levels levels(k);
+    Levels<kSeven> levels(k);
     const auto offer = [&](std::uint32_t p, auto may_be_self) HWY_ATTR __attribute__((always_inline)) {
         const std::uint32_t c = candidates.slot[p];
         VR x = hn::Set(dr, xs[c]), y = hn::Set(dr, ys[c]);
@@ -229,15 +238,11 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
         const V dx = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(px, x));
         const V dy = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(py, y));
         const V d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
-        const V col = hn::Set(dd, column[c]);
-        M in_columns;
-        if constexpr (kImages) {
-            const V apart = hn::Abs(hn::Sub(col, lane_column));
-            in_columns = hn::Le(hn::Min(apart, hn::Sub(columns, apart)), two);
-        } else {
-            in_columns = hn::And(hn::Ge(col, low), hn::Le(col, high));
+        M seen = hn::Lt(d2, far);
+        if constexpr (kImages) { // on a torus: the columns' distance the shorter way round
+            const V apart = hn::Abs(hn::Sub(hn::Set(dd, column[c]), lane_column));
+            seen = hn::And(seen, hn::Le(hn::Min(apart, hn::Sub(columns, apart)), two));
         }
-        M seen = hn::And(hn::Lt(d2, far), in_columns);
         if constexpr (decltype(may_be_self)::value) {
             seen = hn::AndNot(hn::Eq(own, hn::Set(dd, static_cast<double>(c))), seen);
         }
@@ -344,9 +349,11 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         const bool images = wrap && (spans == 2 || row < 2 || row + 2 >= ny || !rows_clear ||
                                      (high - low + 5) * g.cell_w >= 0.99 * half_w);
         if (images) {
-            RankTile<true>(grid, lines.column, first, n, k, width, height, far2, candidates, lists);
+            RankTile<true, false>(grid, lines.column, first, n, k, width, height, far2, candidates, lists);
+        } else if (k == 7) {
+            RankTile<false, true>(grid, lines.column, first, n, k, width, height, far2, candidates, lists);
         } else {
-            RankTile<false>(grid, lines.column, first, n, k, width, height, far2, candidates, lists);
+            RankTile<false, false>(grid, lines.column, first, n, k, width, height, far2, candidates, lists);
         }
         const auto top = static_cast<std::size_t>(max_tile_k - k); // the list's first level
         for (std::size_t i = 0; i < n; ++i) {
