@@ -111,7 +111,7 @@ constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(double);
 /// A tile's candidates, in the order they are offered: each one's slot; the tile's own agents follow one
 /// another from place `own`.
 struct Candidates {
-    std::uint32_t slot[max_candidates];
+    std::uint32_t slot[max_candidates + HWY_MAX_BYTES / sizeof(std::uint32_t)]; // room for a whole vector
     std::uint32_t count = 0;
     std::uint32_t own = max_candidates;
 };
@@ -285,6 +285,7 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         return;
     }
     const DD dd;
+    const hn::ScalableTag<std::uint32_t> du32;
     const std::size_t lanes = hn::Lanes(dd);
     const detail::GridGeometry g = grid.geometry();
     const std::uint32_t* const start = grid.cell_starts().data();
@@ -333,8 +334,9 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
                 if (step == 0 && first >= run && first < run_end) {
                     candidates.own = at + (first - run);
                 }
-                for (std::uint32_t s = run; s < run_end; ++s) {
-                    candidates.slot[at + (s - run)] = s;
+                for (std::uint32_t s = run; s < run_end; s += static_cast<std::uint32_t>(hn::Lanes(du32))) {
+                    hn::StoreU(hn::Iota(du32, s), du32,
+                               candidates.slot + at + (s - run)); // past the end: spare
                 }
                 candidates.count = at + (run_end - run);
             }
