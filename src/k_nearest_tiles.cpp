@@ -182,14 +182,6 @@ struct Levels {
 };
 static_assert(max_tile_k == 8, "Levels names eight levels");
 
-/// Within two rings for certain on a tile without nearest images: a candidate outside a lane's 5 x 5 cells
-/// lies at least two cells away along one axis, and the offset's rounding (relative, 2^-24 at most) and
-/// the binning's cannot bring it below this. A lane whose k-th lies between this and two rings takes the
-/// agent-by-agent search.
-inline double within_two_rings(double far2) {
-    return far2 * (1 - 0x1p-16);
-}
-
 /// Ranks the candidates for the tile's agents in lanes: offers each candidate to each lane that may see
 /// it (in the lane's own 5 x 5 cells, nearer than two rings, not itself).
 template <bool kImages, bool kSeven, class Real>
@@ -212,11 +204,13 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
         own_column[i] = column[a];
     }
     const VR px = hn::Load(dr, ax), py = hn::Load(dr, ay);
-    // A lane sees the candidates of its own five columns: with nearest images it tells them by column,
-    // without by distance alone (within_two_rings).
+    // A lane sees the candidates of its own five columns, told by the grid's own binning (slot_lines), not
+    // by a bound on distances and their rounding: without images [column - 2, column + 2], with them the
+    // columns' distance the shorter way round the torus.
     const V lane_column = hn::Load(dd, own_column);
     const V columns = hn::Set(dd, static_cast<double>(grid.columns())), two = hn::Set(dd, 2.0);
-    const V far = hn::Set(dd, kImages ? far2 : within_two_rings(far2)), inf = hn::Inf(dd);
+    const V low = hn::Sub(lane_column, two), high = hn::Add(lane_column, two);
+    const V far = hn::Set(dd, far2), inf = hn::Inf(dd);
     const auto truncate = hn::Set(du, ~place_mask);
     const VR w = hn::Set(dr, width), h = hn::Set(dr, height);
     const VR hw = hn::Set(dr, width / Real(2)), hh = hn::Set(dr, height / Real(2));
@@ -238,10 +232,13 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
         const V dx = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(px, x));
         const V dy = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(py, y));
         const V d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
-        M seen = hn::Lt(d2, far);
+        const V col = hn::Set(dd, column[c]);
+        M seen;
         if constexpr (kImages) { // on a torus: the columns' distance the shorter way round
-            const V apart = hn::Abs(hn::Sub(hn::Set(dd, column[c]), lane_column));
-            seen = hn::And(seen, hn::Le(hn::Min(apart, hn::Sub(columns, apart)), two));
+            const V apart = hn::Abs(hn::Sub(col, lane_column));
+            seen = hn::And(hn::Lt(d2, far), hn::Le(hn::Min(apart, hn::Sub(columns, apart)), two));
+        } else {
+            seen = hn::And(hn::Lt(d2, far), hn::And(hn::Ge(col, low), hn::Le(col, high)));
         }
         if constexpr (decltype(may_be_self)::value) {
             seen = hn::AndNot(hn::Eq(own, hn::Set(dd, static_cast<double>(c))), seen);
