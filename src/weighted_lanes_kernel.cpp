@@ -72,6 +72,11 @@ struct ConeLanes {
         if (all_around) {
             return hn::FirstN(DD(), hn::Lanes(DD()));
         }
+        return WithinCone(back_squared, scale, decided);
+    }
+
+    /// WithinBySquares of a half-angle below pi.
+    HWY_INLINE HWY_ATTR M WithinCone(V back_squared, V scale, M& decided) const {
         const M above = hn::Le(back_squared, hn::Mul(above_squared, scale));
         const M below = hn::Ge(back_squared, hn::Mul(below_squared, scale));
         decided = hn::And(decided, hn::Or(above, below));
@@ -84,10 +89,13 @@ struct ConeLanes {
     }
 };
 
-template <class Real>
-HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighbourhoods& near,
-                           const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
-                           const WeightedLaneSums& sums) {
+/// WeightedSums; kOneCone: one half-angle to test, the center's (below pi), which align shares, while
+/// avoid sees all around (Downey's neighbourhoods): the other cases' tests, chosen per candidate, are left
+/// out of the loop.
+template <bool kOneCone, class Real>
+HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neighbourhoods& near,
+                             const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
+                             const WeightedLaneSums& sums) {
     const DD dd;
     const hn::Rebind<Real, DD> dr;
     const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0), neg_one = hn::Set(dd, -1.0);
@@ -149,12 +157,19 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
             }
             // Neighbourhoods of the same half-angle share its test (the same limits: the same answer).
             M decided = hn::FirstN(dd, hn::Lanes(dd));
-            const M center_within = center.WithinBySquares(back_squared, scale, decided);
-            const M avoid_within =
-                avoid_as_center ? center_within : avoid.WithinBySquares(back_squared, scale, decided);
-            const M align_within = align_as_center  ? center_within
-                                   : align_as_avoid ? avoid_within
-                                                    : align.WithinBySquares(back_squared, scale, decided);
+            M center_within, avoid_within, align_within;
+            if constexpr (kOneCone) {
+                center_within = center.WithinCone(back_squared, scale, decided);
+                avoid_within = hn::FirstN(dd, hn::Lanes(dd));
+                align_within = center_within;
+            } else {
+                center_within = center.WithinBySquares(back_squared, scale, decided);
+                avoid_within =
+                    avoid_as_center ? center_within : avoid.WithinBySquares(back_squared, scale, decided);
+                align_within = align_as_center  ? center_within
+                               : align_as_avoid ? avoid_within
+                                                : align.WithinBySquares(back_squared, scale, decided);
+            }
             M seen_center = center.SeesWithin(reached, d2, center_within);
             M seen_avoid = avoid.SeesWithin(reached, d2, avoid_within);
             M seen_align = align.SeesWithin(reached, d2, align_within);
@@ -192,6 +207,17 @@ HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighb
             StoreLanes(s.ly, sums.ly, i, n);
             StoreLanes(s.ln, sums.ln, i, n);
         });
+}
+
+template <class Real>
+HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighbourhoods& near,
+                           const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
+                           const WeightedLaneSums& sums) {
+    if (!near.center.all_around() && near.avoid.all_around() && near.align.angle == near.center.angle) {
+        WeightedSumsOf<true>(grid, near, agents, group, runs, sums);
+    } else {
+        WeightedSumsOf<false>(grid, near, agents, group, runs, sums);
+    }
 }
 
 /// Calls body(at, n, x, y) for each vector of lanes of entries [0, count): n of them from `at` (the last
