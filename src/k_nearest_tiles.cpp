@@ -11,7 +11,7 @@
 #include "classic_rules.hpp"
 #include "k_nearest_tiles.hpp"
 #include "k_nearest_two_rings.hpp"
-#include "torus_lanes-inl.h"
+#include "lane_vectors-inl.h"
 
 #include <algorithm>
 #include <bit>
@@ -102,11 +102,10 @@ HWY_BEFORE_NAMESPACE();
 namespace boids::tiles {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-using DD = hn::ScalableTag<double>;
-using V = hn::Vec<DD>;
-using M = hn::Mask<DD>;
-constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(double);
+using fast::HWY_NAMESPACE::DD;
+using fast::HWY_NAMESPACE::M;
+using fast::HWY_NAMESPACE::max_lanes;
+using fast::HWY_NAMESPACE::V;
 
 /// A tile's candidates, in the order they are offered: each one's slot; the tile's own agents follow one
 /// another from place `own`.

@@ -6,6 +6,8 @@
 #include "boids/detail/neighbour_search.hpp"
 #include "k_nearest_two_rings.hpp"
 
+#include "../support/k_nearest_flocks.hpp"
+
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
@@ -16,36 +18,9 @@
 namespace boids {
 namespace {
 
-template <class Real>
-World<Real> uniform(int n, double side, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(0, side);
-    World<Real> w;
-    for (int i = 0; i < n; ++i) {
-        w.add(i % 31 == 0 ? Kind::Predator : Kind::Boid, static_cast<Real>(u(rng)), static_cast<Real>(u(rng)),
-              Real(0), Real(0), 0);
-    }
-    return w;
-}
-
-/// A few tight crowds in an otherwise empty square: cells holding many agents, and many holding none.
-template <class Real>
-World<Real> crowds(int n, double side, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(0, side);
-    std::normal_distribution<double> spread(0, side / 60);
-    World<Real> w;
-    double cx = 0, cy = 0;
-    for (int i = 0; i < n; ++i) {
-        if (i % 200 == 0) {
-            cx = u(rng);
-            cy = u(rng);
-        }
-        const auto at = [&](double c) { return std::clamp(c + spread(rng), 0.0, std::nextafter(side, 0.0)); };
-        w.add(Kind::Boid, static_cast<Real>(at(cx)), static_cast<Real>(at(cy)), Real(0), Real(0), 0);
-    }
-    return w;
-}
+using testing::crowds;
+using testing::on_every_target;
+using testing::uniform;
 
 /// The number of agents for which k_nearest_two_rings and k_nearest differ in any bit (count, slots,
 /// indices or squared distances), over k in `ks`, on the SIMD target in force.
@@ -78,17 +53,6 @@ int differences(const World<Real>& w, double side, bool wrap, std::initializer_l
     return differ;
 }
 
-/// Runs `check` once on each SIMD target this machine runs.
-template <class Check>
-void on_every_target(const Check& check) {
-    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-        hwy::SetSupportedTargetsForTest(target);
-        SCOPED_TRACE(hwy::TargetName(target));
-        check();
-    }
-    hwy::SetSupportedTargetsForTest(0);
-}
-
 TEST(KNearestTwoRings, GivesTheRingSearchsListOnATorus) {
     on_every_target([] {
         EXPECT_EQ(differences(uniform<float>(3000, 1000, 1), 1000, true, {1, 7, 8, 9}), 0);
@@ -119,12 +83,7 @@ TEST(KNearestTwoRings, GivesTheRingSearchsListWhenTheKthLiesBeyondTwoRings) {
 }
 
 TEST(KNearestTwoRings, TiesGoToTheLowerIndexAsInTheRingSearch) {
-    World<float> lattice; // many equal distances, on cells' edges
-    for (int i = 0; i < 30; ++i) {
-        for (int j = 0; j < 30; ++j) {
-            lattice.add(Kind::Boid, 10.0f * static_cast<float>(i), 10.0f * static_cast<float>(j), 0, 0, 0);
-        }
-    }
+    const World<float> lattice = testing::lattice(30, 10.0f); // many equal distances, on cells' edges
     on_every_target([&] {
         EXPECT_EQ(differences(lattice, 300, true, {1, 4, 7, 8, 9, 13}), 0);
         EXPECT_EQ(differences(lattice, 300, false, {1, 4, 7, 8, 9, 13}), 0);
