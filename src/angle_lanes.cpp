@@ -15,47 +15,6 @@ HWY_BEFORE_NAMESPACE();
 namespace boids::angle {
 namespace HWY_NAMESPACE {
 
-/// Runs `body(i, lanes)` on whole vectors of [0, n), then once on the rest, copied into (and out of)
-/// vectors padded with zeros.
-template <class Body>
-HWY_ATTR void EachVector(std::size_t n, const Body& body) {
-    const hn::ScalableTag<double> d;
-    const std::size_t lanes = hn::Lanes(d);
-    std::size_t i = 0;
-    for (; i + lanes <= n; i += lanes) {
-        body(i, lanes);
-    }
-    if (i < n) {
-        body(i, n - i);
-    }
-}
-
-/// The `count` entries of `from` in lanes, the spare lanes zero.
-template <class D>
-HWY_INLINE hn::Vec<D> LoadSome(D d, const double* from, std::size_t count) {
-    if (count == hn::Lanes(d)) {
-        return hn::LoadU(d, from);
-    }
-    alignas(64) double lanes[HWY_MAX_BYTES / sizeof(double)] = {};
-    for (std::size_t k = 0; k < count && k < hn::Lanes(d); ++k) {
-        lanes[k] = from[k];
-    }
-    return hn::Load(d, lanes);
-}
-
-template <class D>
-HWY_INLINE void StoreSome(D d, hn::Vec<D> v, double* to, std::size_t count) {
-    if (count == hn::Lanes(d)) {
-        hn::StoreU(v, d, to);
-        return;
-    }
-    alignas(64) double lanes[HWY_MAX_BYTES / sizeof(double)];
-    hn::Store(v, d, lanes);
-    for (std::size_t k = 0; k < count && k < hn::Lanes(d); ++k) {
-        to[k] = lanes[k];
-    }
-}
-
 HWY_ATTR void SinCosLanes(const double* x, std::size_t n, double* sin, double* cos) {
     const hn::ScalableTag<double> d;
     EachVector(n, [&](std::size_t i, std::size_t count) {

@@ -114,7 +114,12 @@ struct Policy : heading::ConstantSpeed<Real> {
 
     /// The desired angle with its noise, given the direction's angle.
     double noisy(double direction_angle, std::uint32_t id) const {
-        return direction_angle + params.heading.noise * noise::normal(this->noise_key, id, 0);
+        return noisy_by(direction_angle, noise::normal(this->noise_key, id, 0));
+    }
+
+    /// The desired angle with the noise of a standard normal draw.
+    double noisy_by(double direction_angle, double normal) const {
+        return direction_angle + params.heading.noise * normal;
     }
 
     /// The turning-rate limit, given the sine and cosine of desired - current: at most turn_rate toward

@@ -6,6 +6,7 @@
 
 #include "../angle_lanes.hpp"
 #include "../lane_group_pass.hpp"
+#include "../noise_lanes.hpp"
 #include "couzin.hpp"
 
 namespace boids::couzin {
@@ -73,10 +74,18 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
         double *const desired = all.ox, *const current = all.oy;
         angle::atan2_lanes(dy, dx, n, desired);
         angle::atan2_lanes(hy, hx, n, current);
+        // The noise: each agent's uniforms (its key's streams), then their Gaussians in lanes.
+        double *const u1 = repelled, *const u2 = hx, *const normal = hy; // spent
+        for (std::uint32_t s = begin; s < end; ++s) {
+            const noise::NormalDraw draw = noise::normal_draw(policy.noise_key, slot_id(pass, s), 0);
+            u1[s - begin] = draw.u1;
+            u2[s - begin] = draw.u2;
+        }
+        noise::gaussian_lanes(u1, u2, n, normal);
         double* const difference = dx;
         for (std::uint32_t s = begin; s < end; ++s) {
             const std::uint32_t k = s - begin;
-            desired[k] = policy.noisy(desired[k], slot_id(pass, s));
+            desired[k] = policy.noisy_by(desired[k], normal[k]);
             difference[k] = desired[k] - current[k];
         }
         double *const sin = dy, *const cos = all.ax;

@@ -29,7 +29,7 @@ struct Pin {
 // clang-format off
 constexpr Pin pins[] = {
     {"couzin", "f32", 0x41aacd0539d67cb9ULL},
-    {"couzin", "f64", 0x4e586920348d32fbULL},
+    {"couzin", "f64", 0x6e6c7ec1b9592f75ULL},
     {"downey-2d", "f32", 0xc78ff9bd32289938ULL},
     {"downey-2d", "f64", 0x5768c9c4207223c3ULL},
     {"downey-2d", "fix15", 0xc6099c9eae50a442ULL},
