@@ -282,6 +282,7 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
     }
     const DD dd;
     const hn::ScalableTag<std::uint32_t> du32;
+    const auto from_zero = hn::Iota(du32, 0); // Highway 1.0's Iota goes through memory: made once
     const std::size_t lanes = hn::Lanes(dd);
     const detail::GridGeometry g = grid.geometry();
     const std::uint32_t* const start = grid.cell_starts().data();
@@ -331,7 +332,7 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
                     candidates.own = at + (first - run);
                 }
                 for (std::uint32_t s = run; s < run_end; s += static_cast<std::uint32_t>(hn::Lanes(du32))) {
-                    hn::StoreU(hn::Iota(du32, s), du32,
+                    hn::StoreU(hn::Add(from_zero, hn::Set(du32, s)), du32,
                                candidates.slot + at + (s - run)); // past the end: spare
                 }
                 candidates.count = at + (run_end - run);
