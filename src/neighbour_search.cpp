@@ -1,5 +1,7 @@
 #include "boids/detail/neighbour_search.hpp"
 
+#include "boids/detail/cell_bounds.hpp"
+
 #include "boids/fix15.hpp"
 #include "classic_rules.hpp"
 
@@ -35,21 +37,40 @@ bool in_cell_block(double px, double py, double x, double y, double cell) {
            std::abs(std::floor(y / cell) - std::floor(py / cell)) <= 1;
 }
 
+CellBlock CellBlock::with_edges(double px, double py, double cell) {
+    CellBlock block(px, py, cell);
+    constexpr double reach = 0x1p30; // line_lower_bound's int, and its guess c * cell, stay exact
+    if (!(cell > 0 && std::abs(block.column_) < reach && std::abs(block.row_) < reach)) {
+        return block;
+    }
+    // x lies in lines column - 1 to column + 1 exactly when it is at least the least x of line column - 1
+    // and below the least x of line column + 2 (detail::unclamped_line with origin 0 is floor(x / cell)).
+    const auto least = [cell](double line) {
+        return detail::line_lower_bound<double>(0.0, cell, static_cast<int>(line));
+    };
+    block.x_lo_ = least(block.column_ - 1);
+    block.x_hi_ = least(block.column_ + 2);
+    block.y_lo_ = least(block.row_ - 1);
+    block.y_hi_ = least(block.row_ + 2);
+    block.edged_ = true;
+    return block;
+}
+
 template <class Real>
 void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t self, int k, bool wrap,
                Real width, Real height, KNearest& out, double block_cell) {
     assert(k >= 1 && k <= max_k_nearest);
     out.count = 0;
     const Real half_w = width / Real(2), half_h = height / Real(2);
-    const double pxd = static_cast<double>(px), pyd = static_cast<double>(py);
+    const CellBlock block(static_cast<double>(px), static_cast<double>(py),
+                          block_cell > 0 ? block_cell : 1.0);
     const auto offer = [&](std::uint32_t s) {
         const std::uint32_t j = grid.agent(s);
         if (j == self) {
             return;
         }
         Real x = grid.x(s), y = grid.y(s);
-        if (block_cell > 0 &&
-            !in_cell_block(pxd, pyd, static_cast<double>(x), static_cast<double>(y), block_cell)) {
+        if (block_cell > 0 && !block.contains(static_cast<double>(x), static_cast<double>(y))) {
             return;
         }
         // Ranked by the offset the policy then receives: agent minus the neighbour's nearest image.

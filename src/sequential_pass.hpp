@@ -61,11 +61,12 @@ void sequential_pass(World<Real>& w, const Params& params, const classic::Consta
             } else {
                 KNearest nearest;
                 const double cell = policy.block_cell();
+                // Every agent is a candidate: the block's edges pay for themselves.
+                const CellBlock block =
+                    CellBlock::with_edges(static_cast<double>(a.x), static_cast<double>(a.y), cell);
                 for (std::size_t j = 0; j < n; ++j) {
-                    if (!flock_member(j) ||
-                        (cell > 0 &&
-                         !in_cell_block(static_cast<double>(a.x), static_cast<double>(a.y),
-                                        static_cast<double>(w.x[j]), static_cast<double>(w.y[j]), cell))) {
+                    if (!flock_member(j) || (cell > 0 && !block.contains(static_cast<double>(w.x[j]),
+                                                                         static_cast<double>(w.y[j])))) {
                         continue;
                     }
                     const Neighbour<Real> m = neighbour(j);

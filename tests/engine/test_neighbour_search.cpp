@@ -2,11 +2,14 @@
 
 #include "boids/detail/neighbour_search.hpp"
 
+#include "boids/detail/cell_bounds.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <vector>
 
 namespace boids {
 namespace {
@@ -97,6 +100,52 @@ TEST(KNearest, FewerAgentsThanK) {
     ASSERT_EQ(found.count, 1);
     EXPECT_EQ(found.found[0].index, 1u);
     EXPECT_DOUBLE_EQ(found.found[0].distance2, 2.0);
+}
+
+} // namespace
+} // namespace boids
+
+namespace boids {
+namespace {
+
+// CellBlock answers as in_cell_block does, by its lines and by its edges, at random and on every edge of a
+// block (the least x of each line and the double below it), for cells that divide evenly and that do not,
+// negative positions, and a point whose lines lie beyond the edges' reach.
+TEST(CellBlock, AnswersAsInCellBlock) {
+    std::mt19937_64 rng(31);
+    std::uniform_real_distribution<double> u(-500.0, 1500.0);
+    int checked = 0, inside = 0;
+    for (const double cell : {100.0, 0.1, 33.7, 1e-3}) {
+        for (int q = 0; q < 200; ++q) {
+            const double px = u(rng) * cell / 100, py = u(rng) * cell / 100;
+            const CellBlock lines(px, py, cell), edges = CellBlock::with_edges(px, py, cell);
+            std::vector<double> xs;
+            for (int i = 0; i < 40; ++i) {
+                xs.push_back(px + (u(rng) - 500.0) * cell / 200);
+            }
+            for (int c = -2; c <= 3; ++c) { // the edges of the lines around the point's
+                const double edge =
+                    detail::line_lower_bound<double>(0.0, cell, static_cast<int>(std::floor(px / cell)) + c);
+                xs.insert(xs.end(), {edge, std::nextafter(edge, -INFINITY)});
+            }
+            for (const double x : xs) {
+                for (const double y : {py, x - px + py, std::nextafter(py, -INFINITY)}) {
+                    const bool want = in_cell_block(px, py, x, y, cell);
+                    ASSERT_EQ(lines.contains(x, y), want) << cell << " " << px << " " << x;
+                    ASSERT_EQ(edges.contains(x, y), want) << cell << " " << px << " " << x;
+                    ++checked;
+                    inside += want;
+                }
+            }
+        }
+    }
+    EXPECT_GT(inside, checked / 10); // both answers are common
+    EXPECT_LT(inside, checked * 9 / 10);
+    // Lines beyond the edges' reach, and a NaN: in_cell_block's answers still.
+    const CellBlock far = CellBlock::with_edges(1e300, 5.0, 1.0);
+    EXPECT_EQ(far.contains(1e300, 5.0), in_cell_block(1e300, 5.0, 1e300, 5.0, 1.0));
+    EXPECT_FALSE(CellBlock::with_edges(1.0, 1.0, 1.0).contains(NAN, 1.0));
+    EXPECT_FALSE(CellBlock(1.0, 1.0, 1.0).contains(1.0, NAN));
 }
 
 } // namespace
