@@ -5,6 +5,8 @@
 #include "angle_lanes.hpp"
 #include "angle_math.hpp"
 
+#include "../support/ulps.hpp"
+
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
@@ -18,12 +20,7 @@
 namespace boids {
 namespace {
 
-/// |value - truth| in units in the last place of the double nearest the truth.
-double ulps(double value, long double truth) {
-    const double nearest = static_cast<double>(truth);
-    const double ulp = std::nextafter(std::fabs(nearest), INFINITY) - std::fabs(nearest);
-    return static_cast<double>(std::fabs(static_cast<long double>(value) - truth) / ulp);
-}
+using testing::ulps;
 
 /// Angles as the heading models meet them (a mean heading plus noise: a few pi at most), and some further
 /// out.

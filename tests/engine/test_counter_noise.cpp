@@ -5,6 +5,8 @@
 #include "counter_noise.hpp"
 #include "noise_lanes.hpp"
 
+#include "../support/ulps.hpp"
+
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
@@ -18,12 +20,7 @@
 namespace boids {
 namespace {
 
-/// |value - truth| in units in the last place of the double nearest the truth.
-double ulps(double value, long double truth) {
-    const double nearest = static_cast<double>(truth);
-    const double ulp = std::nextafter(std::fabs(nearest), INFINITY) - std::fabs(nearest);
-    return static_cast<double>(std::fabs(static_cast<long double>(value) - truth) / ulp);
-}
+using testing::ulps;
 
 /// Box-Muller's u1 as the draws make it (1 - k 2^-53: every double in (0, 1] it takes is a multiple of
 /// 2^-53), at random and at the ends, and around sqrt(1/2), where log_unit halves its mantissa.

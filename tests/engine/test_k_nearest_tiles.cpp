@@ -19,7 +19,6 @@
 namespace boids {
 namespace {
 
-using testing::crowds;
 using testing::on_every_target;
 using testing::uniform;
 
@@ -83,10 +82,10 @@ TEST(KNearestTiles, GivesTheRingSearchsListsOnAnOpenPlane) {
 }
 
 TEST(KNearestTiles, GivesTheRingSearchsListsInCrowds) {
-    on_every_target([] {
-        EXPECT_EQ(differences(crowds<float>(4000, 1000, 5), 1000, true, {7, 30}), 0);
-        EXPECT_EQ(differences(crowds<double>(4000, 1000, 6), 1000, false, {7, 64}), 0);
-    });
+    testing::expect_crowds_as_the_ring_search(
+        [](const auto& w, double side, bool wrap, std::initializer_list<int> ks) {
+            return differences(w, side, wrap, ks);
+        });
 }
 
 TEST(KNearestTiles, GivesTheRingSearchsListsWhenTheKthLiesBeyondTwoRings) {
@@ -98,22 +97,18 @@ TEST(KNearestTiles, GivesTheRingSearchsListsWhenTheKthLiesBeyondTwoRings) {
 }
 
 TEST(KNearestTiles, TiesGoToTheLowerIndexAsInTheRingSearch) {
-    const World<float> lattice = testing::lattice(30, 10.0f); // many equal distances, on cells' edges
-    on_every_target([&] {
-        EXPECT_EQ(differences(lattice, 300, true, {1, 4, 7, 8, 9, 13}), 0);
-        EXPECT_EQ(differences(lattice, 300, false, {1, 4, 7, 8, 9, 13}), 0);
-    });
+    testing::expect_ties_as_the_ring_search(
+        [](const auto& w, double side, bool wrap, std::initializer_list<int> ks) {
+            return differences(w, side, wrap, ks);
+        });
 }
 
 TEST(KNearestTiles, SmallGridsSmallFlocksAndRangesOfAnyLength) {
+    testing::expect_small_flocks_as_the_ring_search(
+        [](const auto& w, double side, bool wrap, std::initializer_list<int> ks) {
+            return differences(w, side, wrap, ks);
+        });
     on_every_target([] {
-        for (const int n : {1, 2, 8, 24, 25, 26, 40, 60}) { // 1 x 1 to about 8 x 8 cells
-            SCOPED_TRACE(n);
-            EXPECT_EQ(differences(uniform<float>(n, 100, 9 + static_cast<unsigned>(n)), 100, true, {1, 7}),
-                      0);
-            EXPECT_EQ(differences(uniform<double>(n, 100, 9 + static_cast<unsigned>(n)), 100, false, {1, 7}),
-                      0);
-        }
         for (const std::uint32_t range : {1u, 3u, 7u, 100u}) {
             SCOPED_TRACE(range);
             EXPECT_EQ(differences(uniform<float>(2000, 1000, 21), 1000, true, {7}, range), 0);

@@ -68,4 +68,36 @@ void on_every_target(const Check& check) {
     hwy::SetSupportedTargetsForTest(0);
 }
 
+/// The scenes every k-nearest search is held to beside the ring search, on every target: `differences(world,
+/// side, wrap, ks)` counts the agents whose lists differ from k_nearest's. Crowds (cells of many agents,
+/// many of none), a lattice of equal distances on cells' edges, and flocks of 1 to 60 (grids of 1 x 1 to
+/// about 8 x 8 cells).
+template <class Differences>
+void expect_crowds_as_the_ring_search(const Differences& differences) {
+    on_every_target([&] {
+        EXPECT_EQ(differences(crowds<float>(4000, 1000, 5), 1000, true, {7, 30}), 0);
+        EXPECT_EQ(differences(crowds<double>(4000, 1000, 6), 1000, false, {7, 64}), 0);
+    });
+}
+template <class Differences>
+void expect_ties_as_the_ring_search(const Differences& differences) {
+    const World<float> grid_of_ties = lattice(30, 10.0f);
+    on_every_target([&] {
+        EXPECT_EQ(differences(grid_of_ties, 300, true, {1, 4, 7, 8, 9, 13}), 0);
+        EXPECT_EQ(differences(grid_of_ties, 300, false, {1, 4, 7, 8, 9, 13}), 0);
+    });
+}
+template <class Differences>
+void expect_small_flocks_as_the_ring_search(const Differences& differences) {
+    on_every_target([&] {
+        for (const int n : {1, 2, 8, 24, 25, 26, 40, 60}) {
+            SCOPED_TRACE(n);
+            EXPECT_EQ(differences(uniform<float>(n, 100, 9 + static_cast<unsigned>(n)), 100, true, {1, 7}),
+                      0);
+            EXPECT_EQ(differences(uniform<double>(n, 100, 9 + static_cast<unsigned>(n)), 100, false, {1, 7}),
+                      0);
+        }
+    });
+}
+
 } // namespace boids::testing
