@@ -8,7 +8,8 @@
 
 #include "hwy/highway.h"
 
-#include "classic_rules.hpp"
+#include "cell_block_lines.hpp"
+#include "k_nearest_distance.hpp"
 #include "k_nearest_tiles.hpp"
 #include "k_nearest_two_rings.hpp"
 #include "lane_vectors-inl.h"
@@ -42,57 +43,10 @@ inline std::uint32_t place(double key) {
     return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(key) & place_mask);
 }
 
-/// Grid columns [first, last] of a tile's block, numbered `shift` more within the block, so that the
-/// block's columns count up across a torus' seam and each lane can tell its own five.
-struct ColumnPiece {
-    int first = 0, last = -1, shift = 0;
-};
-
-/// The block's columns `first` to `last` (within [-2, nx + 1], fewer than nx of them) as pieces of the
-/// grid's: one, or two across a torus' seam; on an open grid the part within it. Returns how many.
-inline int column_pieces(int first, int last, int nx, bool wrap, ColumnPiece (&out)[2]) {
-    if (!wrap) {
-        out[0] = {std::max(first, 0), std::min(last, nx - 1), 0};
-        return 1;
-    }
-    if (first < 0) {
-        out[0] = {first + nx, nx - 1, -nx};
-        out[1] = {0, last, 0};
-        return 2;
-    }
-    if (last >= nx) {
-        out[0] = {first, nx - 1, 0};
-        out[1] = {0, last - nx, nx};
-        return 2;
-    }
-    out[0] = {first, last, 0};
-    return 1;
-}
-
-/// The row of a grid of ny rows at `row` (within [-2, ny + 1]): wrapped on a torus, -1 past an open grid.
-inline int grid_row(int row, int ny, bool wrap) {
-    if (wrap) {
-        return row < 0 ? row + ny : (row >= ny ? row - ny : row);
-    }
-    return row >= 0 && row < ny ? row : -1;
-}
-
 /// How many lines (columns or rows) of n apart a and b lie, the shorter way round on a torus.
 inline double lines_apart(double a, double b, int n, bool wrap) {
     const double apart = a > b ? a - b : b - a;
     return wrap && n - apart < apart ? n - apart : apart;
-}
-
-/// k_nearest's squared distance from (px, py) to the candidate at (x, y).
-template <class Real>
-double distance2(Real px, Real py, Real x, Real y, bool wrap, Real width, Real height) {
-    if (wrap) {
-        x = classic::nearest_image(px, x, width, width / Real(2));
-        y = classic::nearest_image(py, y, height, height / Real(2));
-    }
-    const Real dx = px - x, dy = py - y;
-    const double ddx = static_cast<double>(dx), ddy = static_cast<double>(dy);
-    return ddx * ddx + ddy * ddy;
 }
 
 } // namespace boids::tiles
@@ -308,14 +262,15 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         const auto n = static_cast<std::size_t>(past - first);
         const int row = static_cast<int>(row_line);
         const int low = static_cast<int>(low_line), high = static_cast<int>(high_line);
-        ColumnPiece pieces[2];
-        const int spans = high - low + 5 <= nx ? column_pieces(low - 2, high + 2, nx, wrap, pieces) : 0;
+        block_lines::Columns pieces[2];
+        const int spans =
+            high - low + 5 <= nx ? block_lines::column_spans(low - 2, high + 2, nx, wrap, pieces) : 0;
         // The candidates: the block's rows, the tile's own first and then outward.
         candidates.count = 0;
         candidates.own = max_candidates;
         bool listed = spans > 0;
         for (int step = 0; listed && step < 5; ++step) {
-            const int r = grid_row(row + (step % 2 == 0 ? step / 2 : -(step + 1) / 2), ny, wrap);
+            const int r = block_lines::grid_row(row + (step % 2 == 0 ? step / 2 : -(step + 1) / 2), ny, wrap);
             if (r < 0) {
                 continue;
             }
@@ -370,7 +325,8 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
             // cells, and so of any part of them that holds all k).
             if (answered) {
                 const std::uint32_t c = candidates.slot[place(kth)];
-                if (distance2(grid.x(s), grid.y(s), grid.x(c), grid.y(c), wrap, width, height) < near2) {
+                if (k_nearest_distance2(grid.x(s), grid.y(s), grid.x(c), grid.y(c), wrap, width, height) <
+                    near2) {
                     for (std::size_t j = top; answered && j < max_tile_k; ++j) {
                         const std::uint32_t m = candidates.slot[place(lists.list[j][i])];
                         answered = lines_apart(lines.column[m], lines.column[s], nx, wrap) <= 1 &&

@@ -9,6 +9,7 @@
 
 #include "k_nearest_two_rings.hpp"
 
+#include "cell_block_lines.hpp"
 #include "compress_lanes-inl.h"
 #include "lane_vectors-inl.h"
 
@@ -17,48 +18,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-
-#ifndef BOIDS_K_NEAREST_TWO_RINGS_BLOCK
-#define BOIDS_K_NEAREST_TWO_RINGS_BLOCK
-namespace boids::two_rings {
-
-/// Columns [first, last] of a row.
-struct Columns {
-    int first = 0, last = -1;
-};
-
-/// The columns from `first` to `last` (within [-r, nx - 1 + r]) of a row of nx >= 2r + 1: on a torus one or
-/// two spans (its seam splits them), on an open grid the part within it. Returns how many spans.
-inline int column_spans(int first, int last, int nx, bool wrap, Columns (&out)[2]) {
-    if (!wrap) {
-        out[0] = {std::max(first, 0), std::min(last, nx - 1)};
-        return 1;
-    }
-    if (first < 0) {
-        out[0] = {first + nx, nx - 1};
-        out[1] = {0, last};
-        return 2;
-    }
-    if (last >= nx) {
-        out[0] = {first, nx - 1};
-        out[1] = {0, last - nx};
-        return 2;
-    }
-    out[0] = {first, last};
-    return 1;
-}
-
-/// The rows from `first` to `last` (within [-r, ny - 1 + r]) of a grid of ny >= 2r + 1, wrapped on a torus,
-/// or -1 where an open grid ends.
-inline void rows_of(int first, int last, int ny, bool wrap, int* out) {
-    for (int r = first; r <= last; ++r) {
-        const int row = wrap ? (r < 0 ? r + ny : (r >= ny ? r - ny : r)) : (r >= 0 && r < ny ? r : -1);
-        *out++ = row;
-    }
-}
-
-} // namespace boids::two_rings
-#endif
 
 HWY_BEFORE_NAMESPACE();
 namespace boids::two_rings {
@@ -292,10 +251,10 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
             }
             list.size = listed;
         };
-        Columns columns[2];
-        const int spans = column_spans(cx - reach, cx + reach, nx, wrap, columns);
+        block_lines::Columns columns[2];
+        const int spans = block_lines::column_spans(cx - reach, cx + reach, nx, wrap, columns);
         int rows[7];
-        rows_of(cy - reach, cy + reach, ny, wrap, rows);
+        block_lines::rows_of(cy - reach, cy + reach, ny, wrap, rows);
         // The agent's row first, then outward: the nearest found early keep more of the farther rows out.
         for (int step = 0; step <= 2 * reach; ++step) {
             const int r = reach + (step % 2 == 0 ? step / 2 : -(step + 1) / 2);

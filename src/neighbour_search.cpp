@@ -3,7 +3,7 @@
 #include "boids/detail/cell_bounds.hpp"
 
 #include "boids/fix15.hpp"
-#include "classic_rules.hpp"
+#include "k_nearest_distance.hpp"
 
 #include <cassert>
 #include <cmath>
@@ -61,7 +61,6 @@ void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t se
                Real width, Real height, KNearest& out, double block_cell) {
     assert(k >= 1 && k <= max_k_nearest);
     out.count = 0;
-    const Real half_w = width / Real(2), half_h = height / Real(2);
     const CellBlock block(static_cast<double>(px), static_cast<double>(py),
                           block_cell > 0 ? block_cell : 1.0);
     const auto offer = [&](std::uint32_t s) {
@@ -69,18 +68,11 @@ void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t se
         if (j == self) {
             return;
         }
-        Real x = grid.x(s), y = grid.y(s);
+        const Real x = grid.x(s), y = grid.y(s);
         if (block_cell > 0 && !block.contains(static_cast<double>(x), static_cast<double>(y))) {
             return;
         }
-        // Ranked by the offset the policy then receives: agent minus the neighbour's nearest image.
-        if (wrap) {
-            x = classic::nearest_image(px, x, width, half_w);
-            y = classic::nearest_image(py, y, height, half_h);
-        }
-        const Real dx = px - x, dy = py - y;
-        const double ddx = static_cast<double>(dx), ddy = static_cast<double>(dy);
-        const double d2 = ddx * ddx + ddy * ddy;
+        const double d2 = k_nearest_distance2(px, py, x, y, wrap, width, height);
         if (out.count == k && d2 > out.found[static_cast<std::size_t>(k - 1)].distance2) {
             return; // farther than the k-th found: most candidates, without a call
         }

@@ -71,19 +71,31 @@ struct HeadingColumns {
 };
 
 /// Each slot's unit heading, in columns 0 and 1 of `columns`, which get `more` columns after them for the
-/// caller.
-template <class Real>
+/// caller; `also(begin, end)` runs on each block of slots [begin, end) in the same parallel loop (a model
+/// that needs more per slot pays no second barrier).
+template <class Real, class Also>
 HeadingColumns heading_columns(const SpatialGrid<Real>& flock, SlotColumnStore& columns, int threads,
-                               std::size_t more = 0) {
+                               std::size_t more, const Also& also) {
+    constexpr std::uint32_t block = 1024;
     const auto n = static_cast<std::uint32_t>(flock.size());
     columns.resize(2 + more, n);
     double* const ux = columns.column(0);
     double* const uy = columns.column(1);
+    const std::uint32_t blocks = (n + block - 1) / block;
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::uint32_t s = 0; s < n; ++s) {
-        unit_heading(static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)), ux[s], uy[s]);
+    for (std::uint32_t b = 0; b < blocks; ++b) {
+        const std::uint32_t begin = b * block, end = std::min(n, begin + block);
+        for (std::uint32_t s = begin; s < end; ++s) {
+            unit_heading(static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)), ux[s], uy[s]);
+        }
+        also(begin, end);
     }
     return {ux, uy};
+}
+
+template <class Real>
+HeadingColumns heading_columns(const SpatialGrid<Real>& flock, SlotColumnStore& columns, int threads) {
+    return heading_columns(flock, columns, threads, 0, [](std::uint32_t, std::uint32_t) {});
 }
 
 /// The id of the flocking agent in slot `s` (Agent::id).

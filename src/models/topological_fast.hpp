@@ -12,7 +12,6 @@
 #include "../topological_lanes_kernel.hpp"
 #include "topological.hpp"
 
-#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -20,7 +19,6 @@ namespace boids::topological {
 
 /// What a chunk of slots keeps between the phases of its steering: each agent's nearest (a level of the
 /// chunk's lists after another) and how many, and columns for the sums and the steering in lanes.
-template <class Real>
 struct TopologicalScratch {
     std::vector<double> values = std::vector<double>(22 * std::size_t{slot_chunk});
     std::vector<std::uint32_t> nearest = std::vector<std::uint32_t>(std::size_t{max_k_nearest} * slot_chunk);
@@ -35,18 +33,15 @@ template <class Real, class Next>
 void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
     const SpatialGrid<Real>& flock = pass.flock;
     const Geometry<Real>& geo = pass.geo;
-    const HeadingColumns heading = heading_columns(flock, pass.columns, pass.threads, 2);
-    const SlotLines lines{pass.columns.column(2), pass.columns.column(3)}; // k_nearest_tiles reads them
-    if (policy.block_cell() == 0) {
-        const auto slots = static_cast<std::uint32_t>(flock.size());
-        const std::uint32_t chunks = (slots + slot_chunk - 1) / slot_chunk;
-#pragma omp parallel for num_threads(pass.threads) schedule(static)
-        for (std::uint32_t c = 0; c < chunks; ++c) {
-            const std::uint32_t s = c * slot_chunk;
-            slot_lines(flock, s, std::min(slots, s + slot_chunk), pass.columns.column(2),
-                       pass.columns.column(3));
-        }
-    }
+    // With each slot's heading, its grid column and row, which k_nearest_tiles reads of every candidate.
+    pass.columns.resize(4, flock.size()); // before the columns' addresses are taken
+    const SlotLines lines{pass.columns.column(2), pass.columns.column(3)};
+    const HeadingColumns heading =
+        heading_columns(flock, pass.columns, pass.threads, 2, [&](std::uint32_t begin, std::uint32_t end) {
+            if (policy.block_cell() == 0) {
+                slot_lines(flock, begin, end, pass.columns.column(2), pass.columns.column(3));
+            }
+        });
     const double *const ux = heading.ux, *const uy = heading.uy;
     const TopologicalParams& own = policy.own;
     const Params& params = policy.params;
@@ -63,7 +58,7 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
                                              params.margin_top,
                                              params.margin_right,
                                              params.margin_bottom};
-    using Scratch = TopologicalScratch<Real>;
+    using Scratch = TopologicalScratch;
     slot_chunk_pass<Policy<Real>, Scratch>(
         pass, [&](std::uint32_t begin, std::uint32_t end, Scratch& scratch) {
             const std::size_t n = end - begin;
