@@ -47,7 +47,7 @@ namespace boids::noise {
 
 /// The constants of log_unit.
 namespace log_constants {
-/// ln 2 in two parts: the first with its low 32 bits zero, so that e * ln2_hi is exact for |e| < 2^20.
+/// ln 2 in two parts: the first with its low 20 bits zero, so that e * ln2_hi is exact for |e| < 2^20.
 inline constexpr double ln2_hi = 0x1.62e42feep-1, ln2_lo = 0x1.a39ef35793c76p-33;
 inline constexpr double sqrt_two = 0x1.6a09e667f3bcdp+0;
 /// 2/3, 2/5, ..., 2/23: 2 atanh s = 2s + s z (2/3 + 2z/5 + ...) for z = s^2.

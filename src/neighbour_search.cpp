@@ -61,8 +61,7 @@ void k_nearest(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t se
                Real width, Real height, KNearest& out, double block_cell) {
     assert(k >= 1 && k <= max_k_nearest);
     out.count = 0;
-    const CellBlock block(static_cast<double>(px), static_cast<double>(py),
-                          block_cell > 0 ? block_cell : 1.0);
+    const CellBlock block(static_cast<double>(px), static_cast<double>(py), block_cell);
     const auto offer = [&](std::uint32_t s) {
         const std::uint32_t j = grid.agent(s);
         if (j == self) {

@@ -41,8 +41,9 @@ bool in_cell_block(double px, double py, double x, double y, double cell);
 /// its rows), found once by detail::line_lower_bound; a candidate then costs four comparisons.
 class CellBlock {
 public:
+    /// A cell of 0 or less: no block (nothing to take; contains() is not to be asked).
     CellBlock(double px, double py, double cell)
-        : cell_(cell), column_(line(px / cell)), row_(line(py / cell)) {}
+        : cell_(cell), column_(cell > 0 ? line(px / cell) : 0.0), row_(cell > 0 ? line(py / cell) : 0.0) {}
 
     /// The block with its edges found (where its lines lie within 2^30 and the point is finite).
     static CellBlock with_edges(double px, double py, double cell);
