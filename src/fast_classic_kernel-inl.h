@@ -43,6 +43,7 @@
 #include "hwy/highway.h"
 
 #include "compress_lanes-inl.h"
+#include "masked_sums-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
@@ -416,45 +417,6 @@ HWY_INLINE void sight_note(D d, const FlockInCellOrder<Real>& f, std::uint32_t j
     sight.seen_x[at] = hn::GetLane(xj);
     sight.seen_y[at] = hn::GetLane(yj);
     sight.noted = at + static_cast<std::size_t>(!hn::AllFalse(d, ahead));
-}
-
-/// sum + x in the lanes of `m`, sum in the others. Without mask registers (AVX2 and below) as sum + (x
-/// where m, +0 elsewhere): an AND and an add, where the blend form costs an add and a blend. The same bits:
-/// a sum that starts at +0 is never -0 (an addition gives -0 only from two -0s), and s + (+0) is s for
-/// every other s.
-template <class V, class M>
-HWY_INLINE V add_where(M m, V sum, V x) {
-#if HWY_TARGET <= HWY_AVX3
-    return hn::IfThenElse(m, hn::Add(sum, x), sum); // a masked add
-#else
-    return hn::Add(sum, hn::IfThenElseZero(m, x));
-#endif
-}
-
-/// Counts the lanes of `m` into `count` (NeighbourSums::count). With mask registers (AVX-512) the count is
-/// a whole number in the lanes' type, one more by a masked add as the sums take theirs (an integer count
-/// there made GCC copy the register twice per candidate to merge into it). Below AVX-512 its lanes hold
-/// the bits of the integers of the lanes' width: a mask is a vector of all-ones lanes, -1 as integers, and
-/// subtracting it counts without a constant 1 held in a register.
-template <class D, class M>
-HWY_INLINE hn::Vec<D> count_where(D d, M m, hn::Vec<D> count) {
-#if HWY_TARGET <= HWY_AVX3
-    return add_where(m, count, hn::Set(d, hn::TFromD<D>(1)));
-#else
-    const hn::RebindToSigned<D> di;
-    return hn::BitCast(d, hn::Sub(hn::BitCast(di, count), hn::BitCast(di, hn::VecFromMask(d, m))));
-#endif
-}
-
-/// The neighbour count of count_where's lanes, in the lanes' type: exact, a whole number far below 2^24.
-template <class D>
-HWY_INLINE hn::Vec<D> counted(D d, hn::Vec<D> count) {
-#if HWY_TARGET <= HWY_AVX3
-    (void)d;
-    return count;
-#else
-    return hn::ConvertTo(d, hn::BitCast(hn::RebindToSigned<D>(), count));
-#endif
 }
 
 /// Adds candidate `j`, seen at (xj, yj, zj), to the sums of the lanes `averaged`: those that have it in

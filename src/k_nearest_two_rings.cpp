@@ -106,7 +106,6 @@ struct Candidates {
                 return hn::Lt(dj, d);
             }
         };
-        const V one = hn::Set(dd, 1.0);
         V sum = hn::Zero(dd);
         for (std::size_t v = 0; v < padded; v += 2 * lanes) {
             const V da = hn::Load(dd, d2 + v), db = hn::Load(dd, d2 + v + lanes);
@@ -120,17 +119,17 @@ struct Candidates {
             V ra = hn::Zero(dd), rb = ra, ra_odd = ra, rb_odd = ra;
             std::size_t j = 0;
             for (; j + 1 < size; j += 2) {
-                ra = fast::HWY_NAMESPACE::AddWhere(before(j, da, ia), ra, one);
-                rb = fast::HWY_NAMESPACE::AddWhere(before(j, db, ib), rb, one);
-                ra_odd = fast::HWY_NAMESPACE::AddWhere(before(j + 1, da, ia), ra_odd, one);
-                rb_odd = fast::HWY_NAMESPACE::AddWhere(before(j + 1, db, ib), rb_odd, one);
+                ra = fast::HWY_NAMESPACE::count_where(dd, before(j, da, ia), ra);
+                rb = fast::HWY_NAMESPACE::count_where(dd, before(j, db, ib), rb);
+                ra_odd = fast::HWY_NAMESPACE::count_where(dd, before(j + 1, da, ia), ra_odd);
+                rb_odd = fast::HWY_NAMESPACE::count_where(dd, before(j + 1, db, ib), rb_odd);
             }
             if (j < size) {
-                ra = fast::HWY_NAMESPACE::AddWhere(before(j, da, ia), ra, one);
-                rb = fast::HWY_NAMESPACE::AddWhere(before(j, db, ib), rb, one);
+                ra = fast::HWY_NAMESPACE::count_where(dd, before(j, da, ia), ra);
+                rb = fast::HWY_NAMESPACE::count_where(dd, before(j, db, ib), rb);
             }
-            ra = hn::Add(ra, ra_odd);
-            rb = hn::Add(rb, rb_odd);
+            ra = hn::Add(fast::HWY_NAMESPACE::counted(dd, ra), fast::HWY_NAMESPACE::counted(dd, ra_odd));
+            rb = hn::Add(fast::HWY_NAMESPACE::counted(dd, rb), fast::HWY_NAMESPACE::counted(dd, rb_odd));
             hn::Store(ra, dd, rank + v);
             hn::Store(rb, dd, rank + v + lanes);
             sum = hn::Add(sum, hn::Add(ra, rb));

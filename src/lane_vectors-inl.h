@@ -18,6 +18,7 @@
 
 #include "hwy/highway.h"
 
+#include "masked_sums-inl.h"
 #include "torus_lanes-inl.h"
 
 #include <algorithm>
@@ -60,17 +61,6 @@ HWY_INLINE HWY_ATTR void StoreLanes(V v, double* column, std::uint32_t at, std::
     for (std::size_t i = 0; i < n && i < max_lanes; ++i) { // bounded for the compiler's sake too
         column[at + i] = lanes[i];
     }
-}
-
-/// sum + x in the lanes of `m`, sum in the others: a masked add on AVX-512, and elsewhere sum + (x where
-/// m, +0 elsewhere), an AND and an add where a blend would cost an add and a blend. The same bits for a sum
-/// that is never -0 (one that starts at +0: an addition gives -0 only from two -0s), as s + (+0) is s.
-HWY_INLINE HWY_ATTR V AddWhere(M m, V sum, V x) {
-#if HWY_TARGET <= HWY_AVX3
-    return hn::IfThenElse(m, hn::Add(sum, x), sum);
-#else
-    return hn::Add(sum, hn::IfThenElseZero(m, x));
-#endif
 }
 
 /// angle::length in lanes: sqrt(x * x + y * y).

@@ -189,10 +189,10 @@ HWY_ATTR void Sums(const TopologicalNeighbours<Real>& in, std::uint32_t first, s
                 nearest_dy = hn::IfThenElseZero(listed, dy);
             }
             // The sums start at +0 and so are never -0: a term left out may be added as +0.
-            x_sum = AddWhere(listed, x_sum, hn::Sub(x, dx));
-            y_sum = AddWhere(listed, y_sum, hn::Sub(y, dy));
-            cos_sum = AddWhere(listed, cos_sum, ux); // +0 for a neighbour at rest, which changes nothing
-            sin_sum = AddWhere(listed, sin_sum, uy);
+            x_sum = add_where(listed, x_sum, hn::Sub(x, dx));
+            y_sum = add_where(listed, y_sum, hn::Sub(y, dy));
+            cos_sum = add_where(listed, cos_sum, ux); // +0 for a neighbour at rest, which changes nothing
+            sin_sum = add_where(listed, sin_sum, uy);
         }
         Store(found, out.count, at, n);
         Store(x_sum, out.x_sum, at, n);

@@ -23,7 +23,8 @@ namespace boids::fast {
 namespace HWY_NAMESPACE {
 
 /// A vector of agents: their positions, velocities and speeds, and their sums. `speed2` is the speed
-/// squared where ConeLanes' squares may decide (WeightedSums), NaN elsewhere.
+/// squared where ConeLanes' squares may decide (WeightedSums), NaN elsewhere. The neighbour counts cn, an
+/// and ln are count_where's (read by counted).
 struct WeightedLanes {
     V px, py, vx, vy, speed, speed2;
     V cx, cy, cn, ax, ay, an, lx, ly, ln;
@@ -185,27 +186,27 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
                 seen_align = align.Sees(reached, turning, length, clamped);
             }
             const V nx = hn::Sub(s.px, bx), ny = hn::Sub(s.py, by); // the neighbour's image
-            s.cx = AddWhere(seen_center, s.cx, nx);
-            s.cy = AddWhere(seen_center, s.cy, ny);
-            s.cn = AddWhere(seen_center, s.cn, one);
-            s.ax = AddWhere(seen_avoid, s.ax, nx);
-            s.ay = AddWhere(seen_avoid, s.ay, ny);
-            s.an = AddWhere(seen_avoid, s.an, one);
-            s.lx = AddWhere(seen_align, s.lx, hn::Set(dd, agents.ux[c]));
-            s.ly = AddWhere(seen_align, s.ly, hn::Set(dd, agents.uy[c]));
-            s.ln = AddWhere(seen_align, s.ln, one);
+            s.cx = add_where(seen_center, s.cx, nx);
+            s.cy = add_where(seen_center, s.cy, ny);
+            s.cn = count_where(dd, seen_center, s.cn);
+            s.ax = add_where(seen_avoid, s.ax, nx);
+            s.ay = add_where(seen_avoid, s.ay, ny);
+            s.an = count_where(dd, seen_avoid, s.an);
+            s.lx = add_where(seen_align, s.lx, hn::Set(dd, agents.ux[c]));
+            s.ly = add_where(seen_align, s.ly, hn::Set(dd, agents.uy[c]));
+            s.ln = count_where(dd, seen_align, s.ln);
         },
         [&](const WeightedLanes& s, std::uint32_t at, std::size_t n) {
             const std::uint32_t i = at - base;
             StoreLanes(s.cx, sums.cx, i, n);
             StoreLanes(s.cy, sums.cy, i, n);
-            StoreLanes(s.cn, sums.cn, i, n);
+            StoreLanes(counted(dd, s.cn), sums.cn, i, n);
             StoreLanes(s.ax, sums.ax, i, n);
             StoreLanes(s.ay, sums.ay, i, n);
-            StoreLanes(s.an, sums.an, i, n);
+            StoreLanes(counted(dd, s.an), sums.an, i, n);
             StoreLanes(s.lx, sums.lx, i, n);
             StoreLanes(s.ly, sums.ly, i, n);
-            StoreLanes(s.ln, sums.ln, i, n);
+            StoreLanes(counted(dd, s.ln), sums.ln, i, n);
         });
 }
 
