@@ -19,62 +19,65 @@ HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
 namespace HWY_NAMESPACE {
 
+template <class D>
 struct VicsekLanes {
-    V sx, sy;
+    hn::Vec<D> sx, sy;
 };
 
 template <class Real>
 HWY_ATTR void VicsekSums(const InRangeGrid<Real>& grid, const double* ux, const double* uy, LaneGroup group,
                          const CandidateRuns& runs, const VicsekLaneSums& sums) {
-    const DD dd;
     const std::uint32_t base = group.first; // the sums are indexed from the group's first agent
     EachLaneVectorOf(
         grid, group, runs,
-        [&](std::uint32_t at, std::size_t n) {
-            return VicsekLanes{LoadLanes(dd, sums.sx, at - base, n), LoadLanes(dd, sums.sy, at - base, n)};
+        [&](auto d, std::uint32_t at, std::size_t n) {
+            return VicsekLanes<decltype(d)>{LoadLanes(d, sums.sx, at - base, n),
+                                            LoadLanes(d, sums.sy, at - base, n)};
         },
-        [&](VicsekLanes& s, std::uint32_t c, V, V, V, M reached) {
-            s.sx = hn::IfThenElse(reached, hn::Add(s.sx, hn::Set(dd, ux[c])), s.sx);
-            s.sy = hn::IfThenElse(reached, hn::Add(s.sy, hn::Set(dd, uy[c])), s.sy);
+        [&](auto& s, std::uint32_t c, auto, auto, auto, auto reached) {
+            const hn::DFromV<decltype(s.sx)> d;
+            s.sx = hn::IfThenElse(reached, hn::Add(s.sx, hn::Set(d, ux[c])), s.sx);
+            s.sy = hn::IfThenElse(reached, hn::Add(s.sy, hn::Set(d, uy[c])), s.sy);
         },
-        [&](const VicsekLanes& s, std::uint32_t at, std::size_t n) {
+        [&](const auto& s, std::uint32_t at, std::size_t n) {
             StoreLanes(s.sx, sums.sx, at - base, n);
             StoreLanes(s.sy, sums.sy, at - base, n);
         });
 }
 
+template <class D>
 struct CouzinLanes {
-    V rx, ry, ax, ay, ox, oy;
-    M repelled;
+    hn::Vec<D> rx, ry, ax, ay, ox, oy;
+    hn::Mask<D> repelled;
 };
 
 template <class Real>
 HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const double* ux, const double* uy,
                          LaneGroup group, const CandidateRuns& runs, const CouzinLaneSums& sums) {
-    const DD dd;
-    const V zero = hn::Zero(dd), a2 = hn::Set(dd, alpha2);
     const std::uint32_t base = group.first;
     EachLaneVectorOf(
         grid, group, runs,
-        [&](std::uint32_t at, std::size_t n) {
+        [&](auto d, std::uint32_t at, std::size_t n) {
             const std::uint32_t i = at - base;
-            return CouzinLanes{LoadLanes(dd, sums.rx, i, n),
-                               LoadLanes(dd, sums.ry, i, n),
-                               LoadLanes(dd, sums.ax, i, n),
-                               LoadLanes(dd, sums.ay, i, n),
-                               LoadLanes(dd, sums.ox, i, n),
-                               LoadLanes(dd, sums.oy, i, n),
-                               hn::FirstN(dd, 0)};
+            return CouzinLanes<decltype(d)>{LoadLanes(d, sums.rx, i, n),
+                                            LoadLanes(d, sums.ry, i, n),
+                                            LoadLanes(d, sums.ax, i, n),
+                                            LoadLanes(d, sums.ay, i, n),
+                                            LoadLanes(d, sums.ox, i, n),
+                                            LoadLanes(d, sums.oy, i, n),
+                                            hn::FirstN(d, 0)};
         },
-        [&](CouzinLanes& s, std::uint32_t c, V dx, V dy, V d2, M reached) {
-            const M in = hn::And(reached, hn::Ne(d2, zero)); // exactly on top: no direction to take
+        [&](auto& s, std::uint32_t c, auto dx, auto dy, auto d2, auto reached) {
+            const hn::DFromV<decltype(dx)> dd;
+            const auto in =
+                hn::And(reached, hn::Ne(d2, hn::Zero(dd))); // exactly on top: no direction to take
             if (hn::AllFalse(dd, in)) {
                 return;
             }
-            const V dist = hn::Sqrt(d2);
-            const V qx = hn::Div(dx, dist), qy = hn::Div(dy, dist);
-            const M repel = hn::And(in, hn::Lt(d2, a2));
-            const M attract = hn::AndNot(repel, in);
+            const auto dist = hn::Sqrt(d2);
+            const auto qx = hn::Div(dx, dist), qy = hn::Div(dy, dist);
+            const auto repel = hn::And(in, hn::Lt(d2, hn::Set(dd, alpha2)));
+            const auto attract = hn::AndNot(repel, in);
             s.repelled = hn::Or(s.repelled, repel);
             s.rx = hn::IfThenElse(repel, hn::Sub(s.rx, qx), s.rx);
             s.ry = hn::IfThenElse(repel, hn::Sub(s.ry, qy), s.ry);
@@ -85,7 +88,8 @@ HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const dou
                 s.oy = hn::IfThenElse(attract, hn::Add(s.oy, hn::Set(dd, uy[c])), s.oy);
             }
         },
-        [&](const CouzinLanes& s, std::uint32_t at, std::size_t n) {
+        [&](const auto& s, std::uint32_t at, std::size_t n) {
+            const hn::DFromV<decltype(s.rx)> dd;
             const std::uint32_t i = at - base;
             StoreLanes(s.rx, sums.rx, i, n);
             StoreLanes(s.ry, sums.ry, i, n);

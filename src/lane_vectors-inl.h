@@ -36,6 +36,14 @@ using V = hn::Vec<DD>;
 using M = hn::Mask<DD>;
 constexpr std::size_t max_lanes = HWY_MAX_BYTES / sizeof(double);
 
+/// Half of DD's lanes. On AVX-512 a vector of agents that fills no more than half the lanes runs at this
+/// width (EachLaneVector): AMD's Zen 4 executes a 512-bit operation as two 256-bit halves, so a 256-bit
+/// vector costs about half as much, and Intel's cores issue 256-bit operations on as many ports or more.
+/// Below AVX-512 a vector is at most 256 bits, which these cores execute at full width: halves would save
+/// nothing.
+using DH = hn::Half<DD>;
+constexpr bool half_vectors = HWY_TARGET <= HWY_AVX3;
+
 /// The `n` entries of `column` from `at` in lanes (the spare lanes repeat the last entry).
 template <class T, class D>
 HWY_ATTR hn::Vec<D> LoadLanes(D d, const T* column, std::uint32_t at, std::size_t n) {
@@ -49,9 +57,10 @@ HWY_ATTR hn::Vec<D> LoadLanes(D d, const T* column, std::uint32_t at, std::size_
     return hn::Load(d, lanes);
 }
 
-/// Stores the first `n` lanes of `v` into `column` from `at`.
-HWY_INLINE HWY_ATTR void StoreLanes(V v, double* column, std::uint32_t at, std::size_t n) {
-    const DD dd;
+/// Stores the first `n` lanes of `v` (of DD or DH) into `column` from `at`.
+template <class VD>
+HWY_INLINE HWY_ATTR void StoreLanes(VD v, double* column, std::uint32_t at, std::size_t n) {
+    const hn::DFromV<VD> dd;
     if (n == hn::Lanes(dd)) {
         hn::StoreU(v, dd, column + at);
         return;
@@ -64,7 +73,8 @@ HWY_INLINE HWY_ATTR void StoreLanes(V v, double* column, std::uint32_t at, std::
 }
 
 /// angle::length in lanes: sqrt(x * x + y * y).
-HWY_INLINE HWY_ATTR V Length(V x, V y) {
+template <class VD>
+HWY_INLINE HWY_ATTR VD Length(VD x, VD y) {
     return hn::Sqrt(hn::Add(hn::Mul(x, x), hn::Mul(y, y)));
 }
 
@@ -74,23 +84,25 @@ enum class LaneOffset {
     AgentMinusImage, ///< Geometry::neighbour's dx: the agent minus the image in the storage type, widened
 };
 
-/// `count` vectors of agents from slot `at` (those before `end`): `start(at, n)` gives the model's sums of
-/// agents [at, at + n), `add(sums, c, dx, dy, d2, reached)` adds candidate c (its offsets and squared
-/// distances in lanes, and which lanes it reaches: within range, other than the agent itself), in the
-/// candidates' order, and `finish(sums, at, n)` stores the sums. Two vectors at once share each
-/// candidate's loads and keep two chains of additions in flight.
-template <std::size_t count, bool Wrap, LaneOffset offset, class Real, class Start, class Add, class Finish>
+/// `count` vectors of agents from slot `at` (those before `end`), in double lanes of tag D (DD or DH):
+/// `start(d, at, n)` gives the model's sums of agents [at, at + n), `add(sums, c, dx, dy, d2, reached)`
+/// adds candidate c (its offsets and squared distances in lanes, and which lanes it reaches: within range,
+/// other than the agent itself), in the candidates' order, and `finish(sums, at, n)` stores the sums. Two
+/// vectors at once share each candidate's loads and keep two chains of additions in flight.
+template <std::size_t count, bool Wrap, LaneOffset offset, class D, class Real, class Start, class Add,
+          class Finish>
 HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::uint32_t end,
                           const CandidateRuns& runs, const Start& start, const Add& add,
                           const Finish& finish) {
-    const DD dd;
-    const hn::Rebind<Real, DD> dr; // as many lanes of the storage type
+    using V = hn::Vec<D>;
+    const D dd;
+    const hn::Rebind<Real, D> dr; // as many lanes of the storage type
     const auto lanes = static_cast<std::uint32_t>(hn::Lanes(dd));
     const auto widen = [&](auto v) { return WidenLanes<Real>(dd, v); };
     const TorusLanes<decltype(dr)> torus(dr, grid);
     const V r2 = hn::Set(dd, grid.range2);
     using RealV = decltype(hn::Zero(dr));
-    using Sums = decltype(start(at, lanes));
+    using Sums = decltype(start(dd, at, lanes));
     RealV ax[count], ay[count];
     V dax[count], day[count], self[count];
     Sums sums[count];
@@ -103,7 +115,7 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
         dax[j] = widen(ax[j]);
         day[j] = widen(ay[j]);
         self[j] = hn::Iota(dd, static_cast<double>(from)); // slots are exact in double
-        sums[j] = start(from, n[j]);
+        sums[j] = start(dd, from, n[j]);
     }
     // A candidate is broadcast; `may_be_self` when its slot is one of these vectors' lanes.
     const auto visit = [&](std::uint32_t c, auto may_be_self) __attribute__((always_inline)) {
@@ -149,19 +161,24 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
     }
 }
 
-/// LaneVectors over the whole group: `most` vectors at a time (1 or 2) while more than one remains.
+/// LaneVectors over the whole group: `most` vectors at a time (1 or 2) while more than one remains; on
+/// AVX-512 a vector of no more than half the lanes at half width (DH), on its own.
 template <bool Wrap, LaneOffset offset, std::size_t most, class Real, class... Model>
 HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
                              const Model&... model) {
     const auto lanes = static_cast<std::uint32_t>(hn::Lanes(DD()));
     const std::uint32_t end = group.first + group.count;
     for (std::uint32_t at = group.first; at < end;) {
-        if (most == 2 && end - at > lanes) {
-            LaneVectors<2, Wrap, offset>(grid, at, end, runs, model...);
+        const std::uint32_t left = end - at;
+        if (most == 2 && left > (half_vectors ? lanes + lanes / 2 : lanes)) {
+            LaneVectors<2, Wrap, offset, DD>(grid, at, end, runs, model...);
             at += 2 * lanes;
+        } else if (half_vectors && left <= lanes / 2) {
+            LaneVectors<1, Wrap, offset, DH>(grid, at, end, runs, model...);
+            at = end;
         } else {
-            LaneVectors<1, Wrap, offset>(grid, at, end, runs, model...);
-            at += std::min(lanes, end - at);
+            LaneVectors<1, Wrap, offset, DD>(grid, at, end, runs, model...);
+            at += std::min(lanes, left);
         }
     }
 }

@@ -25,19 +25,24 @@ namespace HWY_NAMESPACE {
 /// A vector of agents: their positions, velocities and speeds, and their sums. `speed2` is the speed
 /// squared where ConeLanes' squares may decide (WeightedSums), NaN elsewhere. The neighbour counts cn, an
 /// and ln are count_where's (read by counted).
+template <class D>
 struct WeightedLanes {
+    using V = hn::Vec<D>;
     V px, py, vx, vy, speed, speed2;
     V cx, cy, cn, ax, ay, an, lx, ly, ln;
 };
 
-/// One neighbourhood in lanes: its radius and cosine limits.
+/// One neighbourhood in lanes of tag D (DD or DH): its radius and cosine limits.
+template <class D>
 struct ConeLanes {
+    using V = hn::Vec<D>;
+    using M = hn::Mask<D>;
     V radius, cos_below, cos_above, reach2, above_squared, below_squared;
     const weighted::Neighbourhood* cone;
     bool all_around; ///< Neighbourhood::all_around: the radius alone decides
 
     /// The limits' signed squares negated, as the lanes take the offset the other way round.
-    explicit ConeLanes(DD dd, const weighted::Neighbourhood& n)
+    explicit ConeLanes(D dd, const weighted::Neighbourhood& n)
         : radius(hn::Set(dd, n.radius)), cos_below(hn::Set(dd, n.cos_below)),
           cos_above(hn::Set(dd, n.cos_above)), reach2(hn::Set(dd, n.reach2)),
           above_squared(hn::Set(dd, -n.above_squared)), below_squared(hn::Set(dd, -n.below_squared)),
@@ -46,7 +51,7 @@ struct ConeLanes {
     /// The lanes of `reached` whose neighbour at `length` with the clamped cosine `c` the neighbourhood
     /// sees (Neighbourhood::sees; the lanes within 1e-9 of the limit take its scalar acos).
     HWY_INLINE HWY_ATTR M Sees(M reached, M turning, V length, V c) const {
-        const DD dd;
+        const D dd;
         M within = hn::Or(hn::Not(turning), hn::Ge(c, cos_above));
         const M near = hn::And(reached, hn::AndNot(within, hn::And(turning, hn::Gt(c, cos_below))));
         if (!hn::AllFalse(dd, near)) [[unlikely]] {
@@ -71,7 +76,7 @@ struct ConeLanes {
     /// those for all three neighbourhoods; in lanes not reached too, which only costs that).
     HWY_INLINE HWY_ATTR M WithinBySquares(V back_squared, V scale, M& decided) const {
         if (all_around) {
-            return hn::FirstN(DD(), hn::Lanes(DD()));
+            return hn::FirstN(D(), hn::Lanes(D()));
         }
         return WithinCone(back_squared, scale, decided);
     }
@@ -90,6 +95,21 @@ struct ConeLanes {
     }
 };
 
+/// WeightedSumsOf's constants in lanes of tag D (DD or DH).
+template <class D>
+struct WeightedConstants {
+    using V = hn::Vec<D>;
+    V zero, one, neg_one, nan, slowest2, fastest2, least_scale, most_scale;
+    ConeLanes<D> center, avoid, align;
+
+    WeightedConstants(D dd, const weighted::Neighbourhoods& near, double fastest_squared)
+        : zero(hn::Zero(dd)), one(hn::Set(dd, 1.0)), neg_one(hn::Set(dd, -1.0)),
+          nan(hn::Set(dd, std::numeric_limits<double>::quiet_NaN())), slowest2(hn::Set(dd, 1e-100)),
+          fastest2(hn::Set(dd, fastest_squared)), least_scale(hn::Set(dd, 1e-200)),
+          most_scale(hn::Set(dd, 1e200)), center(dd, near.center), avoid(dd, near.avoid),
+          align(dd, near.align) {}
+};
+
 /// WeightedSums; kOneCone: one half-angle to test, the center's (below pi), which align shares, while
 /// avoid sees all around (Downey's neighbourhoods): the other cases' tests, chosen per candidate, are left
 /// out of the loop.
@@ -97,10 +117,6 @@ template <bool kOneCone, class Real>
 HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neighbourhoods& near,
                              const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
                              const WeightedLaneSums& sums) {
-    const DD dd;
-    const hn::Rebind<Real, DD> dr;
-    const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0), neg_one = hn::Set(dd, -1.0);
-    const V nan = hn::Set(dd, std::numeric_limits<double>::quiet_NaN());
     // The squares decide where speed^2 * d2 lies within [1e-200, 1e200] (and the speed^2 within
     // [1e-100, 1e100]): all terms then are normal numbers, and their relative roundings (a few 2^-53) stay
     // far below the limits' margin of 1e-12, even against a limit's square of 1e-60. A float offset that is
@@ -110,93 +126,114 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
     // turning has zero scale and back_squared; in double storage it is out of range like the others.
     constexpr bool float_offsets = std::is_same_v<Real, float>;
     const double fastest2 = float_offsets ? std::min(1e100, 1e200 / grid.range2) : 1e100;
-    const V slowest2 = hn::Set(dd, 1e-100), fastest2_lanes = hn::Set(dd, fastest2);
-    const V least_scale = hn::Set(dd, 1e-200), most_scale = hn::Set(dd, 1e200);
-    const ConeLanes center(dd, near.center), avoid(dd, near.avoid), align(dd, near.align);
+    const WeightedConstants<DD> full(DD(), near, fastest2);
+    const WeightedConstants<DH> half(DH(), near, fastest2);
+    // The constants of a vector's width.
+    const auto constants = [&](auto d) -> const auto& {
+        if constexpr (std::is_same_v<decltype(d), DD>) {
+            return full;
+        } else {
+            return half;
+        }
+    };
     const bool avoid_as_center = near.avoid.angle == near.center.angle;
     const bool align_as_center = near.align.angle == near.center.angle;
     const bool align_as_avoid = near.align.angle == near.avoid.angle;
     const std::uint32_t base = group.first; // the sums are indexed from the group's first agent
     EachLaneVectorOf<LaneOffset::AgentMinusImage, 1>(
         grid, group, runs,
-        [&](std::uint32_t at, std::size_t n) {
-            const V speed = LoadLanes(dd, agents.speed, at, n);
-            const V speed2 = hn::Mul(speed, speed);
-            const M decidable = hn::Or(hn::And(hn::Ge(speed2, slowest2), hn::Le(speed2, fastest2_lanes)),
-                                       float_offsets ? hn::Eq(speed, zero) : hn::FirstN(dd, 0));
-            return WeightedLanes{WidenLanes<Real>(dd, LoadLanes(dr, grid.x, at, n)),
-                                 WidenLanes<Real>(dd, LoadLanes(dr, grid.y, at, n)),
-                                 LoadLanes(dd, agents.vx, at, n),
-                                 LoadLanes(dd, agents.vy, at, n),
-                                 speed,
-                                 hn::IfThenElse(decidable, speed2, nan),
-                                 zero,
-                                 zero,
-                                 zero,
-                                 zero,
-                                 zero,
-                                 zero,
-                                 zero,
-                                 zero,
-                                 zero};
+        [&](auto dd, std::uint32_t at, std::size_t n) {
+            const hn::Rebind<Real, decltype(dd)> dr;
+            const auto& k = constants(dd);
+            const auto zero = k.zero;
+            const auto speed = LoadLanes(dd, agents.speed, at, n);
+            const auto speed2 = hn::Mul(speed, speed);
+            const auto decidable = hn::Or(hn::And(hn::Ge(speed2, k.slowest2), hn::Le(speed2, k.fastest2)),
+                                          float_offsets ? hn::Eq(speed, zero) : hn::FirstN(dd, 0));
+            return WeightedLanes<decltype(dd)>{WidenLanes<Real>(dd, LoadLanes(dr, grid.x, at, n)),
+                                               WidenLanes<Real>(dd, LoadLanes(dr, grid.y, at, n)),
+                                               LoadLanes(dd, agents.vx, at, n),
+                                               LoadLanes(dd, agents.vy, at, n),
+                                               speed,
+                                               hn::IfThenElse(decidable, speed2, k.nan),
+                                               zero,
+                                               zero,
+                                               zero,
+                                               zero,
+                                               zero,
+                                               zero,
+                                               zero,
+                                               zero,
+                                               zero};
         },
         // (bx, by): Geometry::neighbour's offset, the agent minus the neighbour's image; the plain path
         // takes its negation. -(a + b) and (-a) + (-b) differ only in a zero's sign, which no comparison
         // and no acos below tells apart; p + (-b) is p - b.
-        [&](WeightedLanes & s, std::uint32_t c, V bx, V by, V d2, M reached) __attribute__((always_inline)) {
-            // No early return where no lane is reached (about 40% of candidates, in no order a predictor
-            // learns): the whole candidate costs less than the mispredicted branch.
-            const V back_dot = hn::Add(hn::Mul(s.vx, bx), hn::Mul(s.vy, by)); // -v.dot(offset); z adds 0
-            // The cosine -back_dot / (speed * length) is compared with the limits as signed squares: no
-            // square root, no division. The lanes the squares cannot decide take the plain path's
-            // arithmetic below.
-            const V back_squared = hn::Mul(back_dot, hn::Abs(back_dot));
-            V scale = hn::Mul(s.speed2, d2);
-            if constexpr (!float_offsets) {
-                scale = hn::IfThenElse(hn::And(hn::Ge(scale, least_scale), hn::Le(scale, most_scale)), scale,
-                                       nan);
-            }
-            // Neighbourhoods of the same half-angle share its test (the same limits: the same answer).
-            M decided = hn::FirstN(dd, hn::Lanes(dd));
-            M center_within, avoid_within, align_within;
-            if constexpr (kOneCone) {
-                center_within = center.WithinCone(back_squared, scale, decided);
-                avoid_within = hn::FirstN(dd, hn::Lanes(dd));
-                align_within = center_within;
-            } else {
-                center_within = center.WithinBySquares(back_squared, scale, decided);
-                avoid_within =
-                    avoid_as_center ? center_within : avoid.WithinBySquares(back_squared, scale, decided);
-                align_within = align_as_center  ? center_within
-                               : align_as_avoid ? avoid_within
-                                                : align.WithinBySquares(back_squared, scale, decided);
-            }
-            M seen_center = center.SeesWithin(reached, d2, center_within);
-            M seen_avoid = avoid.SeesWithin(reached, d2, avoid_within);
-            M seen_align = align.SeesWithin(reached, d2, align_within);
-            if (!hn::AllTrue(dd, decided)) [[unlikely]] { // near a limit, or out of those ranges
-                const V length = hn::Sqrt(d2);
-                const M turning = hn::And(hn::Ne(s.speed, zero), hn::Ne(length, zero));
-                // v.dot(offset) / (speed * length), clamped as angle_between does.
-                const V cosine = hn::Neg(hn::Div(back_dot, hn::Mul(s.speed, length)));
-                const V clamped = hn::IfThenElse(hn::Gt(cosine, one), one,
-                                                 hn::IfThenElse(hn::Lt(cosine, neg_one), neg_one, cosine));
-                seen_center = center.Sees(reached, turning, length, clamped);
-                seen_avoid = avoid.Sees(reached, turning, length, clamped);
-                seen_align = align.Sees(reached, turning, length, clamped);
-            }
-            const V nx = hn::Sub(s.px, bx), ny = hn::Sub(s.py, by); // the neighbour's image
-            s.cx = add_where(seen_center, s.cx, nx);
-            s.cy = add_where(seen_center, s.cy, ny);
-            s.cn = count_where(dd, seen_center, s.cn);
-            s.ax = add_where(seen_avoid, s.ax, nx);
-            s.ay = add_where(seen_avoid, s.ay, ny);
-            s.an = count_where(dd, seen_avoid, s.an);
-            s.lx = add_where(seen_align, s.lx, hn::Set(dd, agents.ux[c]));
-            s.ly = add_where(seen_align, s.ly, hn::Set(dd, agents.uy[c]));
-            s.ln = count_where(dd, seen_align, s.ln);
-        },
-        [&](const WeightedLanes& s, std::uint32_t at, std::size_t n) {
+        [&](auto& s, std::uint32_t c, auto bx, auto by, auto d2, auto reached)
+            __attribute__((always_inline)) {
+                using D = hn::DFromV<decltype(bx)>;
+                using V = hn::Vec<D>;
+                using M = hn::Mask<D>;
+                const D dd;
+                const auto& k = constants(dd);
+                const auto& center = k.center;
+                const auto& avoid = k.avoid;
+                const auto& align = k.align;
+                // No early return where no lane is reached (about 40% of candidates, in no order a predictor
+                // learns): the whole candidate costs less than the mispredicted branch.
+                const V back_dot = hn::Add(hn::Mul(s.vx, bx), hn::Mul(s.vy, by)); // -v.dot(offset); z adds 0
+                // The cosine -back_dot / (speed * length) is compared with the limits as signed squares: no
+                // square root, no division. The lanes the squares cannot decide take the plain path's
+                // arithmetic below.
+                const V back_squared = hn::Mul(back_dot, hn::Abs(back_dot));
+                V scale = hn::Mul(s.speed2, d2);
+                if constexpr (!float_offsets) {
+                    scale = hn::IfThenElse(hn::And(hn::Ge(scale, k.least_scale), hn::Le(scale, k.most_scale)),
+                                           scale, k.nan);
+                }
+                // Neighbourhoods of the same half-angle share its test (the same limits: the same answer).
+                M decided = hn::FirstN(dd, hn::Lanes(dd));
+                M center_within, avoid_within, align_within;
+                if constexpr (kOneCone) {
+                    center_within = center.WithinCone(back_squared, scale, decided);
+                    avoid_within = hn::FirstN(dd, hn::Lanes(dd));
+                    align_within = center_within;
+                } else {
+                    center_within = center.WithinBySquares(back_squared, scale, decided);
+                    avoid_within =
+                        avoid_as_center ? center_within : avoid.WithinBySquares(back_squared, scale, decided);
+                    align_within = align_as_center  ? center_within
+                                   : align_as_avoid ? avoid_within
+                                                    : align.WithinBySquares(back_squared, scale, decided);
+                }
+                M seen_center = center.SeesWithin(reached, d2, center_within);
+                M seen_avoid = avoid.SeesWithin(reached, d2, avoid_within);
+                M seen_align = align.SeesWithin(reached, d2, align_within);
+                if (!hn::AllTrue(dd, decided)) [[unlikely]] { // near a limit, or out of those ranges
+                    const V length = hn::Sqrt(d2);
+                    const M turning = hn::And(hn::Ne(s.speed, k.zero), hn::Ne(length, k.zero));
+                    // v.dot(offset) / (speed * length), clamped as angle_between does.
+                    const V cosine = hn::Neg(hn::Div(back_dot, hn::Mul(s.speed, length)));
+                    const V clamped =
+                        hn::IfThenElse(hn::Gt(cosine, k.one), k.one,
+                                       hn::IfThenElse(hn::Lt(cosine, k.neg_one), k.neg_one, cosine));
+                    seen_center = center.Sees(reached, turning, length, clamped);
+                    seen_avoid = avoid.Sees(reached, turning, length, clamped);
+                    seen_align = align.Sees(reached, turning, length, clamped);
+                }
+                const V nx = hn::Sub(s.px, bx), ny = hn::Sub(s.py, by); // the neighbour's image
+                s.cx = add_where(seen_center, s.cx, nx);
+                s.cy = add_where(seen_center, s.cy, ny);
+                s.cn = count_where(dd, seen_center, s.cn);
+                s.ax = add_where(seen_avoid, s.ax, nx);
+                s.ay = add_where(seen_avoid, s.ay, ny);
+                s.an = count_where(dd, seen_avoid, s.an);
+                s.lx = add_where(seen_align, s.lx, hn::Set(dd, agents.ux[c]));
+                s.ly = add_where(seen_align, s.ly, hn::Set(dd, agents.uy[c]));
+                s.ln = count_where(dd, seen_align, s.ln);
+            },
+        [&](const auto& s, std::uint32_t at, std::size_t n) {
+            const hn::DFromV<decltype(s.cx)> dd;
             const std::uint32_t i = at - base;
             StoreLanes(s.cx, sums.cx, i, n);
             StoreLanes(s.cy, sums.cy, i, n);
