@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
@@ -55,6 +56,17 @@ template <class Real>
 HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const double* ux, const double* uy,
                          LaneGroup group, const CandidateRuns& runs, const CouzinLaneSums& sums) {
     const std::uint32_t base = group.first;
+    // The repulsion zone's squared radius in lanes of each width, made here: GCC does not hoist a broadcast
+    // out of the candidate loop, and loaded it again for every candidate.
+    const auto a2_full = hn::Set(DD(), alpha2);
+    const auto a2_half = hn::Set(DH(), alpha2);
+    const auto repulsion2 = [&](auto d) {
+        if constexpr (std::is_same_v<decltype(d), DD>) {
+            return a2_full;
+        } else {
+            return a2_half;
+        }
+    };
     EachLaneVectorOf(
         grid, group, runs,
         [&](auto d, std::uint32_t at, std::size_t n) {
@@ -76,7 +88,7 @@ HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const dou
             }
             const auto dist = hn::Sqrt(d2);
             const auto qx = hn::Div(dx, dist), qy = hn::Div(dy, dist);
-            const auto repel = hn::And(in, hn::Lt(d2, hn::Set(dd, alpha2)));
+            const auto repel = hn::And(in, hn::Lt(d2, repulsion2(dd)));
             const auto attract = hn::AndNot(repel, in);
             s.repelled = hn::Or(s.repelled, repel);
             s.rx = hn::IfThenElse(repel, hn::Sub(s.rx, qx), s.rx);
