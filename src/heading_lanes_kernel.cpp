@@ -67,7 +67,7 @@ HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const dou
             return a2_half;
         }
     };
-    EachLaneVectorOf(
+    EachLaneVectorOf<LaneOffset::ImageMinusAgent, 2, true>(
         grid, group, runs,
         [&](auto d, std::uint32_t at, std::size_t n) {
             const std::uint32_t i = at - base;
@@ -83,7 +83,7 @@ HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const dou
             const hn::DFromV<decltype(dx)> dd;
             const auto in =
                 hn::And(reached, hn::Ne(d2, hn::Zero(dd))); // exactly on top: no direction to take
-            if (hn::AllFalse(dd, in)) {
+            if (hn::AllFalse(dd, in)) { // rare: the filter left out the candidates that reach no lane
                 return;
             }
             const auto dist = hn::Sqrt(d2);

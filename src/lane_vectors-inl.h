@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
@@ -88,9 +89,12 @@ enum class LaneOffset {
 /// `start(d, at, n)` gives the model's sums of agents [at, at + n), `add(sums, c, dx, dy, d2, reached)`
 /// adds candidate c (its offsets and squared distances in lanes, and which lanes it reaches: within range,
 /// other than the agent itself), in the candidates' order, and `finish(sums, at, n)` stores the sums. Two
-/// vectors at once share each candidate's loads and keep two chains of additions in flight.
-template <std::size_t count, bool Wrap, LaneOffset offset, class D, class Real, class Start, class Add,
-          class Finish>
+/// vectors at once share each candidate's loads and keep two chains of additions in flight. `filtered`:
+/// the candidates within range of no lane are left out first, for a model whose terms cost more than a
+/// mispredicted branch or a candidate's distances (Couzin's square root and divisions, the weighted
+/// model's three neighbourhoods).
+template <std::size_t count, bool Wrap, LaneOffset offset, bool filtered, class D, class Real, class Start,
+          class Add, class Finish>
 HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::uint32_t end,
                           const CandidateRuns& runs, const Start& start, const Add& add,
                           const Finish& finish) {
@@ -117,43 +121,85 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
         self[j] = hn::Iota(dd, static_cast<double>(from)); // slots are exact in double
         sums[j] = start(dd, from, n[j]);
     }
+    // Candidate c's offsets from the agents of vector j, their squared lengths and the lanes within range.
+    struct Reach {
+        V dx, dy, d2;
+        hn::Mask<D> reached;
+    };
+    const auto reach = [&](RealV cx, RealV cy, std::size_t j) __attribute__((always_inline)) {
+        RealV x = cx, y = cy;
+        if constexpr (Wrap) {
+            x = torus.ImageX(ax[j], x);
+            y = torus.ImageY(ay[j], y);
+        }
+        V dx, dy;
+        if constexpr (offset == LaneOffset::ImageMinusAgent) {
+            dx = hn::Sub(widen(x), dax[j]);
+            dy = hn::Sub(widen(y), day[j]);
+        } else {
+            dx = widen(hn::Sub(ax[j], x));
+            dy = widen(hn::Sub(ay[j], y));
+        }
+        const V d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)); // no FMA (-ffp-contract=off)
+        return Reach{dx, dy, d2, hn::Lt(d2, r2)};
+    };
     // A candidate is broadcast; `may_be_self` when its slot is one of these vectors' lanes.
     const auto visit = [&](std::uint32_t c, auto may_be_self) __attribute__((always_inline)) {
         const RealV cx = hn::Set(dr, grid.x[c]), cy = hn::Set(dr, grid.y[c]);
         for (std::size_t j = 0; j < count; ++j) {
-            RealV x = cx, y = cy;
-            if constexpr (Wrap) {
-                x = torus.ImageX(ax[j], x);
-                y = torus.ImageY(ay[j], y);
-            }
-            V dx, dy;
-            if constexpr (offset == LaneOffset::ImageMinusAgent) {
-                dx = hn::Sub(widen(x), dax[j]);
-                dy = hn::Sub(widen(y), day[j]);
-            } else {
-                dx = widen(hn::Sub(ax[j], x));
-                dy = widen(hn::Sub(ay[j], y));
-            }
-            const V d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)); // no FMA (-ffp-contract=off)
-            auto reached = hn::Lt(d2, r2);
+            Reach r = reach(cx, cy, j);
             if constexpr (decltype(may_be_self)::value) {
-                reached = hn::And(reached, hn::Ne(self[j], hn::Set(dd, static_cast<double>(c))));
+                r.reached = hn::And(r.reached, hn::Ne(self[j], hn::Set(dd, static_cast<double>(c))));
             }
-            add(sums[j], c, dx, dy, d2, reached);
+            add(sums[j], c, r.dx, r.dy, r.d2, r.reached);
         }
     };
     const auto mine = static_cast<std::uint32_t>(count) * lanes; // the lanes' slots: [at, at + mine)
-    for (int k = 0; k < runs.count; ++k) {
-        const std::uint32_t b = runs.begin[k], e = runs.end[k];
-        const std::uint32_t lo = std::clamp(at, b, e), hi = std::clamp(at + mine, b, e);
-        for (std::uint32_t c = b; c < lo; ++c) {
-            visit(c, std::false_type{});
+    if constexpr (filtered) {
+        // First the candidates within range of some lane, in their order, without a branch; then the
+        // model's terms of those alone. A candidate left out reaches no lane, so it would add nothing.
+        std::uint32_t total = 0;
+        for (int k = 0; k < runs.count; ++k) {
+            total += runs.end[k] - runs.begin[k];
         }
-        for (std::uint32_t c = lo; c < hi; ++c) {
-            visit(c, std::true_type{});
+        thread_local std::vector<std::uint32_t> kept;
+        if (kept.size() < total) {
+            kept.resize(total);
         }
-        for (std::uint32_t c = hi; c < e; ++c) {
-            visit(c, std::false_type{});
+        std::uint32_t* const list = kept.data();
+        std::size_t listed = 0;
+        for (int k = 0; k < runs.count; ++k) {
+            for (std::uint32_t c = runs.begin[k]; c < runs.end[k]; ++c) {
+                const RealV cx = hn::Set(dr, grid.x[c]), cy = hn::Set(dr, grid.y[c]);
+                auto any = reach(cx, cy, 0).reached;
+                for (std::size_t j = 1; j < count; ++j) {
+                    any = hn::Or(any, reach(cx, cy, j).reached);
+                }
+                list[listed] = c;
+                listed += hn::AllFalse(dd, any) ? 0 : 1;
+            }
+        }
+        for (std::size_t i = 0; i < listed; ++i) {
+            const std::uint32_t c = list[i];
+            if (c - at < mine) [[unlikely]] {
+                visit(c, std::true_type{});
+            } else {
+                visit(c, std::false_type{});
+            }
+        }
+    } else {
+        for (int k = 0; k < runs.count; ++k) {
+            const std::uint32_t b = runs.begin[k], e = runs.end[k];
+            const std::uint32_t lo = std::clamp(at, b, e), hi = std::clamp(at + mine, b, e);
+            for (std::uint32_t c = b; c < lo; ++c) {
+                visit(c, std::false_type{});
+            }
+            for (std::uint32_t c = lo; c < hi; ++c) {
+                visit(c, std::true_type{});
+            }
+            for (std::uint32_t c = hi; c < e; ++c) {
+                visit(c, std::false_type{});
+            }
         }
     }
     for (std::size_t j = 0; j < count; ++j) {
@@ -163,7 +209,7 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
 
 /// LaneVectors over the whole group: `most` vectors at a time (1 or 2) while more than one remains; on
 /// AVX-512 a vector of no more than half the lanes at half width (DH), on its own.
-template <bool Wrap, LaneOffset offset, std::size_t most, class Real, class... Model>
+template <bool Wrap, LaneOffset offset, std::size_t most, bool filtered, class Real, class... Model>
 HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
                              const Model&... model) {
     const auto lanes = static_cast<std::uint32_t>(hn::Lanes(DD()));
@@ -171,13 +217,13 @@ HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, con
     for (std::uint32_t at = group.first; at < end;) {
         const std::uint32_t left = end - at;
         if (most == 2 && left > (half_vectors ? lanes + lanes / 2 : lanes)) {
-            LaneVectors<2, Wrap, offset, DD>(grid, at, end, runs, model...);
+            LaneVectors<2, Wrap, offset, filtered, DD>(grid, at, end, runs, model...);
             at += 2 * lanes;
         } else if (half_vectors && left <= lanes / 2) {
-            LaneVectors<1, Wrap, offset, DH>(grid, at, end, runs, model...);
+            LaneVectors<1, Wrap, offset, filtered, DH>(grid, at, end, runs, model...);
             at = end;
         } else {
-            LaneVectors<1, Wrap, offset, DD>(grid, at, end, runs, model...);
+            LaneVectors<1, Wrap, offset, filtered, DD>(grid, at, end, runs, model...);
             at += std::min(lanes, left);
         }
     }
@@ -238,14 +284,15 @@ HWY_ATTR bool WithinHalfTorus(const InRangeGrid<Real>& grid, LaneGroup group, co
 
 /// EachLaneVector, with nearest images only on a torus and only where a candidate may need one (unless the
 /// runs say none can, WithinHalfTorus looks). A model with few sums takes two vectors at a time; one with
-/// many, one (two would not fit the registers).
-template <LaneOffset offset = LaneOffset::ImageMinusAgent, std::size_t most = 2, class Real, class... Model>
+/// many, one (two would not fit the registers). `filtered` as LaneVectors.
+template <LaneOffset offset = LaneOffset::ImageMinusAgent, std::size_t most = 2, bool filtered = false,
+          class Real, class... Model>
 HWY_ATTR void EachLaneVectorOf(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
                                const Model&... model) {
     if (grid.wrap && !runs.no_image && !WithinHalfTorus(grid, group, runs)) {
-        EachLaneVector<true, offset, most>(grid, group, runs, model...);
+        EachLaneVector<true, offset, most, filtered>(grid, group, runs, model...);
     } else {
-        EachLaneVector<false, offset, most>(grid, group, runs, model...);
+        EachLaneVector<false, offset, most, filtered>(grid, group, runs, model...);
     }
 }
 
