@@ -13,7 +13,8 @@ struct InRangeGrid {
     const Real* y = nullptr;
     bool wrap = false;
     Real width{}, height{}, half_width{}, half_height{}; ///< the torus (wrap only), as Geometry holds it
-    double range2 = 0.0; ///< candidates with dx^2 + dy^2 < range2 reach the agent
+    double range2 = 0.0;    ///< candidates with dx^2 + dy^2 < range2 reach the agent
+    std::uint32_t size = 0; ///< slots in x and y (a vector of candidates is read whole below it)
 };
 
 /// Runs of consecutive candidate slots [begin[k], end[k]), k < count, in the order the plain path visits

@@ -18,12 +18,15 @@
 
 #include "hwy/highway.h"
 
+#include "compress_lanes-inl.h"
 #include "masked_sums-inl.h"
 #include "torus_lanes-inl.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -84,6 +87,84 @@ enum class LaneOffset {
     ImageMinusAgent, ///< heading::offset: the image and the agent each widened to double, subtracted
     AgentMinusImage, ///< Geometry::neighbour's dx: the agent minus the image in the storage type, widened
 };
+
+/// The candidates' squared distances in the storage type that ListCandidatesInReach keeps (d2 <= bound):
+/// every candidate whose squared distance in double, as the lanes take it, is below range2. Double storage
+/// computes the lanes' very sums: the next double below range2 (d2 < range2 exactly). In float, each of the
+/// five roundings of an offset's squared length (the offset's own where the lanes subtract in double, the
+/// squares', the sum's) errs by at most 2^-24 relative, or 2^-150 absolute below the normal range, and the
+/// lanes' double sum by 2^-52: a float sum within range lies below range2 (1 + 2^-22) + 2^-148, which
+/// range2 (1 + 2^-20) + 2^-140, rounded up to a float, bounds. A square that overflows a float belongs to
+/// an offset far beyond a range2 up to 1e37; above that (or NaN) the bound is infinite and keeps every
+/// candidate whose distance is not NaN.
+template <class Real>
+Real ReachBound(double range2) {
+    if constexpr (sizeof(Real) == sizeof(double)) {
+        return std::nextafter(range2, -std::numeric_limits<double>::infinity());
+    } else {
+        if (!(range2 <= 1e37)) {
+            return std::numeric_limits<float>::infinity();
+        }
+        const double bound = range2 * (1 + 0x1p-20) + 0x1p-140;
+        auto f = static_cast<float>(bound);
+        return static_cast<double>(f) < bound ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+    }
+}
+
+/// Lists in `list` the candidates of `runs` within range of some agent of slots [first, last) (at most 16),
+/// in the runs' order, and returns how many: a superset of those the agents' lanes reach (ReachBound), with
+/// the candidates in the lanes of the storage type and the agents broadcast in turn, so a vector tests
+/// 16 candidates on AVX-512 in float. The list lives in thread storage until the next call.
+template <bool Wrap, LaneOffset offset, class Real>
+HWY_ATTR std::size_t ListCandidatesInReach(const InRangeGrid<Real>& grid, std::uint32_t first,
+                                           std::uint32_t last, const CandidateRuns& runs,
+                                           const hwy::MakeUnsigned<Real>*& list) {
+    using Slot = hwy::MakeUnsigned<Real>; // the indices' lanes as wide as the coordinates'
+    const hn::ScalableTag<Real> dc;
+    const hn::RebindToUnsigned<decltype(dc)> du;
+    using VC = hn::Vec<decltype(dc)>;
+    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(dc));
+    std::uint32_t total = 0;
+    for (int k = 0; k < runs.count; ++k) {
+        total += runs.end[k] - runs.begin[k];
+    }
+    thread_local std::vector<Slot> kept;
+    if (kept.size() < total + lanes) { // a whole vector is stored at the end of the list
+        kept.resize(total + lanes);
+    }
+    Slot* const out = kept.data();
+    const TorusLanes<decltype(dc)> torus(dc, grid);
+    const VC bound = hn::Set(dc, ReachBound<Real>(grid.range2));
+    std::size_t listed = 0;
+    for (int k = 0; k < runs.count; ++k) {
+        const std::uint32_t e = runs.end[k];
+        for (std::uint32_t c = runs.begin[k]; c < e; c += lanes) {
+            const auto here = hn::FirstN(dc, e - c);
+            auto keep = here; // past the columns' end a vector is not read: all kept
+            if (c + lanes <= grid.size) {
+                const VC x = hn::LoadU(dc, grid.x + c), y = hn::LoadU(dc, grid.y + c);
+                keep = hn::FirstN(dc, 0);
+                for (std::uint32_t s = first; s < last; ++s) {
+                    const VC a = hn::Set(dc, grid.x[s]), b = hn::Set(dc, grid.y[s]);
+                    VC ix = x, iy = y;
+                    if constexpr (Wrap) {
+                        ix = torus.ImageX(a, x);
+                        iy = torus.ImageY(b, y);
+                    }
+                    const VC dx = offset == LaneOffset::AgentMinusImage ? hn::Sub(a, ix) : hn::Sub(ix, a);
+                    const VC dy = offset == LaneOffset::AgentMinusImage ? hn::Sub(b, iy) : hn::Sub(iy, b);
+                    keep = hn::Or(keep, hn::Le(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), bound));
+                }
+                keep = hn::And(keep, here);
+            }
+            const Compressor<decltype(du)> pick(du, hn::RebindMask(du, keep));
+            hn::StoreU(pick(hn::Iota(du, static_cast<Slot>(c))), du, out + listed);
+            listed += hn::CountTrue(dc, keep);
+        }
+    }
+    list = out;
+    return listed;
+}
 
 /// `count` vectors of agents from slot `at` (those before `end`), in double lanes of tag D (DD or DH):
 /// `start(d, at, n)` gives the model's sums of agents [at, at + n), `add(sums, c, dx, dy, d2, reached)`
@@ -156,31 +237,14 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
     };
     const auto mine = static_cast<std::uint32_t>(count) * lanes; // the lanes' slots: [at, at + mine)
     if constexpr (filtered) {
-        // First the candidates within range of some lane, in their order, without a branch; then the
-        // model's terms of those alone. A candidate left out reaches no lane, so it would add nothing.
-        std::uint32_t total = 0;
-        for (int k = 0; k < runs.count; ++k) {
-            total += runs.end[k] - runs.begin[k];
-        }
-        thread_local std::vector<std::uint32_t> kept;
-        if (kept.size() < total) {
-            kept.resize(total);
-        }
-        std::uint32_t* const list = kept.data();
-        std::size_t listed = 0;
-        for (int k = 0; k < runs.count; ++k) {
-            for (std::uint32_t c = runs.begin[k]; c < runs.end[k]; ++c) {
-                const RealV cx = hn::Set(dr, grid.x[c]), cy = hn::Set(dr, grid.y[c]);
-                auto any = reach(cx, cy, 0).reached;
-                for (std::size_t j = 1; j < count; ++j) {
-                    any = hn::Or(any, reach(cx, cy, j).reached);
-                }
-                list[listed] = c;
-                listed += hn::AllFalse(dd, any) ? 0 : 1;
-            }
-        }
+        // First the candidates within range of some lane (or a few more), in their order, a vector of
+        // candidates at a time; then the model's terms of those alone. A candidate left out reaches no
+        // lane, so it would add nothing.
+        const hwy::MakeUnsigned<Real>* list = nullptr;
+        const std::size_t listed =
+            ListCandidatesInReach<Wrap, offset>(grid, at, std::min(at + mine, end), runs, list);
         for (std::size_t i = 0; i < listed; ++i) {
-            const std::uint32_t c = list[i];
+            const auto c = static_cast<std::uint32_t>(list[i]);
             if (c - at < mine) [[unlikely]] {
                 visit(c, std::true_type{});
             } else {

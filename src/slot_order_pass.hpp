@@ -185,8 +185,15 @@ void slot_order_pass(const FastPass<Real, Next>& pass, Flocking&& flocking) {
 template <class Real>
 fast::InRangeGrid<Real> in_range_grid(const SpatialGrid<Real>& flock, const Geometry<Real>& geo,
                                       double range2) {
-    return {flock.xs().data(), flock.ys().data(), geo.wrap,        geo.width,
-            geo.height,        geo.half_width,    geo.half_height, range2};
+    return {flock.xs().data(),
+            flock.ys().data(),
+            geo.wrap,
+            geo.width,
+            geo.height,
+            geo.half_width,
+            geo.half_height,
+            range2,
+            static_cast<std::uint32_t>(flock.xs().size())};
 }
 
 /// The runs of candidate slots of a planar query at (x, y), in the plain path's order.

@@ -1,7 +1,8 @@
 // Couzin's steering in SIMD lanes (couzin_direction and couzin_turned in src/heading_lanes_kernel.cpp)
 // against couzin::Policy's direction and turned on the plain path, on every SIMD target: repelled and
 // attracted agents, informed ones of both kinds, pulls that balance to zero (the agent keeps its heading),
-// and an informed agent whose preference cancels its direction.
+// and an informed agent whose preference cancels its direction. And a neighbour at the attraction zone's
+// edge, where the lanes' first pass, in float, must keep what the sums in double reach.
 
 #include "boids/hash.hpp"
 #include "boids/scenario.hpp"
@@ -13,6 +14,9 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <cmath>
+#include <cstdio>
+#include <limits>
 #include <string>
 
 namespace boids {
@@ -57,6 +61,67 @@ TEST(CouzinLanes, SteerAsThePlainPath) {
     const Params p = steering_params();
     expect_every_target_plain(p, steering_world<float>(p, 7), 10, "f32");
     expect_every_target_plain(p, steering_world<double>(p, 8), 10, "f64");
+}
+
+/// A neighbour's offset (dx, dy) from an agent at (19.6, 19.6) in float, and an attraction radius whose
+/// square the offset's squared length, as the plain path takes it (in double, from the coordinates widened),
+/// lies just below, while the same squared length in float arithmetic rounds above the square's nearest
+/// float.
+struct AttractionEdge {
+    float dx, dy;
+    double radius;
+};
+
+AttractionEdge attraction_edge() {
+    const float ax = 19.6f, ay = 19.6f;
+    for (int i = 0; i < 1000000; ++i) {
+        const float bx = ax + 0.6f + static_cast<float>(i) * 1e-6f, by = ay + 0.8f;
+        const double ox = static_cast<double>(bx) - static_cast<double>(ax);
+        const double oy = static_cast<double>(by) - static_cast<double>(ay);
+        const double d2 = ox * ox + oy * oy;
+        const float fx = bx - ax, fy = by - ay;
+        const float f2 = fx * fx + fy * fy;
+        // The smallest radius whose square lies above d2; the float nearest that square must lie below f2.
+        double radius = std::sqrt(d2);
+        while (!(radius * radius > d2)) {
+            radius = std::nextafter(radius, std::numeric_limits<double>::infinity());
+        }
+        if (static_cast<float>(radius * radius) < f2) {
+            return {fx, fy, radius};
+        }
+    }
+    ADD_FAILURE() << "no offset whose float square rounds past the edge";
+    return {0.6f, 0.8f, 1.0};
+}
+
+/// Two agents, the second at `edge`'s offset from the first, with the attraction zone's radius `radius`:
+/// on either side of a line of cells (42 agents make a grid of 9 x 9 cells, 60 / 9 wide), so that neither
+/// is a candidate of the other's group for being in its lanes. Forty more agents far from both follow them
+/// in slot order: the first pass reads its candidates a whole vector at a time only where the slots fill
+/// one.
+template <class Real>
+std::uint64_t attraction_edge_hash(const AttractionEdge& edge, double radius, const std::string& what) {
+    Params p = steering_params();
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", radius);
+    set_param(p, "attraction_radius", text);
+    set_param(p, "repulsion_radius", "0.1");
+    World<Real> w;
+    w.add(Kind::Boid, Real(19.6f), Real(19.6f), Real(1), Real(0), Real(0));
+    w.add(Kind::Boid, Real(19.6f + edge.dx), Real(19.6f + edge.dy), Real(0), Real(1), Real(0));
+    for (int k = 0; k < 40; ++k) {
+        w.add(Kind::Boid, Real(40 + 1.5 * (k % 8)), Real(40 + 1.5 * (k / 8)), Real(1), Real(0), Real(0));
+    }
+    return expect_every_target_plain(p, w, 1, what);
+}
+
+TEST(CouzinLanes, TakeANeighbourAtTheAttractionEdgeAsThePlainPath) {
+    const AttractionEdge edge = attraction_edge();
+    const std::uint64_t reached = attraction_edge_hash<float>(edge, edge.radius, "f32, just within the zone");
+    const std::uint64_t beyond = attraction_edge_hash<float>(
+        edge, std::nextafter(edge.radius, 0.0), "f32, the radius a hair shorter: just beyond the zone");
+    EXPECT_NE(reached, beyond) << "the zone's edge decides what the agents see";
+    attraction_edge_hash<double>(edge, edge.radius, "f64, just within the zone");
 }
 
 } // namespace
