@@ -90,13 +90,14 @@ enum class LaneOffset {
 
 /// The candidates' squared distances in the storage type that ListCandidatesInReach keeps (d2 <= bound):
 /// every candidate whose squared distance in double, as the lanes take it, is below range2. Double storage
-/// computes the lanes' very sums: the next double below range2 (d2 < range2 exactly). In float, each of the
-/// five roundings of an offset's squared length (the offset's own where the lanes subtract in double, the
-/// squares', the sum's) errs by at most 2^-24 relative, or 2^-150 absolute below the normal range, and the
-/// lanes' double sum by 2^-52: a float sum within range lies below range2 (1 + 2^-22) + 2^-148, which
-/// range2 (1 + 2^-20) + 2^-140, rounded up to a float, bounds. A square that overflows a float belongs to
-/// an offset far beyond a range2 up to 1e37; above that (or NaN) the bound is infinite and keeps every
-/// candidate whose distance is not NaN.
+/// computes the lanes' very sums: the next double below range2 (d2 < range2 exactly). In float, the
+/// offset (where the lanes subtract in double), the two squares and their sum each round up by at most
+/// 2^-24 relative, or 2^-150 absolute below the normal range, and the lanes' double offsets and sums round
+/// down by at most 2^-53 relative each (their squares are normal: a float offset that is not zero is at
+/// least 2^-149). So a float sum whose double counterpart lies within range lies below
+/// range2 (1 + 2^-21) + 2^-148, which range2 (1 + 2^-20) + 2^-140, rounded up to a float, bounds. A square
+/// or sum that overflows a float belongs to an offset far beyond a range2 up to 1e37; above that (or NaN)
+/// the bound is infinite and keeps every candidate whose distance is not NaN.
 template <class Real>
 Real ReachBound(double range2) {
     if constexpr (sizeof(Real) == sizeof(double)) {
