@@ -181,10 +181,10 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
             y = hn::IfThenElse(hn::Gt(ey, hh), hn::Add(y, h),
                                hn::IfThenElse(hn::Lt(ey, nhh), hn::Sub(y, h), y));
         }
-        // k_nearest's distance: the offset in the storage type, widened, squared and summed, no FMA.
+        // k_nearest's distance: the offset in the storage type, widened, squared and summed (the plain bits).
         const V dx = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(px, x));
         const V dy = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(py, y));
-        const V d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+        const V d2 = fast::HWY_NAMESPACE::WidenedDot<Real>(dx, dx, dy, dy);
         const V col = hn::Set(dd, column[c]);
         M seen;
         if constexpr (kImages) { // on a torus: the columns' distance the shorter way round

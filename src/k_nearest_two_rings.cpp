@@ -217,7 +217,8 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
                     y = hn::IfThenElse(hn::Gt(ey, hh), hn::Add(y, h),
                                        hn::IfThenElse(hn::Lt(ey, nhh), hn::Sub(y, h), y));
                 }
-                // k_nearest's distance: the offset in the storage type, widened, squared and summed, no FMA.
+                // k_nearest's distance: the offset in the storage type, widened, squared and summed (the
+                // plain bits).
                 hn::Vec<decltype(dd)> dx, dy;
                 if constexpr (sizeof(Real) == sizeof(double)) {
                     dx = hn::Sub(vpx, x);
@@ -226,7 +227,7 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
                     dx = hn::PromoteTo(dd, hn::Sub(vpx, x));
                     dy = hn::PromoteTo(dd, hn::Sub(vpy, y));
                 }
-                const auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+                const auto d2 = fast::HWY_NAMESPACE::WidenedDot<Real>(dx, dx, dy, dy);
                 // The unsigned index, read as signed 32-bit lanes (Highway 1.0 widens those to double).
                 const auto signed_index = hn::PromoteTo(dd, index);
                 const auto index_d =

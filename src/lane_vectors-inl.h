@@ -222,7 +222,7 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
             dx = widen(hn::Sub(ax[j], x));
             dy = widen(hn::Sub(ay[j], y));
         }
-        const V d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)); // no FMA (-ffp-contract=off)
+        const V d2 = WidenedDot<Real>(dx, dx, dy, dy);
         return Reach{dx, dy, d2, hn::Lt(d2, r2)};
     };
     // A candidate is broadcast; `may_be_self` when its slot is one of these vectors' lanes.

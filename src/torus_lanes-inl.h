@@ -29,6 +29,21 @@ HWY_INLINE hn::Vec<DD> WidenLanes(DD dd, VR v) {
     }
 }
 
+/// a * b + c * d in double lanes whose values come from the storage type Real, with the bits of
+/// Add(Mul(a, b), Mul(c, d)) (no FMA: -ffp-contract=off). From float storage one fused multiply-add does:
+/// a float's significand has 24 bits, so a * b (48 bits, normal: a float that is not zero is at least
+/// 2^-149, and at most 2^128) is exact in double, and rounding the sum once rounds what the sum of the
+/// rounded products rounds. A zero keeps its sign by the same rule either way. Without FMA (SSE4), Highway
+/// multiplies and adds, the same bits.
+template <class Real, class VD>
+HWY_INLINE VD WidenedDot(VD a, VD b, VD c, VD d) {
+    if constexpr (sizeof(Real) == sizeof(double)) {
+        return hn::Add(hn::Mul(a, b), hn::Mul(c, d));
+    } else {
+        return hn::MulAdd(a, b, hn::Mul(c, d));
+    }
+}
+
 /// The torus of an InRangeGrid in lanes of its storage type (tag DR).
 template <class DR>
 struct TorusLanes {

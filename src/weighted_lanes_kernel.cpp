@@ -181,7 +181,8 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
                 const auto& align = k.align;
                 // The candidates that reach no lane (about 40%, in no order a predictor learns) were left out
                 // before (EachLaneVectorOf's filter), without a branch.
-                const V back_dot = hn::Add(hn::Mul(s.vx, bx), hn::Mul(s.vy, by)); // -v.dot(offset); z adds 0
+                // -v.dot(offset) (z adds 0); the velocity's lanes hold the storage type's values too.
+                const V back_dot = WidenedDot<Real>(s.vx, bx, s.vy, by);
                 // The cosine -back_dot / (speed * length) is compared with the limits as signed squares: no
                 // square root, no division. The lanes the squares cannot decide take the plain path's
                 // arithmetic below.
