@@ -32,15 +32,17 @@ void store_flight(const FastPass<Real, Next>& pass, const Policy& policy, std::u
 /// Calls `visit(group, runs)` for the groups of consecutive slots in [begin, end) whose agents have the
 /// same candidate runs (candidate_runs), in slot order. Agents with the same query key have the same runs,
 /// and the key is monotonic in each coordinate: when a cell's lowest and highest coordinates have the same
-/// key, so do all its agents, which make one group. Otherwise the cell splits where its agents' keys
-/// change. The runs are asked for once per group.
+/// key, so do all its agents, which make one group. Most cells' agents lie within the query lines of the
+/// cell itself (SpatialGrid::holds_lines, by comparisons); the others' keys are computed. A cell whose
+/// corners' keys differ splits where its agents' keys change. The runs are asked for once per group.
 template <class Real, class Visit>
 void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, std::uint32_t end,
                          Visit&& visit) {
     const auto key = [&](Real x, Real y) { return flock.query_key(x, y, Real(0)); };
-    const auto group = [&](std::uint32_t first, std::uint32_t last) {
-        visit(fast::LaneGroup{first, last - first}, candidate_runs(flock, flock.x(first), flock.y(first)));
+    const auto group = [&](std::uint32_t first, std::uint32_t last, const std::array<double, 3>& lines) {
+        visit(fast::LaneGroup{first, last - first}, candidate_runs_of(flock, lines));
     };
+    const auto columns = static_cast<std::size_t>(flock.columns());
     const std::span<const std::uint32_t> starts = flock.cell_starts();
     // The cell of slot `begin`: the last whose first slot is not past it.
     auto cell =
@@ -57,17 +59,26 @@ void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, st
             y0 = std::min(y0, flock.y(t));
             y1 = std::max(y1, flock.y(t));
         }
-        if (key(x0, y0) == key(x1, y1)) {
-            group(s, stop);
+        // The cell's own lines hold the box (the common case, without a division), or its corners share
+        // a key.
+        const std::size_t own = cell - 1; // the cell of slot s
+        const auto column = static_cast<int>(own % columns), row = static_cast<int>(own / columns);
+        if (!flock.three_d() && flock.holds_lines(column, row, x0, x1, y0, y1)) {
+            group(s, stop, {static_cast<double>(column), static_cast<double>(row), 0.0});
+        } else if (const auto lines = key(x0, y0); lines == key(x1, y1)) {
+            group(s, stop, lines);
         } else {
             std::uint32_t first = s;
+            auto first_lines = key(flock.x(first), flock.y(first));
             for (std::uint32_t t = s + 1; t < stop; ++t) {
-                if (key(flock.x(t), flock.y(t)) != key(flock.x(first), flock.y(first))) {
-                    group(first, t);
+                const auto lines_t = key(flock.x(t), flock.y(t));
+                if (lines_t != first_lines) {
+                    group(first, t, first_lines);
                     first = t;
+                    first_lines = lines_t;
                 }
             }
-            group(first, stop);
+            group(first, stop, first_lines);
         }
         s = stop;
     }

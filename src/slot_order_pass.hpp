@@ -196,11 +196,11 @@ fast::InRangeGrid<Real> in_range_grid(const SpatialGrid<Real>& flock, const Geom
             static_cast<std::uint32_t>(flock.xs().size())};
 }
 
-/// The runs of candidate slots of a planar query at (x, y), in the plain path's order.
+/// The runs of candidate slots of a planar query whose query_key is `key`, in the plain path's order.
 template <class Real>
-fast::CandidateRuns candidate_runs(const SpatialGrid<Real>& flock, Real x, Real y) {
+fast::CandidateRuns candidate_runs_of(const SpatialGrid<Real>& flock, const std::array<double, 3>& key) {
     fast::CandidateRuns runs;
-    flock.for_each_candidate_run(x, y, Real(0), [&](std::uint32_t begin, std::uint32_t end) {
+    flock.for_each_candidate_run_of(key, [&](std::uint32_t begin, std::uint32_t end) {
         runs.begin[runs.count] = begin;
         runs.end[runs.count] = end;
         ++runs.count;
@@ -211,10 +211,15 @@ fast::CandidateRuns candidate_runs(const SpatialGrid<Real>& flock, Real x, Real 
     // less than the 1/10 left), so every difference is within half the torus: its own nearest image.
     const int columns = flock.columns(), rows = flock.rows();
     if (flock.wraps() && !flock.three_d() && columns >= 5 && rows >= 5) {
-        const std::array<double, 3> line = flock.query_key(x, y, Real(0));
-        runs.no_image = line[0] >= 1 && line[0] <= columns - 2 && line[1] >= 1 && line[1] <= rows - 2;
+        runs.no_image = key[0] >= 1 && key[0] <= columns - 2 && key[1] >= 1 && key[1] <= rows - 2;
     }
     return runs;
+}
+
+/// The runs of candidate slots of a planar query at (x, y), in the plain path's order.
+template <class Real>
+fast::CandidateRuns candidate_runs(const SpatialGrid<Real>& flock, Real x, Real y) {
+    return candidate_runs_of(flock, flock.query_key(x, y, Real(0)));
 }
 
 } // namespace boids

@@ -101,6 +101,14 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
         bound_z_ =
             three_d_ ? detail::line_bound_table<double>(origin_z_, cell_d_, nz_, 0) : std::vector<double>{};
     }
+    query_bound_x_.resize(static_cast<std::size_t>(nx_) + 1);
+    query_bound_y_.resize(static_cast<std::size_t>(ny_) + 1);
+    for (int c = 0; c <= nx_; ++c) {
+        query_bound_x_[static_cast<std::size_t>(c)] = detail::line_lower_bound<double>(origin_x_, cell_w_, c);
+    }
+    for (int r = 0; r <= ny_; ++r) {
+        query_bound_y_[static_cast<std::size_t>(r)] = detail::line_lower_bound<double>(origin_y_, cell_h_, r);
+    }
     const double inv_w = 1.0 / cell_w_, inv_h = 1.0 / cell_h_, inv_d = 1.0 / cell_d_;
     const auto line = [](double p, double origin, double inverse, int lines_n, const double* bound) {
         const double guess = (p - origin) * inverse;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 #include <set>
@@ -216,6 +217,63 @@ TEST(SpatialGrid, AgentsOnACellBoundaryGoWhereTheFormulaPutsThem) {
     expect_cells_by_the_formula<float>(false);
     expect_cells_by_the_formula<double>(true);
     expect_cells_by_the_formula<double>(false);
+}
+
+// holds_lines answers by comparisons what query_key computes: a box lies on lines (c, r) exactly when both
+// its corners' keys are (c, r). Probed at every line's edge (the positions just below and at it) and at
+// random, on a torus (where a position just below the side may reach the line past the last) and on an
+// open plane (whose grid covers the flock's box).
+template <class Real>
+void expect_lines_held_as_keyed(bool wrap) {
+    const double side = 100.0;
+    World<Real> w;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(0.0, side);
+    for (int i = 0; i < 500; ++i) {
+        w.add(Kind::Boid, Real(u(rng)), Real(u(rng)), Real(1), Real(0), Real(0));
+    }
+    w.add(Kind::Boid, std::nextafter(Real(side), Real(0)), std::nextafter(Real(side), Real(0)), Real(1),
+          Real(0), Real(0));
+    SpatialGrid<Real> grid;
+    grid.build(w, GridMembers::Flocking, 3.0, wrap, side, side, 1);
+    std::vector<Real> probes;
+    const double cell_w = grid.cell_width();
+    for (int c = 0; c <= grid.columns(); ++c) {
+        const auto at = Real(grid.geometry().origin_x + c * cell_w);
+        for (Real p : {std::nextafter(at, Real(-1e30)), at, std::nextafter(at, Real(1e30))}) {
+            probes.push_back(p);
+            probes.push_back(std::nextafter(p, Real(-1e30)));
+        }
+    }
+    for (int i = 0; i < 200; ++i) {
+        probes.push_back(Real(u(rng)));
+    }
+    int held = 0;
+    for (const Real x : probes) {
+        for (const Real y : {probes[static_cast<std::size_t>(held) % probes.size()], Real(u(rng))}) {
+            const std::array<double, 3> key = grid.query_key(x, y, Real(0));
+            for (int dc = -1; dc <= 1; ++dc) {
+                for (int dr = -1; dr <= 1; ++dr) {
+                    const int c = static_cast<int>(key[0]) + dc, r = static_cast<int>(key[1]) + dr;
+                    if (c < 0 || r < 0 || c >= grid.columns() || r >= grid.rows()) {
+                        continue;
+                    }
+                    const bool keyed = key[0] == c && key[1] == r;
+                    ASSERT_EQ(grid.holds_lines(c, r, x, x, y, y), keyed)
+                        << x << ", " << y << " on " << c << ", " << r;
+                    held += keyed ? 1 : 0;
+                }
+            }
+        }
+    }
+    EXPECT_GT(held, 100);
+}
+
+TEST(SpatialGrid, HeldLinesAreTheQueryKeys) {
+    expect_lines_held_as_keyed<float>(true);
+    expect_lines_held_as_keyed<float>(false);
+    expect_lines_held_as_keyed<double>(true);
+    expect_lines_held_as_keyed<double>(false);
 }
 
 // The ring search visits each cell exactly `ring` cells away (Chebyshev, wrapped on a torus) once, in the

@@ -69,14 +69,20 @@ public:
     /// columns of a row, away from a torus' seam) make one run; there is never more than one run per cell.
     template <class Visit>
     void for_each_candidate_run(Real px, Real py, Real pz, Visit&& visit) const {
+        for_each_candidate_run_of(query_key(px, py, pz), std::forward<Visit>(visit));
+    }
+
+    /// for_each_candidate_run of a query whose query_key is `key`: the runs depend on the position through
+    /// its key alone.
+    template <class Visit>
+    void for_each_candidate_run_of(const std::array<double, 3>& key, Visit&& visit) const {
         if (members_ == 0) {
             return;
         }
         std::array<int, 3> cols{}, rows{}, layers{0, 0, 0};
-        const int ncols = neighbour_lines(static_cast<double>(px), origin_x_, cell_w_, nx_, cols);
-        const int nrows = neighbour_lines(static_cast<double>(py), origin_y_, cell_h_, ny_, rows);
-        const int nlayers =
-            three_d_ ? neighbour_lines(static_cast<double>(pz), origin_z_, cell_d_, nz_, layers) : 1;
+        const int ncols = neighbour_lines(key[0], nx_, cols);
+        const int nrows = neighbour_lines(key[1], ny_, rows);
+        const int nlayers = three_d_ ? neighbour_lines(key[2], nz_, layers) : 1;
         SlotRuns<Visit> runs{visit};
         for (int l = 0; l < nlayers; ++l) {
             const std::size_t layer_base = static_cast<std::size_t>(layers[l]) *
@@ -189,6 +195,18 @@ public:
                 three_d_ ? query_line(static_cast<double>(pz), origin_z_, cell_d_) : 0.0};
     }
 
+    /// True when every position of [x0, x1] x [y0, y1] has the query lines `column` and `row` (query_key's
+    /// first two entries), told by comparisons with where those lines begin and end: a group of agents in
+    /// that box shares its candidate runs, without a division.
+    [[nodiscard]] bool holds_lines(int column, int row, Real x0, Real x1, Real y0, Real y1) const {
+        const auto c = static_cast<std::size_t>(column), r = static_cast<std::size_t>(row);
+        return c + 1 < query_bound_x_.size() && r + 1 < query_bound_y_.size() &&
+               static_cast<double>(x0) >= query_bound_x_[c] &&
+               static_cast<double>(x1) < query_bound_x_[c + 1] &&
+               static_cast<double>(y0) >= query_bound_y_[r] &&
+               static_cast<double>(y1) < query_bound_y_[r + 1];
+    }
+
     /// The grid's cells along x, y and z (1 in a planar grid), and a cell's width and height.
     [[nodiscard]] int columns() const { return nx_; }
     [[nodiscard]] int rows() const { return ny_; }
@@ -202,11 +220,9 @@ private:
         return std::floor((p - origin) / cell);
     }
 
-    /// The distinct cell lines (columns or rows) within one cell of `p`, in ascending offset order
-    /// (-1, 0, +1). Returns how many were written to `out`.
-    [[nodiscard]] int neighbour_lines(double p, double origin, double cell, int n,
-                                      std::array<int, 3>& out) const {
-        const double f = query_line(p, origin, cell);
+    /// The distinct cell lines (columns or rows) within one cell of a query on line `f` (query_line), in
+    /// ascending offset order (-1, 0, +1). Returns how many were written to `out`.
+    [[nodiscard]] int neighbour_lines(double f, int n, std::array<int, 3>& out) const {
         if (wrap_) {
             if (n < 3) { // -1, 0, +1 would repeat lines: visit each line once
                 for (int i = 0; i < n; ++i) {
@@ -274,6 +290,9 @@ private:
     detail::UninitializedVector<Real> x_, y_, vx_, vy_;     ///< agent state per slot
     detail::UninitializedVector<Real> z_, vz_;              ///< 3D only
     std::vector<double> bound_x_, bound_y_, bound_z_; ///< scratch: where each line's cells begin (binning)
+    /// Where query line c begins along x and y (the least position whose query_line is c or more), for
+    /// c = 0 to the lines' count: holds_lines.
+    std::vector<double> query_bound_x_, query_bound_y_;
     detail::UninitializedVector<std::uint32_t> slot_cell_;   ///< scratch: cell of each agent, in world order
     detail::UninitializedVector<std::uint32_t> counters_;    ///< scratch: per thread, a counter per cell
     detail::UninitializedVector<std::uint32_t> chunk_total_; ///< scratch: per thread, its share's members
