@@ -29,12 +29,12 @@ HWY_INLINE hn::Vec<DD> WidenLanes(DD dd, VR v) {
     }
 }
 
-/// a * b + c * d in double lanes whose values come from the storage type Real, with the bits of
-/// Add(Mul(a, b), Mul(c, d)) (no FMA: -ffp-contract=off). From float storage one fused multiply-add does:
-/// a float's significand has 24 bits, so a * b (48 bits, normal: a float that is not zero is at least
-/// 2^-149, and at most 2^128) is exact in double, and rounding the sum once rounds what the sum of the
-/// rounded products rounds. A zero keeps its sign by the same rule either way. Without FMA (SSE4), Highway
-/// multiplies and adds, the same bits.
+/// a * b + c * d in double lanes, a and b holding values of the storage type Real, with the bits of the
+/// plain path's Add(Mul(a, b), Mul(c, d)) (the project compiles with -ffp-contract=off). From float
+/// storage one fused multiply-add gives them: a float's significand has 24 bits, so a * b (48 bits, and
+/// normal: a float that is not zero lies within [2^-149, 2^128]) is exact in double, and rounding the sum
+/// once rounds what the sum of the rounded products rounds. A zero sum takes its sign by the same rule
+/// either way. Without FMA (SSE4), Highway multiplies and adds: the same bits.
 template <class Real, class VD>
 HWY_INLINE VD WidenedDot(VD a, VD b, VD c, VD d) {
     if constexpr (sizeof(Real) == sizeof(double)) {

@@ -199,6 +199,9 @@ public:
     /// first two entries), told by comparisons with where those lines begin and end: a group of agents in
     /// that box shares its candidate runs, without a division.
     [[nodiscard]] bool holds_lines(int column, int row, Real x0, Real x1, Real y0, Real y1) const {
+        if (column < 0 || row < 0) {
+            return false;
+        }
         const auto c = static_cast<std::size_t>(column), r = static_cast<std::size_t>(row);
         return c + 1 < query_bound_x_.size() && r + 1 < query_bound_y_.size() &&
                static_cast<double>(x0) >= query_bound_x_[c] &&
