@@ -203,37 +203,29 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
         self[j] = hn::Iota(dd, static_cast<double>(from)); // slots are exact in double
         sums[j] = start(dd, from, n[j]);
     }
-    // Candidate c's offsets from the agents of vector j, their squared lengths and the lanes within range.
-    struct Reach {
-        V dx, dy, d2;
-        hn::Mask<D> reached;
-    };
-    const auto reach = [&](RealV cx, RealV cy, std::size_t j) __attribute__((always_inline)) {
-        RealV x = cx, y = cy;
-        if constexpr (Wrap) {
-            x = torus.ImageX(ax[j], x);
-            y = torus.ImageY(ay[j], y);
-        }
-        V dx, dy;
-        if constexpr (offset == LaneOffset::ImageMinusAgent) {
-            dx = hn::Sub(widen(x), dax[j]);
-            dy = hn::Sub(widen(y), day[j]);
-        } else {
-            dx = widen(hn::Sub(ax[j], x));
-            dy = widen(hn::Sub(ay[j], y));
-        }
-        const V d2 = WidenedDot<Real>(dx, dx, dy, dy);
-        return Reach{dx, dy, d2, hn::Lt(d2, r2)};
-    };
     // A candidate is broadcast; `may_be_self` when its slot is one of these vectors' lanes.
     const auto visit = [&](std::uint32_t c, auto may_be_self) __attribute__((always_inline)) {
         const RealV cx = hn::Set(dr, grid.x[c]), cy = hn::Set(dr, grid.y[c]);
         for (std::size_t j = 0; j < count; ++j) {
-            Reach r = reach(cx, cy, j);
-            if constexpr (decltype(may_be_self)::value) {
-                r.reached = hn::And(r.reached, hn::Ne(self[j], hn::Set(dd, static_cast<double>(c))));
+            RealV x = cx, y = cy;
+            if constexpr (Wrap) {
+                x = torus.ImageX(ax[j], x);
+                y = torus.ImageY(ay[j], y);
             }
-            add(sums[j], c, r.dx, r.dy, r.d2, r.reached);
+            V dx, dy;
+            if constexpr (offset == LaneOffset::ImageMinusAgent) {
+                dx = hn::Sub(widen(x), dax[j]);
+                dy = hn::Sub(widen(y), day[j]);
+            } else {
+                dx = widen(hn::Sub(ax[j], x));
+                dy = widen(hn::Sub(ay[j], y));
+            }
+            const V d2 = WidenedDot<Real>(dx, dx, dy, dy);
+            auto reached = hn::Lt(d2, r2);
+            if constexpr (decltype(may_be_self)::value) {
+                reached = hn::And(reached, hn::Ne(self[j], hn::Set(dd, static_cast<double>(c))));
+            }
+            add(sums[j], c, dx, dy, d2, reached);
         }
     };
     const auto mine = static_cast<std::uint32_t>(count) * lanes; // the lanes' slots: [at, at + mine)

@@ -95,19 +95,26 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
     const std::size_t lines = static_cast<std::size_t>(nx_) + static_cast<std::size_t>(ny_) +
                               (three_d_ ? static_cast<std::size_t>(nz_) : 0);
     const bool tabled = lines <= m / 4;
+    // Where each query line begins (holds_lines): the binning table's bounds, and the first and the last
+    // line's. Kept with the tables alone; without them holds_lines answers false.
+    const auto query_bounds = [](const std::vector<double>& table, double origin, double cell, int n) {
+        std::vector<double> bounds(static_cast<std::size_t>(n) + 1);
+        bounds[0] = detail::line_lower_bound<double>(origin, cell, 0);
+        for (std::size_t c = 1; c < bounds.size() - 1; ++c) {
+            bounds[c] = table[c + 1];
+        }
+        bounds.back() = detail::line_lower_bound<double>(origin, cell, n);
+        return bounds;
+    };
+    query_bound_x_.clear();
+    query_bound_y_.clear();
     if (tabled) {
         bound_x_ = detail::line_bound_table<double>(origin_x_, cell_w_, nx_, 0);
         bound_y_ = detail::line_bound_table<double>(origin_y_, cell_h_, ny_, 0);
         bound_z_ =
             three_d_ ? detail::line_bound_table<double>(origin_z_, cell_d_, nz_, 0) : std::vector<double>{};
-    }
-    query_bound_x_.resize(static_cast<std::size_t>(nx_) + 1);
-    query_bound_y_.resize(static_cast<std::size_t>(ny_) + 1);
-    for (int c = 0; c <= nx_; ++c) {
-        query_bound_x_[static_cast<std::size_t>(c)] = detail::line_lower_bound<double>(origin_x_, cell_w_, c);
-    }
-    for (int r = 0; r <= ny_; ++r) {
-        query_bound_y_[static_cast<std::size_t>(r)] = detail::line_lower_bound<double>(origin_y_, cell_h_, r);
+        query_bound_x_ = query_bounds(bound_x_, origin_x_, cell_w_, nx_);
+        query_bound_y_ = query_bounds(bound_y_, origin_y_, cell_h_, ny_);
     }
     const double inv_w = 1.0 / cell_w_, inv_h = 1.0 / cell_h_, inv_d = 1.0 / cell_d_;
     const auto line = [](double p, double origin, double inverse, int lines_n, const double* bound) {
