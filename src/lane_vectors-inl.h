@@ -88,6 +88,12 @@ enum class LaneOffset {
     AgentMinusImage, ///< Geometry::neighbour's dx: the agent minus the image in the storage type, widened
 };
 
+/// What LaneVectors tells a model's `add` of the lanes a candidate reaches, for a model whose own radii
+/// (each within the grid's range) decide: which lanes are not the candidate itself, a mask where the
+/// candidate may be one of the lanes' agents and EveryLane elsewhere, so that no range test is made that
+/// the model's tests would repeat.
+struct EveryLane {};
+
 /// The candidates' squared distances in the storage type that ListCandidatesInReach keeps (d2 <= bound):
 /// every candidate whose squared distance in double, as the lanes take it, is below range2. Double storage
 /// computes the lanes' very sums: the next double below range2 (d2 < range2 exactly). In float, the
@@ -170,13 +176,14 @@ HWY_ATTR std::size_t ListCandidatesInReach(const InRangeGrid<Real>& grid, std::u
 /// `count` vectors of agents from slot `at` (those before `end`), in double lanes of tag D (DD or DH):
 /// `start(d, at, n)` gives the model's sums of agents [at, at + n), `add(sums, c, dx, dy, d2, reached)`
 /// adds candidate c (its offsets and squared distances in lanes, and which lanes it reaches: within range,
-/// other than the agent itself), in the candidates' order, and `finish(sums, at, n)` stores the sums. Two
-/// vectors at once share each candidate's loads and keep two chains of additions in flight. `filtered`:
+/// other than the agent itself; with `own_radii`, only the latter, as EveryLane's comment says), in the
+/// candidates' order, and `finish(sums, at, n)` stores the sums. Two vectors at once share each
+/// candidate's loads and keep two chains of additions in flight. `filtered`:
 /// the candidates within range of no lane are left out first, for a model whose terms cost more than a
 /// mispredicted branch or a candidate's distances (Couzin's square root and divisions, the weighted
 /// model's three neighbourhoods).
-template <std::size_t count, bool Wrap, LaneOffset offset, bool filtered, class D, class Real, class Start,
-          class Add, class Finish>
+template <std::size_t count, bool Wrap, LaneOffset offset, bool filtered, bool own_radii, class D, class Real,
+          class Start, class Add, class Finish>
 HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::uint32_t end,
                           const CandidateRuns& runs, const Start& start, const Add& add,
                           const Finish& finish) {
@@ -221,11 +228,19 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
                 dy = widen(hn::Sub(ay[j], y));
             }
             const V d2 = WidenedDot<Real>(dx, dx, dy, dy);
-            auto reached = hn::Lt(d2, r2);
-            if constexpr (decltype(may_be_self)::value) {
-                reached = hn::And(reached, hn::Ne(self[j], hn::Set(dd, static_cast<double>(c))));
+            if constexpr (own_radii) {
+                if constexpr (decltype(may_be_self)::value) {
+                    add(sums[j], c, dx, dy, d2, hn::Ne(self[j], hn::Set(dd, static_cast<double>(c))));
+                } else {
+                    add(sums[j], c, dx, dy, d2, EveryLane{});
+                }
+            } else {
+                auto reached = hn::Lt(d2, r2);
+                if constexpr (decltype(may_be_self)::value) {
+                    reached = hn::And(reached, hn::Ne(self[j], hn::Set(dd, static_cast<double>(c))));
+                }
+                add(sums[j], c, dx, dy, d2, reached);
             }
-            add(sums[j], c, dx, dy, d2, reached);
         }
     };
     const auto mine = static_cast<std::uint32_t>(count) * lanes; // the lanes' slots: [at, at + mine)
@@ -266,7 +281,8 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
 
 /// LaneVectors over the whole group: `most` vectors at a time (1 or 2) while more than one remains; on
 /// AVX-512 a vector of no more than half the lanes at half width (DH), on its own.
-template <bool Wrap, LaneOffset offset, std::size_t most, bool filtered, class Real, class... Model>
+template <bool Wrap, LaneOffset offset, std::size_t most, bool filtered, bool own_radii, class Real,
+          class... Model>
 HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
                              const Model&... model) {
     const auto lanes = static_cast<std::uint32_t>(hn::Lanes(DD()));
@@ -274,13 +290,13 @@ HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, con
     for (std::uint32_t at = group.first; at < end;) {
         const std::uint32_t left = end - at;
         if (most == 2 && left > (half_vectors ? lanes + lanes / 2 : lanes)) {
-            LaneVectors<2, Wrap, offset, filtered, DD>(grid, at, end, runs, model...);
+            LaneVectors<2, Wrap, offset, filtered, own_radii, DD>(grid, at, end, runs, model...);
             at += 2 * lanes;
         } else if (half_vectors && left <= lanes / 2) {
-            LaneVectors<1, Wrap, offset, filtered, DH>(grid, at, end, runs, model...);
+            LaneVectors<1, Wrap, offset, filtered, own_radii, DH>(grid, at, end, runs, model...);
             at = end;
         } else {
-            LaneVectors<1, Wrap, offset, filtered, DD>(grid, at, end, runs, model...);
+            LaneVectors<1, Wrap, offset, filtered, own_radii, DD>(grid, at, end, runs, model...);
             at += std::min(lanes, left);
         }
     }
@@ -341,15 +357,15 @@ HWY_ATTR bool WithinHalfTorus(const InRangeGrid<Real>& grid, LaneGroup group, co
 
 /// EachLaneVector, with nearest images only on a torus and only where a candidate may need one (unless the
 /// runs say none can, WithinHalfTorus looks). A model with few sums takes two vectors at a time; one with
-/// many, one (two would not fit the registers). `filtered` as LaneVectors.
+/// many, one (two would not fit the registers). `filtered` and `own_radii` as LaneVectors.
 template <LaneOffset offset = LaneOffset::ImageMinusAgent, std::size_t most = 2, bool filtered = false,
-          class Real, class... Model>
+          bool own_radii = false, class Real, class... Model>
 HWY_ATTR void EachLaneVectorOf(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
                                const Model&... model) {
     if (grid.wrap && !runs.no_image && !WithinHalfTorus(grid, group, runs)) {
-        EachLaneVector<true, offset, most, filtered>(grid, group, runs, model...);
+        EachLaneVector<true, offset, most, filtered, own_radii>(grid, group, runs, model...);
     } else {
-        EachLaneVector<false, offset, most, filtered>(grid, group, runs, model...);
+        EachLaneVector<false, offset, most, filtered, own_radii>(grid, group, runs, model...);
     }
 }
 

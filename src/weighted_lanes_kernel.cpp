@@ -93,6 +93,9 @@ struct ConeLanes {
     HWY_INLINE HWY_ATTR M SeesWithin(M reached, V d2, M within) const {
         return hn::And(hn::And(reached, hn::Le(d2, reach2)), within);
     }
+    HWY_INLINE HWY_ATTR M SeesWithin(EveryLane, V d2, M within) const {
+        return hn::And(hn::Le(d2, reach2), within);
+    }
 };
 
 /// WeightedSumsOf's constants in lanes of tag D (DD or DH).
@@ -140,7 +143,8 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
     const bool align_as_center = near.align.angle == near.center.angle;
     const bool align_as_avoid = near.align.angle == near.avoid.angle;
     const std::uint32_t base = group.first; // the sums are indexed from the group's first agent
-    EachLaneVectorOf<LaneOffset::AgentMinusImage, 1, true>(
+    // The grid's range lies above every radius (weighted::fast_pass): the radii's tests alone decide.
+    EachLaneVectorOf<LaneOffset::AgentMinusImage, 1, true, true>(
         grid, group, runs,
         [&](auto dd, std::uint32_t at, std::size_t n) {
             const hn::Rebind<Real, decltype(dd)> dr;
@@ -169,70 +173,75 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
         // (bx, by): Geometry::neighbour's offset, the agent minus the neighbour's image; the plain path
         // takes its negation. -(a + b) and (-a) + (-b) differ only in a zero's sign, which no comparison
         // and no acos below tells apart; p + (-b) is p - b.
-        [&](auto& s, std::uint32_t c, auto bx, auto by, auto d2, auto reached)
-            __attribute__((always_inline)) {
-                using D = hn::DFromV<decltype(bx)>;
-                using V = hn::Vec<D>;
-                using M = hn::Mask<D>;
-                const D dd;
-                const auto& k = constants(dd);
-                const auto& center = k.center;
-                const auto& avoid = k.avoid;
-                const auto& align = k.align;
-                // The candidates that reach no lane (about 40%, in no order a predictor learns) were left out
-                // before (EachLaneVectorOf's filter), without a branch.
-                // -v.dot(offset) (z adds 0); the velocity's lanes hold the storage type's values too.
-                const V back_dot = WidenedDot<Real>(s.vx, bx, s.vy, by);
-                // The cosine -back_dot / (speed * length) is compared with the limits as signed squares: no
-                // square root, no division. The lanes the squares cannot decide take the plain path's
-                // arithmetic below.
-                const V back_squared = hn::Mul(back_dot, hn::Abs(back_dot));
-                V scale = hn::Mul(s.speed2, d2);
-                if constexpr (!float_offsets) {
-                    scale = hn::IfThenElse(hn::And(hn::Ge(scale, k.least_scale), hn::Le(scale, k.most_scale)),
-                                           scale, k.nan);
-                }
-                // Neighbourhoods of the same half-angle share its test (the same limits: the same answer).
-                M decided = hn::FirstN(dd, hn::Lanes(dd));
-                M center_within, avoid_within, align_within;
-                if constexpr (kOneCone) {
-                    center_within = center.WithinCone(back_squared, scale, decided);
-                    avoid_within = hn::FirstN(dd, hn::Lanes(dd));
-                    align_within = center_within;
+        [&](auto& s, std::uint32_t c, auto bx, auto by, auto d2, auto other) __attribute__((always_inline)) {
+            using D = hn::DFromV<decltype(bx)>;
+            using V = hn::Vec<D>;
+            using M = hn::Mask<D>;
+            const D dd;
+            const auto& k = constants(dd);
+            const auto& center = k.center;
+            const auto& avoid = k.avoid;
+            const auto& align = k.align;
+            // The candidates that reach no lane (about 40%, in no order a predictor learns) were left out
+            // before (EachLaneVectorOf's filter), without a branch.
+            // -v.dot(offset) (z adds 0); the velocity's lanes hold the storage type's values too.
+            const V back_dot = WidenedDot<Real>(s.vx, bx, s.vy, by);
+            // The cosine -back_dot / (speed * length) is compared with the limits as signed squares: no
+            // square root, no division. The lanes the squares cannot decide take the plain path's
+            // arithmetic below.
+            const V back_squared = hn::Mul(back_dot, hn::Abs(back_dot));
+            V scale = hn::Mul(s.speed2, d2);
+            if constexpr (!float_offsets) {
+                scale = hn::IfThenElse(hn::And(hn::Ge(scale, k.least_scale), hn::Le(scale, k.most_scale)),
+                                       scale, k.nan);
+            }
+            // Neighbourhoods of the same half-angle share its test (the same limits: the same answer).
+            M decided = hn::FirstN(dd, hn::Lanes(dd));
+            M center_within, avoid_within, align_within;
+            if constexpr (kOneCone) {
+                center_within = center.WithinCone(back_squared, scale, decided);
+                avoid_within = hn::FirstN(dd, hn::Lanes(dd));
+                align_within = center_within;
+            } else {
+                center_within = center.WithinBySquares(back_squared, scale, decided);
+                avoid_within =
+                    avoid_as_center ? center_within : avoid.WithinBySquares(back_squared, scale, decided);
+                align_within = align_as_center  ? center_within
+                               : align_as_avoid ? avoid_within
+                                                : align.WithinBySquares(back_squared, scale, decided);
+            }
+            M seen_center = center.SeesWithin(other, d2, center_within);
+            M seen_avoid = avoid.SeesWithin(other, d2, avoid_within);
+            M seen_align = align.SeesWithin(other, d2, align_within);
+            if (!hn::AllTrue(dd, decided)) [[unlikely]] { // near a limit, or out of those ranges
+                M reached;
+                if constexpr (std::is_same_v<decltype(other), EveryLane>) {
+                    reached = hn::FirstN(dd, hn::Lanes(dd));
                 } else {
-                    center_within = center.WithinBySquares(back_squared, scale, decided);
-                    avoid_within =
-                        avoid_as_center ? center_within : avoid.WithinBySquares(back_squared, scale, decided);
-                    align_within = align_as_center  ? center_within
-                                   : align_as_avoid ? avoid_within
-                                                    : align.WithinBySquares(back_squared, scale, decided);
+                    reached = other;
                 }
-                M seen_center = center.SeesWithin(reached, d2, center_within);
-                M seen_avoid = avoid.SeesWithin(reached, d2, avoid_within);
-                M seen_align = align.SeesWithin(reached, d2, align_within);
-                if (!hn::AllTrue(dd, decided)) [[unlikely]] { // near a limit, or out of those ranges
-                    const V length = hn::Sqrt(d2);
-                    const M turning = hn::And(hn::Ne(s.speed, k.zero), hn::Ne(length, k.zero));
-                    // v.dot(offset) / (speed * length), clamped as angle_between does.
-                    const V cosine = hn::Neg(hn::Div(back_dot, hn::Mul(s.speed, length)));
-                    const V clamped =
-                        hn::IfThenElse(hn::Gt(cosine, k.one), k.one,
-                                       hn::IfThenElse(hn::Lt(cosine, k.neg_one), k.neg_one, cosine));
-                    seen_center = center.Sees(reached, turning, length, clamped);
-                    seen_avoid = avoid.Sees(reached, turning, length, clamped);
-                    seen_align = align.Sees(reached, turning, length, clamped);
-                }
-                const V nx = hn::Sub(s.px, bx), ny = hn::Sub(s.py, by); // the neighbour's image
-                s.cx = add_where(seen_center, s.cx, nx);
-                s.cy = add_where(seen_center, s.cy, ny);
-                s.cn = count_where(dd, seen_center, s.cn);
-                s.ax = add_where(seen_avoid, s.ax, nx);
-                s.ay = add_where(seen_avoid, s.ay, ny);
-                s.an = count_where(dd, seen_avoid, s.an);
-                s.lx = add_where(seen_align, s.lx, hn::Set(dd, agents.ux[c]));
-                s.ly = add_where(seen_align, s.ly, hn::Set(dd, agents.uy[c]));
-                s.ln = count_where(dd, seen_align, s.ln);
-            },
+                const V length = hn::Sqrt(d2);
+                const M turning = hn::And(hn::Ne(s.speed, k.zero), hn::Ne(length, k.zero));
+                // v.dot(offset) / (speed * length), clamped as angle_between does.
+                const V cosine = hn::Neg(hn::Div(back_dot, hn::Mul(s.speed, length)));
+                const V clamped =
+                    hn::IfThenElse(hn::Gt(cosine, k.one), k.one,
+                                   hn::IfThenElse(hn::Lt(cosine, k.neg_one), k.neg_one, cosine));
+                seen_center = center.Sees(reached, turning, length, clamped);
+                seen_avoid = avoid.Sees(reached, turning, length, clamped);
+                seen_align = align.Sees(reached, turning, length, clamped);
+            }
+            const V nx = hn::Sub(s.px, bx), ny = hn::Sub(s.py, by); // the neighbour's image
+            s.cx = add_where(seen_center, s.cx, nx);
+            s.cy = add_where(seen_center, s.cy, ny);
+            s.cn = count_where(dd, seen_center, s.cn);
+            s.ax = add_where(seen_avoid, s.ax, nx);
+            s.ay = add_where(seen_avoid, s.ay, ny);
+            s.an = count_where(dd, seen_avoid, s.an);
+            s.lx = add_where(seen_align, s.lx, hn::Set(dd, agents.ux[c]));
+            s.ly = add_where(seen_align, s.ly, hn::Set(dd, agents.uy[c]));
+            s.ln = count_where(dd, seen_align, s.ln);
+        },
         [&](const auto& s, std::uint32_t at, std::size_t n) {
             const hn::DFromV<decltype(s.cx)> dd;
             const std::uint32_t i = at - base;
