@@ -5,12 +5,14 @@
 
 #include "boids/fix15.hpp"
 #include "cell_cursors.hpp"
+#include "grid_binning.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cassert>
 #include <limits>
 #include <omp.h>
+#include <type_traits>
 
 namespace boids {
 
@@ -87,11 +89,12 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
     nz_ = g.nz;
     const std::size_t cells = g.cell_count();
 
-    // Binning: cell_of divides and floors each coordinate. With a table of where each line's cells begin
-    // (detail::line_bound_table), a multiplication guesses the line to within one (the product and the
-    // quotient differ by a few units in the last place), and two exact comparisons settle it: the same
-    // cell, at a fraction of the cost. The tables take a little work per line, so a grid with far more
-    // lines than members (a flock strung out along one axis) bins with cell_of.
+    // Binning: cell_of divides and floors each coordinate. One agent at a time, with a table of where each
+    // line's cells begin (detail::line_bound_table), a multiplication guesses the line to within one (the
+    // product and the quotient differ by a few units in the last place), and two exact comparisons settle
+    // it: the same cell, at a fraction of the cost. The tables take a little work per line, so a grid with
+    // far more lines than members (a flock strung out along one axis) bins with cell_of. A vector of agents
+    // at a time (bin_plane), the division per lane costs less than gathering each lane's bounds.
     const std::size_t lines = static_cast<std::size_t>(nx_) + static_cast<std::size_t>(ny_) +
                               (three_d_ ? static_cast<std::size_t>(nz_) : 0);
     const bool tabled = lines <= m / 4;
@@ -116,24 +119,26 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
         query_bound_x_ = query_bounds(bound_x_, origin_x_, cell_w_, nx_);
         query_bound_y_ = query_bounds(bound_y_, origin_y_, cell_h_, ny_);
     }
-    const double inv_w = 1.0 / cell_w_, inv_h = 1.0 / cell_h_, inv_d = 1.0 / cell_d_;
-    const auto line = [](double p, double origin, double inverse, int lines_n, const double* bound) {
-        const double guess = (p - origin) * inverse;
-        const int g = guess >= 0.0 ? static_cast<int>(std::min(guess, lines_n - 1.0)) : 0;
-        const int c = g - 1 + (p >= bound[g + 1] ? 1 : 0) + (p >= bound[g + 2] ? 1 : 0);
-        return static_cast<std::size_t>(std::max(c, 0)); // a NaN compares false everywhere: line 0
-    };
+    const BinningLine column_line{origin_x_, cell_w_, 1.0 / cell_w_, nx_, bound_x_.data()};
+    const BinningLine row_line{origin_y_, cell_h_, 1.0 / cell_h_, ny_, bound_y_.data()};
+    const BinningLine layer_line{origin_z_, cell_d_, 1.0 / cell_d_, nz_, bound_z_.data()};
     const auto bin = [&](std::size_t i) -> std::size_t {
         const double x = static_cast<double>(world.x[i]), y = static_cast<double>(world.y[i]);
         const double z = three_d_ ? static_cast<double>(world.z[i]) : 0.0;
         if (!tabled) {
             return cell_of(x, y, z);
         }
-        const std::size_t layer = three_d_ ? line(z, origin_z_, inv_d, nz_, bound_z_.data()) : 0;
-        return (layer * static_cast<std::size_t>(ny_) + line(y, origin_y_, inv_h, ny_, bound_y_.data())) *
-                   static_cast<std::size_t>(nx_) +
-               line(x, origin_x_, inv_w, nx_, bound_x_.data());
+        const auto line = [](double p, const BinningLine& l) {
+            return static_cast<std::size_t>(bin_line(p, l));
+        };
+        const std::size_t layer = three_d_ ? line(z, layer_line) : 0;
+        return (layer * static_cast<std::size_t>(ny_) + line(y, row_line)) * static_cast<std::size_t>(nx_) +
+               line(x, column_line);
     };
+    // A plane whose agents are (nearly) all members bins a vector of them at a time, the few others marked
+    // after; a grid of few members (the predators') bins those alone.
+    constexpr bool in_lanes = std::is_same_v<Real, float> || std::is_same_v<Real, double>;
+    const bool binned_in_lanes = in_lanes && !three_d_ && 2 * m >= n;
 
     // Stable counting sort, in parallel: thread t bins the t-th share of the world (in world order) into its
     // own counters; a prefix sum in (cell, thread) order turns them into scatter cursors, so members keep
@@ -160,8 +165,18 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
         std::fill(counter, counter + cells, 0u);
         // Binned first, then counted: with many cells a counter is a cache miss away, so the counting (and
         // the scatter below) fetches the counter of the member 16 ahead while it counts this one.
-        for (std::size_t i = begin; i < end; ++i) {
-            slot_cell_[i] = member(i) ? static_cast<std::uint32_t>(bin(i)) : outside;
+        if (!binned_in_lanes) {
+            for (std::size_t i = begin; i < end; ++i) {
+                slot_cell_[i] = member(i) ? static_cast<std::uint32_t>(bin(i)) : outside;
+            }
+        } else if constexpr (in_lanes) {
+            bin_plane(world.x.data() + begin, world.y.data() + begin, end - begin, column_line, row_line,
+                      slot_cell_.data() + begin);
+            for (std::size_t i = begin; i < end && m < n; ++i) {
+                if (!member(i)) {
+                    slot_cell_[i] = outside;
+                }
+            }
         }
         constexpr std::size_t ahead = 16;
         for (std::size_t i = begin; i < end; ++i) {
