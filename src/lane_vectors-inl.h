@@ -118,11 +118,13 @@ Real ReachBound(double range2) {
     }
 }
 
-/// Lists in `list` the candidates of `runs` within range of some agent of slots [first, last) (at most 16),
-/// in the runs' order, and returns how many: a superset of those the agents' lanes reach (ReachBound), with
-/// the candidates in the lanes of the storage type and the agents broadcast in turn, so a vector tests
-/// 16 candidates on AVX-512 in float. The list lives in thread storage until the next call.
-template <bool Wrap, LaneOffset offset, class Real>
+/// Lists in `list` the candidates of `runs` within range of some agent of slots [first, last) (at most
+/// kAgents), in the runs' order, and returns how many: a superset of those the agents' lanes reach
+/// (ReachBound), with the candidates in the lanes of the storage type and the agents broadcast in turn, so a
+/// vector tests 16 candidates on AVX-512 in float. Every vector of candidates meets kAgents agents, the last
+/// one repeated (which keeps what it kept): a loop over a group's own count of agents ended in a
+/// misprediction per vector of candidates. The list lives in thread storage until the next call.
+template <std::size_t kAgents, bool Wrap, LaneOffset offset, class Real>
 HWY_ATTR std::size_t ListCandidatesInReach(const InRangeGrid<Real>& grid, std::uint32_t first,
                                            std::uint32_t last, const CandidateRuns& runs,
                                            const hwy::MakeUnsigned<Real>*& list) {
@@ -142,6 +144,12 @@ HWY_ATTR std::size_t ListCandidatesInReach(const InRangeGrid<Real>& grid, std::u
     Slot* const out = kept.data();
     const TorusLanes<decltype(dc)> torus(dc, grid);
     const VC bound = hn::Set(dc, ReachBound<Real>(grid.range2));
+    VC agent_x[kAgents], agent_y[kAgents];
+    for (std::size_t j = 0; j < kAgents; ++j) {
+        const std::uint32_t s = std::min(first + static_cast<std::uint32_t>(j), last - 1);
+        agent_x[j] = hn::Set(dc, grid.x[s]);
+        agent_y[j] = hn::Set(dc, grid.y[s]);
+    }
     std::size_t listed = 0;
     for (int k = 0; k < runs.count; ++k) {
         const std::uint32_t e = runs.end[k];
@@ -151,8 +159,9 @@ HWY_ATTR std::size_t ListCandidatesInReach(const InRangeGrid<Real>& grid, std::u
             if (c + lanes <= grid.size) {
                 const VC x = hn::LoadU(dc, grid.x + c), y = hn::LoadU(dc, grid.y + c);
                 keep = hn::FirstN(dc, 0);
-                for (std::uint32_t s = first; s < last; ++s) {
-                    const VC a = hn::Set(dc, grid.x[s]), b = hn::Set(dc, grid.y[s]);
+#pragma GCC unroll 16
+                for (std::size_t j = 0; j < kAgents; ++j) {
+                    const VC a = agent_x[j], b = agent_y[j];
                     VC ix = x, iy = y;
                     if constexpr (Wrap) {
                         ix = torus.ImageX(a, x);
@@ -249,8 +258,8 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
         // candidates at a time; then the model's terms of those alone. A candidate left out reaches no
         // lane, so it would add nothing.
         const hwy::MakeUnsigned<Real>* list = nullptr;
-        const std::size_t listed =
-            ListCandidatesInReach<Wrap, offset>(grid, at, std::min(at + mine, end), runs, list);
+        const std::size_t listed = ListCandidatesInReach<count * hn::MaxLanes(D()), Wrap, offset>(
+            grid, at, std::min(at + mine, end), runs, list);
         for (std::size_t i = 0; i < listed; ++i) {
             const auto c = static_cast<std::uint32_t>(list[i]);
             if (c - at < mine) [[unlikely]] {
