@@ -47,9 +47,15 @@ void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, st
     // The cell of slot `begin`: the last whose first slot is not past it.
     auto cell =
         static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin());
+    // The column and row of cell - 1, followed cell by cell rather than divided out for each.
+    auto column = static_cast<int>((cell - 1) % columns), row = static_cast<int>((cell - 1) / columns);
     for (std::uint32_t s = begin; s < end;) {
         while (starts[cell] <= s) {
             ++cell; // starts[cell] ends the cell of slot s
+            if (++column == static_cast<int>(columns)) {
+                column = 0;
+                ++row;
+            }
         }
         const std::uint32_t stop = std::min(starts[cell], end);
         Real x0 = flock.x(s), x1 = x0, y0 = flock.y(s), y1 = y0;
@@ -61,8 +67,6 @@ void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, st
         }
         // The cell's own lines hold the box (the common case, without a division), or its corners share
         // a key.
-        const std::size_t own = cell - 1; // the cell of slot s
-        const auto column = static_cast<int>(own % columns), row = static_cast<int>(own / columns);
         if (!flock.three_d() && flock.holds_lines(column, row, x0, x1, y0, y1)) {
             group(s, stop, {static_cast<double>(column), static_cast<double>(row), 0.0});
         } else if (const auto lines = key(x0, y0); lines == key(x1, y1)) {
