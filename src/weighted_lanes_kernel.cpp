@@ -23,12 +23,13 @@ namespace boids::fast {
 namespace HWY_NAMESPACE {
 
 /// A vector of agents: their positions, velocities and speeds, and their sums. `speed2` is the speed
-/// squared where ConeLanes' squares may decide (WeightedSums), NaN elsewhere. The neighbour counts cn, an
-/// and ln are count_where's (read by counted).
+/// squared where ConeLanes' squares may decide (WeightedSums), NaN elsewhere; `above_scale` and
+/// `below_scale` the center's limits times speed2 (float storage, one half-angle). The neighbour counts
+/// cn, an and ln are count_where's (read by counted).
 template <class D>
 struct WeightedLanes {
     using V = hn::Vec<D>;
-    V px, py, vx, vy, speed, speed2;
+    V px, py, vx, vy, speed, speed2, above_scale, below_scale;
     V cx, cy, cn, ax, ay, an, lx, ly, ln;
 };
 
@@ -139,6 +140,15 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
             return half;
         }
     };
+    // speed^2 d2, NaN in double storage outside the ranges the squares decide in.
+    const auto scale_of = [](auto speed2, auto d2, const auto& k) {
+        auto scale = hn::Mul(speed2, d2);
+        if constexpr (!float_offsets) {
+            scale = hn::IfThenElse(hn::And(hn::Ge(scale, k.least_scale), hn::Le(scale, k.most_scale)), scale,
+                                   k.nan);
+        }
+        return scale;
+    };
     const bool avoid_as_center = near.avoid.angle == near.center.angle;
     const bool align_as_center = near.align.angle == near.center.angle;
     const bool align_as_avoid = near.align.angle == near.avoid.angle;
@@ -154,12 +164,15 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
             const auto speed2 = hn::Mul(speed, speed);
             const auto decidable = hn::Or(hn::And(hn::Ge(speed2, k.slowest2), hn::Le(speed2, k.fastest2)),
                                           float_offsets ? hn::Eq(speed, zero) : hn::FirstN(dd, 0));
+            const auto squared = hn::IfThenElse(decidable, speed2, k.nan);
             return WeightedLanes<decltype(dd)>{WidenLanes<Real>(dd, LoadLanes(dr, grid.x, at, n)),
                                                WidenLanes<Real>(dd, LoadLanes(dr, grid.y, at, n)),
                                                LoadLanes(dd, agents.vx, at, n),
                                                LoadLanes(dd, agents.vy, at, n),
                                                speed,
-                                               hn::IfThenElse(decidable, speed2, k.nan),
+                                               squared,
+                                               hn::Mul(k.center.above_squared, squared),
+                                               hn::Mul(k.center.below_squared, squared),
                                                zero,
                                                zero,
                                                zero,
@@ -190,19 +203,27 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
             // square root, no division. The lanes the squares cannot decide take the plain path's
             // arithmetic below.
             const V back_squared = hn::Mul(back_dot, hn::Abs(back_dot));
-            V scale = hn::Mul(s.speed2, d2);
-            if constexpr (!float_offsets) {
-                scale = hn::IfThenElse(hn::And(hn::Ge(scale, k.least_scale), hn::Le(scale, k.most_scale)),
-                                       scale, k.nan);
-            }
             // Neighbourhoods of the same half-angle share its test (the same limits: the same answer).
             M decided = hn::FirstN(dd, hn::Lanes(dd));
             M center_within, avoid_within, align_within;
-            if constexpr (kOneCone) {
+            if constexpr (kOneCone && float_offsets) {
+                // WithinCone with the limits times speed^2 made once per vector of agents: (limit speed^2)
+                // d2 and limit (speed^2 d2) differ by a rounding or two, far below the margin, in the same
+                // ranges. Where a limit's +-1e300 times speed^2 overflows, a zero d2 gives NaN, and the lane
+                // takes the plain arithmetic below (a d2 above zero gives the infinity's answer, as before).
+                const M above = hn::Le(back_squared, hn::Mul(s.above_scale, d2));
+                const M below = hn::Ge(back_squared, hn::Mul(s.below_scale, d2));
+                decided = hn::Or(above, below);
+                center_within = above;
+                avoid_within = hn::FirstN(dd, hn::Lanes(dd));
+                align_within = above;
+            } else if constexpr (kOneCone) {
+                const V scale = scale_of(s.speed2, d2, k);
                 center_within = center.WithinCone(back_squared, scale, decided);
                 avoid_within = hn::FirstN(dd, hn::Lanes(dd));
                 align_within = center_within;
             } else {
+                const V scale = scale_of(s.speed2, d2, k);
                 center_within = center.WithinBySquares(back_squared, scale, decided);
                 avoid_within =
                     avoid_as_center ? center_within : avoid.WithinBySquares(back_squared, scale, decided);

@@ -142,18 +142,23 @@ World<Real> with_still_agents(World<Real> w) {
 
 TEST(WeightedLanes, CompareTheLimitsAsSignedSquaresForEveryHalfAngle) {
     // Limits of either sign, 0 and pi among them (whose cosines lie past +-1 with their margins), each
-    // neighbourhood taking each in turn; agents at rest and on the same spot as others see all around.
+    // neighbourhood taking each in turn, then in Downey's shape (align sharing the center's half-angle,
+    // avoid seeing all around, which the lanes compile apart); agents at rest and on the same spot as others
+    // see all around.
     const double angles[] = {0.0, 0.3, 1.0, 1.5707963267948966, 2.0, 2.8, 3.141592653589793};
     constexpr int count = sizeof angles / sizeof angles[0];
-    for (int i = 0; i < count; ++i) {
+    for (int i = 0; i < 2 * count; ++i) {
+        const bool downey = i >= count;
+        const double center = angles[i % count];
+        const double avoid = downey ? angles[count - 1] : angles[(i + 2) % count];
+        const double align = downey ? center : angles[(i + 4) % count];
         // Radius 1: about 20 agents in the center request's neighbourhood.
         Params p = downey_params(Boundary::Wrap, std::sqrt(400 * 3.14159 / w20_mean_neighbours));
-        set_param(p, "center_angle", exact(angles[i]));
-        set_param(p, "avoid_angle", exact(angles[(i + 2) % count]));
-        set_param(p, "align_angle", exact(angles[(i + 4) % count]));
+        set_param(p, "center_angle", exact(center));
+        set_param(p, "avoid_angle", exact(avoid));
+        set_param(p, "align_angle", exact(align));
         set_param(p, "avoid_radius", "0.6");
-        const std::string what = "angles " + exact(angles[i]) + ", " + exact(angles[(i + 2) % count]) + ", " +
-                                 exact(angles[(i + 4) % count]);
+        const std::string what = "angles " + exact(center) + ", " + exact(avoid) + ", " + exact(align);
         expect_every_target_plain(p,
                                   with_still_agents(spawn_world<float>(p, AgentCounts{400, 0, 0, 0}, 13 + i)),
                                   8, what + ", f32");
