@@ -335,10 +335,16 @@ HWY_ATTR void WeightedHeadingsF64(const double* vx, const double* vy, std::uint3
     WeightedHeadings(vx, vy, count, out_vx, out_vy, speed, ux, uy);
 }
 
-/// Downey's limit_vector in lanes (weighted::limit): a vector longer than 1 scaled to length 1.
+/// Downey's limit_vector in lanes (weighted::limit): a vector longer than 1 scaled to length 1. A square
+/// root of a squared length at most 1 is at most 1 (sqrt is monotonic and exact at 1), so where no lane's
+/// squared length exceeds 1 no lane is longer: the means of neighbours within a radius of 1 (Downey's) and
+/// of unit headings never are, and skip the root and the division.
 HWY_INLINE HWY_ATTR void LimitLanes(V& x, V& y) {
     const DD dd;
     const V one = hn::Set(dd, 1.0);
+    if (hn::AllFalse(dd, hn::Gt(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), one))) {
+        return;
+    }
     const V n = PlaneNorm(x, y);
     const M longer = hn::Gt(n, one);
     const V k = hn::Div(one, n);
