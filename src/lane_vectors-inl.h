@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -118,16 +119,18 @@ Real ReachBound(double range2) {
     }
 }
 
-/// Lists in `list` the candidates of `runs` within range of some agent of slots [first, last) (at most
-/// kAgents), in the runs' order, and returns how many: a superset of those the agents' lanes reach
-/// (ReachBound), with the candidates in the lanes of the storage type and the agents broadcast in turn, so a
-/// vector tests 16 candidates on AVX-512 in float. Every vector of candidates meets kAgents agents, the last
-/// one repeated (which keeps what it kept): an unrolled loop of a fixed count measured faster than a loop
-/// over each group's own count. The list lives in thread storage until the next call.
-template <std::size_t kAgents, bool Wrap, LaneOffset offset, class Real>
-HWY_ATTR std::size_t ListCandidatesInReach(const InRangeGrid<Real>& grid, std::uint32_t first,
-                                           std::uint32_t last, const CandidateRuns& runs,
-                                           const hwy::MakeUnsigned<Real>*& list) {
+/// Lists the candidates of `runs` within range of some agent of each part of slots [first, last): part p
+/// holds agents [first + p kAgents, first + (p + 1) kAgents) of them, and lists[p] gets its candidates, in
+/// the runs' order: a superset of those the part's lanes reach (ReachBound). The candidates lie in the lanes
+/// of the storage type and the agents are broadcast in turn, so a vector tests 16 candidates on AVX-512 in
+/// float, and two parts share each vector's loads and the loop. Every vector of candidates meets kAgents
+/// agents of each part, the part's last one repeated (which keeps what it kept): an unrolled loop of a fixed
+/// count measured faster than a loop over each group's own count. The lists live in thread storage until
+/// the next call.
+template <std::size_t kAgents, std::size_t kParts, bool Wrap, LaneOffset offset, class Real>
+HWY_ATTR void ListCandidatesInReach(const InRangeGrid<Real>& grid, std::uint32_t first, std::uint32_t last,
+                                    const CandidateRuns& runs,
+                                    std::span<const hwy::MakeUnsigned<Real>> (&lists)[kParts]) {
     using Slot = hwy::MakeUnsigned<Real>; // the indices' lanes as wide as the coordinates'
     const hn::ScalableTag<Real> dc;
     const hn::RebindToUnsigned<decltype(dc)> du;
@@ -138,48 +141,74 @@ HWY_ATTR std::size_t ListCandidatesInReach(const InRangeGrid<Real>& grid, std::u
         total += runs.end[k] - runs.begin[k];
     }
     thread_local std::vector<Slot> kept;
-    if (kept.size() < total + lanes) { // a whole vector is stored at the end of the list
-        kept.resize(total + lanes);
+    const std::size_t room = total + lanes; // a whole vector is stored at the end of a list
+    if (kept.size() < kParts * room) {
+        kept.resize(kParts * room);
     }
-    Slot* const out = kept.data();
     const TorusLanes<decltype(dc)> torus(dc, grid);
     const VC bound = hn::Set(dc, ReachBound<Real>(grid.range2));
-    VC agent_x[kAgents], agent_y[kAgents];
-    for (std::size_t j = 0; j < kAgents; ++j) {
-        const std::uint32_t s = std::min(first + static_cast<std::uint32_t>(j), last - 1);
-        agent_x[j] = hn::Set(dc, grid.x[s]);
-        agent_y[j] = hn::Set(dc, grid.y[s]);
+    VC agent_x[kParts][kAgents], agent_y[kParts][kAgents];
+    for (std::size_t p = 0; p < kParts; ++p) {
+        const auto from = first + static_cast<std::uint32_t>(p * kAgents);
+        const std::uint32_t to = std::min(last, from + static_cast<std::uint32_t>(kAgents));
+        for (std::size_t j = 0; j < kAgents; ++j) {
+            const std::uint32_t s = std::min(from + static_cast<std::uint32_t>(j), to - 1);
+            agent_x[p][j] = hn::Set(dc, grid.x[s]);
+            agent_y[p][j] = hn::Set(dc, grid.y[s]);
+        }
     }
-    std::size_t listed = 0;
+    std::size_t listed[kParts] = {};
     for (int k = 0; k < runs.count; ++k) {
         const std::uint32_t e = runs.end[k];
         for (std::uint32_t c = runs.begin[k]; c < e; c += lanes) {
             const auto here = hn::FirstN(dc, e - c);
-            auto keep = here; // past the columns' end a vector is not read: all kept
+            using Mask = std::remove_const_t<decltype(here)>;
+            Mask keep[kParts];
+            for (std::size_t p = 0; p < kParts; ++p) {
+                keep[p] = here; // past the columns' end a vector is not read: all kept
+            }
             if (c + lanes <= grid.size) {
                 const VC x = hn::LoadU(dc, grid.x + c), y = hn::LoadU(dc, grid.y + c);
-                keep = hn::FirstN(dc, 0);
+                for (std::size_t p = 0; p < kParts; ++p) {
+                    Mask near = hn::FirstN(dc, 0);
 #pragma GCC unroll 16
-                for (std::size_t j = 0; j < kAgents; ++j) {
-                    const VC a = agent_x[j], b = agent_y[j];
-                    VC ix = x, iy = y;
-                    if constexpr (Wrap) {
-                        ix = torus.ImageX(a, x);
-                        iy = torus.ImageY(b, y);
+                    for (std::size_t j = 0; j < kAgents; ++j) {
+                        const VC a = agent_x[p][j], b = agent_y[p][j];
+                        VC ix = x, iy = y;
+                        if constexpr (Wrap) {
+                            ix = torus.ImageX(a, x);
+                            iy = torus.ImageY(b, y);
+                        }
+                        const VC dx = offset == LaneOffset::AgentMinusImage ? hn::Sub(a, ix) : hn::Sub(ix, a);
+                        const VC dy = offset == LaneOffset::AgentMinusImage ? hn::Sub(b, iy) : hn::Sub(iy, b);
+                        near = hn::Or(near, hn::Le(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), bound));
                     }
-                    const VC dx = offset == LaneOffset::AgentMinusImage ? hn::Sub(a, ix) : hn::Sub(ix, a);
-                    const VC dy = offset == LaneOffset::AgentMinusImage ? hn::Sub(b, iy) : hn::Sub(iy, b);
-                    keep = hn::Or(keep, hn::Le(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), bound));
+                    keep[p] = hn::And(near, here);
                 }
-                keep = hn::And(keep, here);
             }
-            const Compressor<decltype(du)> pick(du, hn::RebindMask(du, keep));
-            hn::StoreU(pick(hn::Iota(du, static_cast<Slot>(c))), du, out + listed);
-            listed += hn::CountTrue(dc, keep);
+            for (std::size_t p = 0; p < kParts; ++p) {
+                const Compressor<decltype(du)> pick(du, hn::RebindMask(du, keep[p]));
+                hn::StoreU(pick(hn::Iota(du, static_cast<Slot>(c))), du, kept.data() + p * room + listed[p]);
+                listed[p] += hn::CountTrue(dc, keep[p]);
+            }
         }
     }
-    list = out;
-    return listed;
+    for (std::size_t p = 0; p < kParts; ++p) {
+        lists[p] = {kept.data() + p * room, listed[p]};
+    }
+}
+
+/// The candidates ListCandidatesInReach lists for agents [first, last) (at most kAgents) where `filtered`;
+/// none otherwise.
+template <std::size_t kAgents, bool filtered, bool Wrap, LaneOffset offset, class Real>
+HWY_ATTR std::span<const hwy::MakeUnsigned<Real>> CandidatesInReach(const InRangeGrid<Real>& grid,
+                                                                    std::uint32_t first, std::uint32_t last,
+                                                                    const CandidateRuns& runs) {
+    std::span<const hwy::MakeUnsigned<Real>> lists[1];
+    if constexpr (filtered) {
+        ListCandidatesInReach<kAgents, 1, Wrap, offset>(grid, first, last, runs, lists);
+    }
+    return lists[0];
 }
 
 /// `count` vectors of agents from slot `at` (those before `end`), in double lanes of tag D (DD or DH):
@@ -194,8 +223,8 @@ HWY_ATTR std::size_t ListCandidatesInReach(const InRangeGrid<Real>& grid, std::u
 template <std::size_t count, bool Wrap, LaneOffset offset, bool filtered, bool own_radii, class D, class Real,
           class Start, class Add, class Finish>
 HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::uint32_t end,
-                          const CandidateRuns& runs, const Start& start, const Add& add,
-                          const Finish& finish) {
+                          const CandidateRuns& runs, std::span<const hwy::MakeUnsigned<Real>> listed,
+                          const Start& start, const Add& add, const Finish& finish) {
     using V = hn::Vec<D>;
     const D dd;
     const hn::Rebind<Real, D> dr; // as many lanes of the storage type
@@ -254,14 +283,10 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
     };
     const auto mine = static_cast<std::uint32_t>(count) * lanes; // the lanes' slots: [at, at + mine)
     if constexpr (filtered) {
-        // First the candidates within range of some lane (or a few more), in their order, a vector of
-        // candidates at a time; then the model's terms of those alone. A candidate left out reaches no
-        // lane, so it would add nothing.
-        const hwy::MakeUnsigned<Real>* list = nullptr;
-        const std::size_t listed = ListCandidatesInReach<count * hn::MaxLanes(D()), Wrap, offset>(
-            grid, at, std::min(at + mine, end), runs, list);
-        for (std::size_t i = 0; i < listed; ++i) {
-            const auto c = static_cast<std::uint32_t>(list[i]);
+        // The model's terms of the candidates within range of some lane (or a few more: `listed`, in their
+        // order) alone. A candidate left out reaches no lane, so it would add nothing.
+        for (const auto slot : listed) {
+            const auto c = static_cast<std::uint32_t>(slot);
             if (c - at < mine) [[unlikely]] {
                 visit(c, std::true_type{});
             } else {
@@ -288,25 +313,53 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
     }
 }
 
+/// Where one vector at a time takes a group of more than one, two vectors' lists of candidates in reach are
+/// made in one pass over the candidates (AVX2 and AVX-512: weighted −8% and −1 to −3%); with SSE4's two
+/// double lanes the pass measured no faster than one per vector.
+constexpr bool paired_lists = HWY_TARGET <= HWY_AVX2;
+
 /// LaneVectors over the whole group: `most` vectors at a time (1 or 2) while more than one remains; on
-/// AVX-512 a vector of no more than half the lanes at half width (DH), on its own.
+/// AVX-512 a vector of no more than half the lanes at half width (DH), on its own. Filtered, each call's
+/// candidates are listed for its agents, and paired_lists' two vectors' in one pass.
 template <bool Wrap, LaneOffset offset, std::size_t most, bool filtered, bool own_radii, class Real,
           class... Model>
 HWY_ATTR void EachLaneVector(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
                              const Model&... model) {
+    constexpr std::size_t full = hn::MaxLanes(DD()), half = hn::MaxLanes(DH());
     const auto lanes = static_cast<std::uint32_t>(hn::Lanes(DD()));
     const std::uint32_t end = group.first + group.count;
     for (std::uint32_t at = group.first; at < end;) {
         const std::uint32_t left = end - at;
         if (most == 2 && left > (half_vectors ? lanes + lanes / 2 : lanes)) {
-            LaneVectors<2, Wrap, offset, filtered, own_radii, DD>(grid, at, end, runs, model...);
-            at += 2 * lanes;
+            const std::uint32_t last = std::min(end, at + 2 * lanes);
+            LaneVectors<2, Wrap, offset, filtered, own_radii, DD>(
+                grid, at, end, runs,
+                CandidatesInReach<2 * full, filtered, Wrap, offset>(grid, at, last, runs), model...);
+            at = last;
+        } else if (filtered && paired_lists && most == 1 && left > lanes) {
+            const std::uint32_t last = std::min(end, at + 2 * lanes), next = at + lanes;
+            std::span<const hwy::MakeUnsigned<Real>> lists[2];
+            ListCandidatesInReach<full, 2, Wrap, offset>(grid, at, last, runs, lists);
+            LaneVectors<1, Wrap, offset, filtered, own_radii, DD>(grid, at, next, runs, lists[0], model...);
+            if (half_vectors && last - next <= lanes / 2) {
+                LaneVectors<1, Wrap, offset, filtered, own_radii, DH>(grid, next, last, runs, lists[1],
+                                                                      model...);
+            } else {
+                LaneVectors<1, Wrap, offset, filtered, own_radii, DD>(grid, next, last, runs, lists[1],
+                                                                      model...);
+            }
+            at = last;
         } else if (half_vectors && left <= lanes / 2) {
-            LaneVectors<1, Wrap, offset, filtered, own_radii, DH>(grid, at, end, runs, model...);
+            LaneVectors<1, Wrap, offset, filtered, own_radii, DH>(
+                grid, at, end, runs, CandidatesInReach<half, filtered, Wrap, offset>(grid, at, end, runs),
+                model...);
             at = end;
         } else {
-            LaneVectors<1, Wrap, offset, filtered, own_radii, DD>(grid, at, end, runs, model...);
-            at += std::min(lanes, left);
+            const std::uint32_t last = at + std::min(lanes, left);
+            LaneVectors<1, Wrap, offset, filtered, own_radii, DD>(
+                grid, at, end, runs, CandidatesInReach<full, filtered, Wrap, offset>(grid, at, last, runs),
+                model...);
+            at = last;
         }
     }
 }
