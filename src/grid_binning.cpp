@@ -8,6 +8,7 @@
 #include "hwy/highway.h"
 
 #include "grid_binning.hpp"
+#include "grid_lines-inl.h"
 
 #include "boids/detail/grid_geometry.hpp"
 
@@ -18,16 +19,6 @@ HWY_BEFORE_NAMESPACE();
 namespace boids::binning {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-/// detail::clamped_line in lanes: floor((p - origin) / cell), a NaN taking line 0, clamped to the grid.
-/// A division per lane costs less than bin_line's two gathered bounds.
-template <class D>
-HWY_INLINE HWY_ATTR hn::Vec<D> Line(D d, hn::Vec<D> p, const BinningLine& line) {
-    const auto zero = hn::Zero(d), last = hn::Set(d, line.count - 1.0);
-    const auto f = hn::Floor(hn::Div(hn::Sub(p, hn::Set(d, line.origin)), hn::Set(d, line.cell)));
-    const auto above = hn::IfThenElse(hn::Ge(f, zero), f, zero);
-    return hn::IfThenElse(hn::Gt(above, last), last, above);
-}
 
 template <class Real>
 HWY_ATTR void BinPlane(const Real* x, const Real* y, std::size_t n, const BinningLine& columns,
@@ -46,8 +37,10 @@ HWY_ATTR void BinPlane(const Real* x, const Real* y, std::size_t n, const Binnin
     const std::size_t lanes = hn::Lanes(d);
     std::size_t i = 0;
     for (; i + lanes <= n; i += lanes) {
-        const auto column = Line(d, widen(hn::LoadU(dr, x + i)), columns);
-        const auto row = Line(d, widen(hn::LoadU(dr, y + i)), rows);
+        const auto column = fast::HWY_NAMESPACE::ClampedLine(d, widen(hn::LoadU(dr, x + i)), columns.origin,
+                                                             columns.cell, columns.count);
+        const auto row = fast::HWY_NAMESPACE::ClampedLine(d, widen(hn::LoadU(dr, y + i)), rows.origin,
+                                                          rows.cell, rows.count);
         // Below 2^31 cells (the grid's counters would not fit in memory before), exact in int32.
         const auto index = hn::DemoteTo(d32, hn::MulAdd(row, width, column));
         hn::StoreU(index, d32, reinterpret_cast<std::int32_t*>(cell + i));

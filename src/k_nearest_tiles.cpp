@@ -9,6 +9,7 @@
 #include "hwy/highway.h"
 
 #include "cell_block_lines.hpp"
+#include "grid_lines-inl.h"
 #include "k_nearest_distance.hpp"
 #include "k_nearest_tiles.hpp"
 #include "k_nearest_two_rings.hpp"
@@ -355,13 +356,8 @@ HWY_ATTR void Lines(const SpatialGrid<Real>& grid, std::uint32_t begin, std::uin
     const detail::GridGeometry g = grid.geometry();
     const Real* const xs = grid.xs().data();
     const Real* const ys = grid.ys().data();
-    // detail::clamped_line: floor((p - origin) / cell), a NaN taking the first line, clamped to the grid.
-    const auto line = [&](V p, double origin, double cell, int count) HWY_ATTR {
-        const V f = hn::Floor(hn::Div(hn::Sub(p, hn::Set(dd, origin)), hn::Set(dd, cell)));
-        const V lo = hn::Zero(dd), hi = hn::Set(dd, count - 1.0);
-        const V above = hn::IfThenElse(hn::Ge(f, lo), f, lo);
-        return hn::IfThenElse(hn::Gt(above, hi), hi, above);
-    };
+    const auto line = [&](V p, double origin, double cell, int count)
+                          HWY_ATTR { return fast::HWY_NAMESPACE::ClampedLine(dd, p, origin, cell, count); };
     const std::size_t lanes = hn::Lanes(dd);
     std::uint32_t s = begin;
     for (; s + lanes <= end; s += static_cast<std::uint32_t>(lanes)) {

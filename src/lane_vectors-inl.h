@@ -216,10 +216,10 @@ HWY_ATTR std::span<const hwy::MakeUnsigned<Real>> CandidatesInReach(const InRang
 /// adds candidate c (its offsets and squared distances in lanes, and which lanes it reaches: within range,
 /// other than the agent itself; with `own_radii`, only the latter, as EveryLane's comment says), in the
 /// candidates' order, and `finish(sums, at, n)` stores the sums. Two vectors at once share each
-/// candidate's loads and keep two chains of additions in flight. `filtered`:
-/// the candidates within range of no lane are left out first, for a model whose terms cost more than a
-/// mispredicted branch or a candidate's distances (Couzin's square root and divisions, the weighted
-/// model's three neighbourhoods).
+/// candidate's loads and keep two chains of additions in flight. `filtered`: the candidates are those of
+/// `listed` (ListCandidatesInReach's for these agents, or for more), the runs' candidates within range of no
+/// lane left out, for a model whose terms cost more than a mispredicted branch or a candidate's distances
+/// (Couzin's square root and divisions, the weighted model's three neighbourhoods); otherwise the runs'.
 template <std::size_t count, bool Wrap, LaneOffset offset, bool filtered, bool own_radii, class D, class Real,
           class Start, class Add, class Finish>
 HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::uint32_t end,

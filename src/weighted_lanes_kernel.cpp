@@ -84,10 +84,15 @@ struct ConeLanes {
 
     /// WithinBySquares of a half-angle below pi.
     HWY_INLINE HWY_ATTR M WithinCone(V back_squared, V scale, M& decided) const {
-        const M above = hn::Le(back_squared, hn::Mul(above_squared, scale));
-        const M below = hn::Ge(back_squared, hn::Mul(below_squared, scale));
-        decided = hn::And(decided, hn::Or(above, below));
-        return above;
+        return WithinLimits(back_squared, hn::Mul(above_squared, scale), hn::Mul(below_squared, scale),
+                            decided);
+    }
+
+    /// WithinCone with the limits' signed squares already times the scale (`above`, `below`).
+    static HWY_INLINE HWY_ATTR M WithinLimits(V back_squared, V above, V below, M& decided) {
+        const M within = hn::Le(back_squared, above);
+        decided = hn::And(decided, hn::Or(within, hn::Ge(back_squared, below)));
+        return within;
     }
 
     /// The lanes of `reached` within the radius and, by `within`, the half-angle.
@@ -165,23 +170,24 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
             const auto decidable = hn::Or(hn::And(hn::Ge(speed2, k.slowest2), hn::Le(speed2, k.fastest2)),
                                           float_offsets ? hn::Eq(speed, zero) : hn::FirstN(dd, 0));
             const auto squared = hn::IfThenElse(decidable, speed2, k.nan);
-            return WeightedLanes<decltype(dd)>{WidenLanes<Real>(dd, LoadLanes(dr, grid.x, at, n)),
-                                               WidenLanes<Real>(dd, LoadLanes(dr, grid.y, at, n)),
-                                               LoadLanes(dd, agents.vx, at, n),
-                                               LoadLanes(dd, agents.vy, at, n),
-                                               speed,
-                                               squared,
-                                               hn::Mul(k.center.above_squared, squared),
-                                               hn::Mul(k.center.below_squared, squared),
-                                               zero,
-                                               zero,
-                                               zero,
-                                               zero,
-                                               zero,
-                                               zero,
-                                               zero,
-                                               zero,
-                                               zero};
+            return WeightedLanes<decltype(dd)>{
+                WidenLanes<Real>(dd, LoadLanes(dr, grid.x, at, n)),
+                WidenLanes<Real>(dd, LoadLanes(dr, grid.y, at, n)),
+                LoadLanes(dd, agents.vx, at, n),
+                LoadLanes(dd, agents.vy, at, n),
+                speed,
+                squared,
+                kOneCone && float_offsets ? hn::Mul(k.center.above_squared, squared) : zero,
+                kOneCone && float_offsets ? hn::Mul(k.center.below_squared, squared) : zero,
+                zero,
+                zero,
+                zero,
+                zero,
+                zero,
+                zero,
+                zero,
+                zero,
+                zero};
         },
         // (bx, by): Geometry::neighbour's offset, the agent minus the neighbour's image; the plain path
         // takes its negation. -(a + b) and (-a) + (-b) differ only in a zero's sign, which no comparison
@@ -206,20 +212,18 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
             // Neighbourhoods of the same half-angle share its test (the same limits: the same answer).
             M decided = hn::FirstN(dd, hn::Lanes(dd));
             M center_within, avoid_within, align_within;
-            if constexpr (kOneCone && float_offsets) {
-                // WithinCone with the limits times speed^2 made once per vector of agents: (limit speed^2)
-                // d2 and limit (speed^2 d2) differ by a rounding or two, far below the margin, in the same
-                // ranges. Where a limit's +-1e300 times speed^2 overflows, a zero d2 gives NaN, and the lane
-                // takes the plain arithmetic below (a d2 above zero gives the infinity's answer, as before).
-                const M above = hn::Le(back_squared, hn::Mul(s.above_scale, d2));
-                const M below = hn::Ge(back_squared, hn::Mul(s.below_scale, d2));
-                decided = hn::Or(above, below);
-                center_within = above;
-                avoid_within = hn::FirstN(dd, hn::Lanes(dd));
-                align_within = above;
-            } else if constexpr (kOneCone) {
-                const V scale = scale_of(s.speed2, d2, k);
-                center_within = center.WithinCone(back_squared, scale, decided);
+            if constexpr (kOneCone) {
+                if constexpr (float_offsets) {
+                    // The limits times speed^2 made once per vector of agents: (limit speed^2) d2 and limit
+                    // (speed^2 d2) differ by a rounding or two, far below the margin, in the same ranges.
+                    // Where a limit's +-1e300 times speed^2 overflows, a zero d2 gives NaN, and the lane
+                    // takes the plain arithmetic below (a d2 above zero gives the infinity's answer, as
+                    // before).
+                    center_within = ConeLanes<D>::WithinLimits(back_squared, hn::Mul(s.above_scale, d2),
+                                                               hn::Mul(s.below_scale, d2), decided);
+                } else {
+                    center_within = center.WithinCone(back_squared, scale_of(s.speed2, d2, k), decided);
+                }
                 avoid_within = hn::FirstN(dd, hn::Lanes(dd));
                 align_within = center_within;
             } else {
