@@ -8,11 +8,13 @@
 #include "models/registry.hpp"
 #include "neighbour_pass.hpp"
 #include "obstacle_rules.hpp"
+#include "position_lanes.hpp"
 #include "sequential_pass.hpp"
 #include "step_threads.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <initializer_list>
 #include <omp.h>
 #include <type_traits>
 
@@ -22,6 +24,33 @@ namespace {
 
 double ms_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Positions are moved and wrapped in blocks of this many agents, shared out among the threads.
+constexpr std::size_t position_block = 4096;
+
+/// One axis of the positions: the coordinates, what moves them (nullptr: nothing) and the torus's length.
+template <class Real>
+struct PositionAxis {
+    Real* p;
+    const Real* v;
+    Real length;
+};
+
+/// Simulation::integrate where nothing but the torus acts on the move (or, with every v nullptr, the wrap
+/// alone), in lanes (position_lanes.hpp): the same sums and wraps as one agent at a time, in one parallel
+/// loop for every axis.
+template <class Real>
+void move_in_blocks(std::initializer_list<PositionAxis<Real>> axes, std::size_t n, bool wrap, int nthreads) {
+    const std::size_t blocks = (n + position_block - 1) / position_block;
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+    for (std::size_t b = 0; b < blocks; ++b) {
+        const std::size_t begin = b * position_block, end = std::min(n, begin + position_block);
+        for (const PositionAxis<Real>& axis : axes) {
+            move_positions(axis.p + begin, axis.v != nullptr ? axis.v + begin : nullptr, end - begin, wrap,
+                           axis.length);
+        }
+    }
 }
 
 } // namespace
@@ -196,13 +225,25 @@ template <class Real>
 void Simulation<Real>::build_grids(const classic::Constants<Real>& c, int nthreads) {
     World<Real>& w = world_;
     const std::size_t n = w.size();
-    if (c.wrap) {
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-        for (std::size_t i = 0; i < n; ++i) {
-            w.x[i] = classic::wrap_position(w.x[i], c.width);
-            w.y[i] = classic::wrap_position(w.y[i], c.height);
+    if (c.wrap) { // the positions are inside after every step; an edit of the world may move them out
+        if constexpr (std::is_floating_point_v<Real>) {
             if (c.three_d) {
-                w.z[i] = classic::wrap_position(w.z[i], c.depth);
+                move_in_blocks<Real>({{w.x.data(), nullptr, c.width},
+                                      {w.y.data(), nullptr, c.height},
+                                      {w.z.data(), nullptr, c.depth}},
+                                     n, true, nthreads);
+            } else {
+                move_in_blocks<Real>({{w.x.data(), nullptr, c.width}, {w.y.data(), nullptr, c.height}}, n,
+                                     true, nthreads);
+            }
+        } else {
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+            for (std::size_t i = 0; i < n; ++i) {
+                w.x[i] = classic::wrap_position(w.x[i], c.width);
+                w.y[i] = classic::wrap_position(w.y[i], c.height);
+                if (c.three_d) {
+                    w.z[i] = classic::wrap_position(w.z[i], c.depth);
+                }
             }
         }
     }
@@ -243,6 +284,22 @@ void Simulation<Real>::integrate(const classic::Constants<Real>& c, int nthreads
     World<Real>& w = world_;
     const std::size_t n = w.size();
     const double depth = c.three_d ? params_.depth : 0.0;
+    if constexpr (std::is_floating_point_v<Real>) {
+        if (!c.sprite_wrap && params_.obstacles.empty()) {
+            if (c.three_d) {
+                move_in_blocks<Real>({{w.x.data(), next_.vx.data(), c.width},
+                                      {w.y.data(), next_.vy.data(), c.height},
+                                      {w.z.data(), next_.vz.data(), c.depth}},
+                                     n, c.wrap, nthreads);
+            } else {
+                move_in_blocks<Real>(
+                    {{w.x.data(), next_.vx.data(), c.width}, {w.y.data(), next_.vy.data(), c.height}}, n,
+                    c.wrap, nthreads);
+            }
+            swap_in_next(c.three_d);
+            return;
+        }
+    }
 #pragma omp parallel for num_threads(nthreads) schedule(static)
     for (std::size_t i = 0; i < n; ++i) {
         Real x = w.x[i] + next_.vx[i];
@@ -272,9 +329,15 @@ void Simulation<Real>::integrate(const classic::Constants<Real>& c, int nthreads
             next_.vz[i] = vz;
         }
     }
+    swap_in_next(c.three_d);
+}
+
+template <class Real>
+void Simulation<Real>::swap_in_next(bool three_d) {
+    World<Real>& w = world_;
     w.vx.swap(next_.vx);
     w.vy.swap(next_.vy);
-    if (c.three_d) {
+    if (three_d) {
         w.vz.swap(next_.vz);
     }
     w.bias.swap(next_.bias);

@@ -114,6 +114,8 @@ private:
     /// Phase 3. Reads next_; writes the positions (moved, wrapped, kept out of obstacles) and swaps next_'s
     /// velocities, biases, prey and rest into the world.
     void integrate(const classic::Constants<Real>& c, int nthreads);
+    /// The new velocities, biases, prey and rests become the world's (the old go to next_ for reuse).
+    void swap_in_next(bool three_d);
     /// Writes the fast path's flock state back into world_ (see detail::FastClassicStep::sync); with
     /// `release`, world_ becomes the only copy. Code that reads or writes world_ directly must call it.
     void sync_world(bool release);
