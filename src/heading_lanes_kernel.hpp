@@ -25,6 +25,13 @@ struct LaneGroup {
     std::uint32_t first = 0, count = 0;
 };
 
+/// A group and its candidate runs as for_each_lane_group visits them, so that a chunk's groups can go to a
+/// kernel in one call (which then makes its constants once for them all).
+struct LaneGroupRuns {
+    LaneGroup group;
+    CandidateRuns runs;
+};
+
 /// Vicsek's sums of unit headings, one entry per agent of a group: in, the agent's start (its own
 /// heading); out, with the headings of its candidates in range (other than itself) added.
 struct VicsekLaneSums {

@@ -89,11 +89,16 @@ void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, st
 }
 
 /// What a thread of a lane-group pass keeps from chunk to chunk: `count` columns of sums with an entry per
-/// slot of a chunk, and a flag per slot.
+/// slot of a chunk, a flag per slot, and room for the chunk's groups.
 template <int count>
 struct LaneSumsScratch {
     std::vector<double> values = std::vector<double>(count * std::size_t{slot_chunk});
     std::vector<std::uint8_t> flags = std::vector<std::uint8_t>(slot_chunk);
+    std::vector<fast::LaneGroupRuns> groups = [] {
+        std::vector<fast::LaneGroupRuns> room;
+        room.reserve(slot_chunk); // a group holds one slot at least
+        return room;
+    }();
 
     /// Column k from the chunk's `offset`-th slot.
     [[nodiscard]] double* column(int k, std::uint32_t offset) {

@@ -124,8 +124,8 @@ struct WeightedConstants {
 /// out of the loop.
 template <bool kOneCone, class Real>
 HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neighbourhoods& near,
-                             const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
-                             const WeightedLaneSums& sums) {
+                             const WeightedLaneAgents& agents, std::span<const LaneGroupRuns> groups,
+                             std::uint32_t base, const WeightedLaneSums& sums) {
     // The squares decide where speed^2 * d2 lies within [1e-200, 1e200] (and the speed^2 within
     // [1e-100, 1e100]): all terms then are normal numbers, and their relative roundings (a few 2^-53) stay
     // far below the limits' margin of 1e-12, even against a limit's square of 1e-60. A float offset that is
@@ -157,139 +157,140 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
     const bool avoid_as_center = near.avoid.angle == near.center.angle;
     const bool align_as_center = near.align.angle == near.center.angle;
     const bool align_as_avoid = near.align.angle == near.avoid.angle;
-    const std::uint32_t base = group.first; // the sums are indexed from the group's first agent
-    // The grid's range lies above every radius (weighted::fast_pass): the radii's tests alone decide.
-    EachLaneVectorOf<LaneOffset::AgentMinusImage, 1, true, true>(
-        grid, group, runs,
-        [&](auto dd, std::uint32_t at, std::size_t n) {
-            const hn::Rebind<Real, decltype(dd)> dr;
-            const auto& k = constants(dd);
-            const auto zero = k.zero;
-            const auto speed = LoadLanes(dd, agents.speed, at, n);
-            const auto speed2 = hn::Mul(speed, speed);
-            const auto decidable = hn::Or(hn::And(hn::Ge(speed2, k.slowest2), hn::Le(speed2, k.fastest2)),
-                                          float_offsets ? hn::Eq(speed, zero) : hn::FirstN(dd, 0));
-            const auto squared = hn::IfThenElse(decidable, speed2, k.nan);
-            return WeightedLanes<decltype(dd)>{
-                WidenLanes<Real>(dd, LoadLanes(dr, grid.x, at, n)),
-                WidenLanes<Real>(dd, LoadLanes(dr, grid.y, at, n)),
-                LoadLanes(dd, agents.vx, at, n),
-                LoadLanes(dd, agents.vy, at, n),
-                speed,
-                squared,
-                kOneCone && float_offsets ? hn::Mul(k.center.above_squared, squared) : zero,
-                kOneCone && float_offsets ? hn::Mul(k.center.below_squared, squared) : zero,
-                zero,
-                zero,
-                zero,
-                zero,
-                zero,
-                zero,
-                zero,
-                zero,
-                zero};
-        },
-        // (bx, by): Geometry::neighbour's offset, the agent minus the neighbour's image; the plain path
-        // takes its negation. -(a + b) and (-a) + (-b) differ only in a zero's sign, which no comparison
-        // and no acos below tells apart; p + (-b) is p - b.
-        [&](auto& s, std::uint32_t c, auto bx, auto by, auto d2, auto other) __attribute__((always_inline)) {
-            using D = hn::DFromV<decltype(bx)>;
-            using V = hn::Vec<D>;
-            using M = hn::Mask<D>;
-            const D dd;
-            const auto& k = constants(dd);
-            const auto& center = k.center;
-            const auto& avoid = k.avoid;
-            const auto& align = k.align;
-            // The candidates that reach no lane (about 40%, in no order a predictor learns) were left out
-            // before (EachLaneVectorOf's filter), without a branch.
-            // -v.dot(offset) (z adds 0); the velocity's lanes hold the storage type's values too.
-            const V back_dot = WidenedDot<Real>(s.vx, bx, s.vy, by);
-            // The cosine -back_dot / (speed * length) is compared with the limits as signed squares: no
-            // square root, no division. The lanes the squares cannot decide take the plain path's
-            // arithmetic below.
-            const V back_squared = hn::Mul(back_dot, hn::Abs(back_dot));
-            // Neighbourhoods of the same half-angle share its test (the same limits: the same answer).
-            M decided = hn::FirstN(dd, hn::Lanes(dd));
-            M center_within, avoid_within, align_within;
-            if constexpr (kOneCone) {
-                if constexpr (float_offsets) {
-                    // The limits times speed^2 made once per vector of agents: (limit speed^2) d2 and limit
-                    // (speed^2 d2) differ by a rounding or two, far below the margin, in the same ranges.
-                    // Where a limit's +-1e300 times speed^2 overflows, a zero d2 gives NaN, and the lane
-                    // takes the plain arithmetic below (a d2 above zero gives the infinity's answer, as
-                    // before).
-                    center_within = ConeLanes<D>::WithinLimits(back_squared, hn::Mul(s.above_scale, d2),
-                                                               hn::Mul(s.below_scale, d2), decided);
-                } else {
-                    center_within = center.WithinCone(back_squared, scale_of(s.speed2, d2, k), decided);
-                }
-                avoid_within = hn::FirstN(dd, hn::Lanes(dd));
-                align_within = center_within;
+    const auto agents_of = [&](auto dd, std::uint32_t at, std::size_t n) {
+        const hn::Rebind<Real, decltype(dd)> dr;
+        const auto& k = constants(dd);
+        const auto zero = k.zero;
+        const auto speed = LoadLanes(dd, agents.speed, at, n);
+        const auto speed2 = hn::Mul(speed, speed);
+        const auto decidable = hn::Or(hn::And(hn::Ge(speed2, k.slowest2), hn::Le(speed2, k.fastest2)),
+                                      float_offsets ? hn::Eq(speed, zero) : hn::FirstN(dd, 0));
+        const auto squared = hn::IfThenElse(decidable, speed2, k.nan);
+        return WeightedLanes<decltype(dd)>{
+            WidenLanes<Real>(dd, LoadLanes(dr, grid.x, at, n)),
+            WidenLanes<Real>(dd, LoadLanes(dr, grid.y, at, n)),
+            LoadLanes(dd, agents.vx, at, n),
+            LoadLanes(dd, agents.vy, at, n),
+            speed,
+            squared,
+            kOneCone && float_offsets ? hn::Mul(k.center.above_squared, squared) : zero,
+            kOneCone && float_offsets ? hn::Mul(k.center.below_squared, squared) : zero,
+            zero,
+            zero,
+            zero,
+            zero,
+            zero,
+            zero,
+            zero,
+            zero,
+            zero};
+    };
+    // (bx, by): Geometry::neighbour's offset, the agent minus the neighbour's image; the plain path
+    // takes its negation. -(a + b) and (-a) + (-b) differ only in a zero's sign, which no comparison
+    // and no acos below tells apart; p + (-b) is p - b.
+    const auto add_candidate = [&](auto& s, std::uint32_t c, auto bx, auto by, auto d2, auto other)
+        __attribute__((always_inline)) {
+        using D = hn::DFromV<decltype(bx)>;
+        using V = hn::Vec<D>;
+        using M = hn::Mask<D>;
+        const D dd;
+        const auto& k = constants(dd);
+        const auto& center = k.center;
+        const auto& avoid = k.avoid;
+        const auto& align = k.align;
+        // The candidates that reach no lane (about 40%, in no order a predictor learns) were left out
+        // before (EachLaneVectorOf's filter), without a branch.
+        // -v.dot(offset) (z adds 0); the velocity's lanes hold the storage type's values too.
+        const V back_dot = WidenedDot<Real>(s.vx, bx, s.vy, by);
+        // The cosine -back_dot / (speed * length) is compared with the limits as signed squares: no
+        // square root, no division. The lanes the squares cannot decide take the plain path's
+        // arithmetic below.
+        const V back_squared = hn::Mul(back_dot, hn::Abs(back_dot));
+        // Neighbourhoods of the same half-angle share its test (the same limits: the same answer).
+        M decided = hn::FirstN(dd, hn::Lanes(dd));
+        M center_within, avoid_within, align_within;
+        if constexpr (kOneCone) {
+            if constexpr (float_offsets) {
+                // The limits times speed^2 made once per vector of agents: (limit speed^2) d2 and limit
+                // (speed^2 d2) differ by a rounding or two, far below the margin, in the same ranges.
+                // Where a limit's +-1e300 times speed^2 overflows, a zero d2 gives NaN, and the lane
+                // takes the plain arithmetic below (a d2 above zero gives the infinity's answer, as
+                // before).
+                center_within = ConeLanes<D>::WithinLimits(back_squared, hn::Mul(s.above_scale, d2),
+                                                           hn::Mul(s.below_scale, d2), decided);
             } else {
-                const V scale = scale_of(s.speed2, d2, k);
-                center_within = center.WithinBySquares(back_squared, scale, decided);
-                avoid_within =
-                    avoid_as_center ? center_within : avoid.WithinBySquares(back_squared, scale, decided);
-                align_within = align_as_center  ? center_within
-                               : align_as_avoid ? avoid_within
-                                                : align.WithinBySquares(back_squared, scale, decided);
+                center_within = center.WithinCone(back_squared, scale_of(s.speed2, d2, k), decided);
             }
-            M seen_center = center.SeesWithin(other, d2, center_within);
-            M seen_avoid = avoid.SeesWithin(other, d2, avoid_within);
-            M seen_align = align.SeesWithin(other, d2, align_within);
-            if (!hn::AllTrue(dd, decided)) [[unlikely]] { // near a limit, or out of those ranges
-                M reached;
-                if constexpr (std::is_same_v<decltype(other), EveryLane>) {
-                    reached = hn::FirstN(dd, hn::Lanes(dd));
-                } else {
-                    reached = other;
-                }
-                const V length = hn::Sqrt(d2);
-                const M turning = hn::And(hn::Ne(s.speed, k.zero), hn::Ne(length, k.zero));
-                // v.dot(offset) / (speed * length), clamped as angle_between does.
-                const V cosine = hn::Neg(hn::Div(back_dot, hn::Mul(s.speed, length)));
-                const V clamped =
-                    hn::IfThenElse(hn::Gt(cosine, k.one), k.one,
-                                   hn::IfThenElse(hn::Lt(cosine, k.neg_one), k.neg_one, cosine));
-                seen_center = center.Sees(reached, turning, length, clamped);
-                seen_avoid = avoid.Sees(reached, turning, length, clamped);
-                seen_align = align.Sees(reached, turning, length, clamped);
+            avoid_within = hn::FirstN(dd, hn::Lanes(dd));
+            align_within = center_within;
+        } else {
+            const V scale = scale_of(s.speed2, d2, k);
+            center_within = center.WithinBySquares(back_squared, scale, decided);
+            avoid_within =
+                avoid_as_center ? center_within : avoid.WithinBySquares(back_squared, scale, decided);
+            align_within = align_as_center  ? center_within
+                           : align_as_avoid ? avoid_within
+                                            : align.WithinBySquares(back_squared, scale, decided);
+        }
+        M seen_center = center.SeesWithin(other, d2, center_within);
+        M seen_avoid = avoid.SeesWithin(other, d2, avoid_within);
+        M seen_align = align.SeesWithin(other, d2, align_within);
+        if (!hn::AllTrue(dd, decided)) [[unlikely]] { // near a limit, or out of those ranges
+            M reached;
+            if constexpr (std::is_same_v<decltype(other), EveryLane>) {
+                reached = hn::FirstN(dd, hn::Lanes(dd));
+            } else {
+                reached = other;
             }
-            const V nx = hn::Sub(s.px, bx), ny = hn::Sub(s.py, by); // the neighbour's image
-            s.cx = add_where(seen_center, s.cx, nx);
-            s.cy = add_where(seen_center, s.cy, ny);
-            s.cn = count_where(dd, seen_center, s.cn);
-            s.ax = add_where(seen_avoid, s.ax, nx);
-            s.ay = add_where(seen_avoid, s.ay, ny);
-            s.an = count_where(dd, seen_avoid, s.an);
-            s.lx = add_where(seen_align, s.lx, hn::Set(dd, agents.ux[c]));
-            s.ly = add_where(seen_align, s.ly, hn::Set(dd, agents.uy[c]));
-            s.ln = count_where(dd, seen_align, s.ln);
-        },
-        [&](const auto& s, std::uint32_t at, std::size_t n) {
-            const hn::DFromV<decltype(s.cx)> dd;
-            const std::uint32_t i = at - base;
-            StoreLanes(s.cx, sums.cx, i, n);
-            StoreLanes(s.cy, sums.cy, i, n);
-            StoreLanes(counted(dd, s.cn), sums.cn, i, n);
-            StoreLanes(s.ax, sums.ax, i, n);
-            StoreLanes(s.ay, sums.ay, i, n);
-            StoreLanes(counted(dd, s.an), sums.an, i, n);
-            StoreLanes(s.lx, sums.lx, i, n);
-            StoreLanes(s.ly, sums.ly, i, n);
-            StoreLanes(counted(dd, s.ln), sums.ln, i, n);
-        });
+            const V length = hn::Sqrt(d2);
+            const M turning = hn::And(hn::Ne(s.speed, k.zero), hn::Ne(length, k.zero));
+            // v.dot(offset) / (speed * length), clamped as angle_between does.
+            const V cosine = hn::Neg(hn::Div(back_dot, hn::Mul(s.speed, length)));
+            const V clamped = hn::IfThenElse(hn::Gt(cosine, k.one), k.one,
+                                             hn::IfThenElse(hn::Lt(cosine, k.neg_one), k.neg_one, cosine));
+            seen_center = center.Sees(reached, turning, length, clamped);
+            seen_avoid = avoid.Sees(reached, turning, length, clamped);
+            seen_align = align.Sees(reached, turning, length, clamped);
+        }
+        const V nx = hn::Sub(s.px, bx), ny = hn::Sub(s.py, by); // the neighbour's image
+        s.cx = add_where(seen_center, s.cx, nx);
+        s.cy = add_where(seen_center, s.cy, ny);
+        s.cn = count_where(dd, seen_center, s.cn);
+        s.ax = add_where(seen_avoid, s.ax, nx);
+        s.ay = add_where(seen_avoid, s.ay, ny);
+        s.an = count_where(dd, seen_avoid, s.an);
+        s.lx = add_where(seen_align, s.lx, hn::Set(dd, agents.ux[c]));
+        s.ly = add_where(seen_align, s.ly, hn::Set(dd, agents.uy[c]));
+        s.ln = count_where(dd, seen_align, s.ln);
+    };
+    const auto store_sums = [&](const auto& s, std::uint32_t at, std::size_t n) {
+        const hn::DFromV<decltype(s.cx)> dd;
+        const std::uint32_t i = at - base;
+        StoreLanes(s.cx, sums.cx, i, n);
+        StoreLanes(s.cy, sums.cy, i, n);
+        StoreLanes(counted(dd, s.cn), sums.cn, i, n);
+        StoreLanes(s.ax, sums.ax, i, n);
+        StoreLanes(s.ay, sums.ay, i, n);
+        StoreLanes(counted(dd, s.an), sums.an, i, n);
+        StoreLanes(s.lx, sums.lx, i, n);
+        StoreLanes(s.ly, sums.ly, i, n);
+        StoreLanes(counted(dd, s.ln), sums.ln, i, n);
+    };
+    // The grid's range lies above every radius (weighted::fast_pass): the radii's tests alone decide.
+    for (const LaneGroupRuns& g : groups) {
+        EachLaneVectorOf<LaneOffset::AgentMinusImage, 1, true, true>(grid, g.group, g.runs, agents_of,
+                                                                     add_candidate, store_sums);
+    }
 }
 
 template <class Real>
 HWY_ATTR void WeightedSums(const InRangeGrid<Real>& grid, const weighted::Neighbourhoods& near,
-                           const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
-                           const WeightedLaneSums& sums) {
+                           const WeightedLaneAgents& agents, std::span<const LaneGroupRuns> groups,
+                           std::uint32_t base, const WeightedLaneSums& sums) {
     if (!near.center.all_around() && near.avoid.all_around() && near.align.angle == near.center.angle) {
-        WeightedSumsOf<true>(grid, near, agents, group, runs, sums);
+        WeightedSumsOf<true>(grid, near, agents, groups, base, sums);
     } else {
-        WeightedSumsOf<false>(grid, near, agents, group, runs, sums);
+        WeightedSumsOf<false>(grid, near, agents, groups, base, sums);
     }
 }
 
@@ -491,14 +492,14 @@ HWY_ATTR void WeightedSteerF64(const WeightedSteering& st, const double* x, cons
 }
 
 HWY_ATTR void WeightedSumsF32(const InRangeGrid<float>& grid, const weighted::Neighbourhoods& near,
-                              const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
-                              const WeightedLaneSums& sums) {
-    WeightedSums(grid, near, agents, group, runs, sums);
+                              const WeightedLaneAgents& agents, std::span<const LaneGroupRuns> groups,
+                              std::uint32_t base, const WeightedLaneSums& sums) {
+    WeightedSums(grid, near, agents, groups, base, sums);
 }
 HWY_ATTR void WeightedSumsF64(const InRangeGrid<double>& grid, const weighted::Neighbourhoods& near,
-                              const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
-                              const WeightedLaneSums& sums) {
-    WeightedSums(grid, near, agents, group, runs, sums);
+                              const WeightedLaneAgents& agents, std::span<const LaneGroupRuns> groups,
+                              std::uint32_t base, const WeightedLaneSums& sums) {
+    WeightedSums(grid, near, agents, groups, base, sums);
 }
 
 } // namespace HWY_NAMESPACE
@@ -516,14 +517,14 @@ HWY_EXPORT(WeightedHeadingsF64);
 HWY_EXPORT(WeightedSteerF64);
 
 void weighted_sums(const InRangeGrid<float>& grid, const weighted::Neighbourhoods& near,
-                   const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
-                   const WeightedLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(WeightedSumsF32)(grid, near, agents, group, runs, sums);
+                   const WeightedLaneAgents& agents, std::span<const LaneGroupRuns> groups,
+                   std::uint32_t base, const WeightedLaneSums& sums) {
+    HWY_DYNAMIC_DISPATCH(WeightedSumsF32)(grid, near, agents, groups, base, sums);
 }
 void weighted_sums(const InRangeGrid<double>& grid, const weighted::Neighbourhoods& near,
-                   const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
-                   const WeightedLaneSums& sums) {
-    HWY_DYNAMIC_DISPATCH(WeightedSumsF64)(grid, near, agents, group, runs, sums);
+                   const WeightedLaneAgents& agents, std::span<const LaneGroupRuns> groups,
+                   std::uint32_t base, const WeightedLaneSums& sums) {
+    HWY_DYNAMIC_DISPATCH(WeightedSumsF64)(grid, near, agents, groups, base, sums);
 }
 
 void weighted_headings(const float* vx, const float* vy, std::uint32_t count, double* out_vx, double* out_vy,

@@ -119,14 +119,15 @@ struct WeightedLaneSums {
     double *cx, *cy, *cn, *ax, *ay, *an, *lx, *ly, *ln;
 };
 
-/// Writes each agent's sums over the candidates of `runs` as weighted::Policy::accumulate adds them
-/// (starting from zero sums; candidates beyond grid.range2 and the agent itself skipped).
+/// Writes the sums of each agent of `groups` over the candidates of its group's runs as
+/// weighted::Policy::accumulate adds them (starting from zero sums; candidates beyond grid.range2 and the
+/// agent itself skipped); the sums are indexed from slot `base` (a chunk's groups, in one call).
 void weighted_sums(const InRangeGrid<float>& grid, const weighted::Neighbourhoods& near,
-                   const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
-                   const WeightedLaneSums& sums);
+                   const WeightedLaneAgents& agents, std::span<const LaneGroupRuns> groups,
+                   std::uint32_t base, const WeightedLaneSums& sums);
 void weighted_sums(const InRangeGrid<double>& grid, const weighted::Neighbourhoods& near,
-                   const WeightedLaneAgents& agents, LaneGroup group, const CandidateRuns& runs,
-                   const WeightedLaneSums& sums);
+                   const WeightedLaneAgents& agents, std::span<const LaneGroupRuns> groups,
+                   std::uint32_t base, const WeightedLaneSums& sums);
 
 /// Each of `count` agents' velocity widened to double, its speed (Vec3::norm) and its unit heading
 /// (weighted::unit: the velocity over its speed, zero at rest), in a plane: what the lanes read of a slot

@@ -128,9 +128,11 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
                 scratch.column(3, offset), scratch.column(4, offset), scratch.column(5, offset),
                 scratch.column(6, offset), scratch.column(7, offset), scratch.column(8, offset)};
         };
+        scratch.groups.clear();
         for_each_lane_group(flock, begin, end, [&](fast::LaneGroup group, const fast::CandidateRuns& runs) {
-            fast::weighted_sums(grid, near, agents, group, runs, lane_sums(group.first - begin));
+            scratch.groups.push_back({group, runs});
         });
+        fast::weighted_sums(grid, near, agents, scratch.groups, begin, lane_sums(0));
         double* const next_vx = scratch.column(9, 0);
         double* const next_vy = scratch.column(10, 0);
         fast::weighted_steer(steering, grid.x + begin, grid.y + begin, vx + begin, vy + begin, speed + begin,
