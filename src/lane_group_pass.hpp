@@ -33,7 +33,7 @@ void store_flight(const FastPass<Real, Next>& pass, const Policy& policy, std::u
 /// same candidate runs (candidate_runs), in slot order. Agents with the same query key have the same runs,
 /// and the key is monotonic in each coordinate: when a cell's lowest and highest coordinates have the same
 /// key, so do all its agents, which make one group. Most cells' agents lie within the query lines of the
-/// cell itself (SpatialGrid::holds_lines, by comparisons); the others' keys are computed. A cell whose
+/// cell itself (SpatialGrid::lines_box, by comparisons); the others' keys are computed. A cell whose
 /// corners' keys differ splits where its agents' keys change. The runs are asked for once per group.
 template <class Real, class Visit>
 void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, std::uint32_t end,
@@ -58,6 +58,20 @@ void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, st
             }
         }
         const std::uint32_t stop = std::min(starts[cell], end);
+        // The common case: the cell's own lines hold every agent (a test per agent, without a branch).
+        if (!flock.three_d()) {
+            if (const auto box = flock.lines_box(column, row); box.known) {
+                bool held = true;
+                for (std::uint32_t t = s; t < stop; ++t) {
+                    held &= box.holds(flock.x(t), flock.y(t));
+                }
+                if (held) {
+                    group(s, stop, {static_cast<double>(column), static_cast<double>(row), 0.0});
+                    s = stop;
+                    continue;
+                }
+            }
+        }
         Real x0 = flock.x(s), x1 = x0, y0 = flock.y(s), y1 = y0;
         for (std::uint32_t t = s + 1; t < stop; ++t) {
             x0 = std::min(x0, flock.x(t));
@@ -65,11 +79,8 @@ void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, st
             y0 = std::min(y0, flock.y(t));
             y1 = std::max(y1, flock.y(t));
         }
-        // The cell's own lines hold the box (the common case, without a division), or its corners share
-        // a key.
-        if (!flock.three_d() && flock.holds_lines(column, row, x0, x1, y0, y1)) {
-            group(s, stop, {static_cast<double>(column), static_cast<double>(row), 0.0});
-        } else if (const auto lines = key(x0, y0); lines == key(x1, y1)) {
+        // Else the box's corners may share a key.
+        if (const auto lines = key(x0, y0); lines == key(x1, y1)) {
             group(s, stop, lines);
         } else {
             std::uint32_t first = s;

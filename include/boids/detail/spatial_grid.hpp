@@ -200,15 +200,30 @@ public:
     /// that box shares its candidate runs, without a division. False where the grid keeps no such bounds (a
     /// grid of far more lines than members): the caller computes the keys.
     [[nodiscard]] bool holds_lines(int column, int row, Real x0, Real x1, Real y0, Real y1) const {
+        const LinesBox box = lines_box(column, row);
+        return box.known && box.holds(x0, y0) && box.holds(x1, y1);
+    }
+
+    /// The box of positions whose query lines are `column` and `row`: [x0, x1) x [y0, y1); not `known`
+    /// where the grid keeps no such bounds (holds_lines).
+    struct LinesBox {
+        bool known = false;
+        double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+
+        [[nodiscard]] bool holds(Real x, Real y) const {
+            const auto px = static_cast<double>(x), py = static_cast<double>(y);
+            return (px >= x0) & (px < x1) & (py >= y0) & (py < y1); // no branch per comparison
+        }
+    };
+    [[nodiscard]] LinesBox lines_box(int column, int row) const {
         if (column < 0 || row < 0) {
-            return false;
+            return {};
         }
         const auto c = static_cast<std::size_t>(column), r = static_cast<std::size_t>(row);
-        return c + 1 < query_bound_x_.size() && r + 1 < query_bound_y_.size() &&
-               static_cast<double>(x0) >= query_bound_x_[c] &&
-               static_cast<double>(x1) < query_bound_x_[c + 1] &&
-               static_cast<double>(y0) >= query_bound_y_[r] &&
-               static_cast<double>(y1) < query_bound_y_[r + 1];
+        if (c + 1 >= query_bound_x_.size() || r + 1 >= query_bound_y_.size()) {
+            return {};
+        }
+        return {true, query_bound_x_[c], query_bound_x_[c + 1], query_bound_y_[r], query_bound_y_[r + 1]};
     }
 
     /// The grid's cells along x, y and z (1 in a planar grid), and a cell's width and height.
