@@ -20,6 +20,33 @@ HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
 namespace HWY_NAMESPACE {
 
+/// unit_heading in lanes: the speed's products and sum rounded apart (angle::length, no fused
+/// multiply-add), IEEE's square root and divisions; a speed not above 0 (zero or NaN) gives (0, 0).
+template <class Real>
+HWY_ATTR void UnitHeadings(const Real* vx, const Real* vy, std::uint32_t count, double* ux, double* uy) {
+    const DD dd;
+    const hn::Rebind<Real, DD> dr;
+    const V zero = hn::Zero(dd);
+    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(dd));
+    for (std::uint32_t at = 0; at < count; at += lanes) {
+        const std::size_t n = std::min(lanes, count - at);
+        const V x = WidenLanes<Real>(dd, LoadLanes(dr, vx, at, n));
+        const V y = WidenLanes<Real>(dd, LoadLanes(dr, vy, at, n));
+        const V speed = hn::Sqrt(hn::Add(hn::Mul(x, x), hn::Mul(y, y)));
+        const M moving = hn::Gt(speed, zero);
+        StoreLanes(hn::IfThenElseZero(moving, hn::Div(x, speed)), ux, at, n);
+        StoreLanes(hn::IfThenElseZero(moving, hn::Div(y, speed)), uy, at, n);
+    }
+}
+
+HWY_ATTR void UnitHeadingsF32(const float* vx, const float* vy, std::uint32_t count, double* ux, double* uy) {
+    UnitHeadings(vx, vy, count, ux, uy);
+}
+HWY_ATTR void UnitHeadingsF64(const double* vx, const double* vy, std::uint32_t count, double* ux,
+                              double* uy) {
+    UnitHeadings(vx, vy, count, ux, uy);
+}
+
 template <class D>
 struct VicsekLanes {
     hn::Vec<D> sx, sy;
@@ -188,12 +215,21 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace boids::fast {
 
+HWY_EXPORT(UnitHeadingsF32);
+HWY_EXPORT(UnitHeadingsF64);
 HWY_EXPORT(VicsekSumsF32);
 HWY_EXPORT(VicsekSumsF64);
 HWY_EXPORT(CouzinSumsF32);
 HWY_EXPORT(CouzinSumsF64);
 HWY_EXPORT(CouzinDirection);
 HWY_EXPORT(CouzinTurned);
+
+void unit_headings(const float* vx, const float* vy, std::uint32_t count, double* ux, double* uy) {
+    HWY_DYNAMIC_DISPATCH(UnitHeadingsF32)(vx, vy, count, ux, uy);
+}
+void unit_headings(const double* vx, const double* vy, std::uint32_t count, double* ux, double* uy) {
+    HWY_DYNAMIC_DISPATCH(UnitHeadingsF64)(vx, vy, count, ux, uy);
+}
 
 void vicsek_sums(const InRangeGrid<float>& grid, const double* ux, const double* uy, LaneGroup group,
                  const CandidateRuns& runs, const VicsekLaneSums& sums) {

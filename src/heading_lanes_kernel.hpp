@@ -32,6 +32,11 @@ struct LaneGroupRuns {
     CandidateRuns runs;
 };
 
+/// Each of `count` velocities' unit heading as unit_heading (slot_order_pass.hpp) computes it: the speed
+/// sqrt(vx^2 + vy^2), then vx / speed and vy / speed; (0, 0) where the speed is not above 0.
+void unit_headings(const float* vx, const float* vy, std::uint32_t count, double* ux, double* uy);
+void unit_headings(const double* vx, const double* vy, std::uint32_t count, double* ux, double* uy);
+
 /// Vicsek's sums of unit headings, one entry per agent of a group: in, the agent's start (its own
 /// heading); out, with the headings of its candidates in range (other than itself) added.
 struct VicsekLaneSums {

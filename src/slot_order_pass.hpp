@@ -14,6 +14,7 @@
 #include "angle_math.hpp"
 #include "boids/detail/spatial_grid.hpp"
 #include "boids/world.hpp"
+#include "heading_lanes_kernel.hpp"
 #include "lane_grid.hpp"
 #include "neighbour_pass.hpp"
 
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace boids {
@@ -85,8 +87,14 @@ HeadingColumns heading_columns(const SpatialGrid<Real>& flock, SlotColumnStore& 
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::uint32_t b = 0; b < blocks; ++b) {
         const std::uint32_t begin = b * block, end = std::min(n, begin + block);
-        for (std::uint32_t s = begin; s < end; ++s) {
-            unit_heading(static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)), ux[s], uy[s]);
+        if constexpr (std::is_floating_point_v<Real>) { // in lanes, unit_heading's arithmetic
+            fast::unit_headings(flock.vxs().data() + begin, flock.vys().data() + begin, end - begin,
+                                ux + begin, uy + begin);
+        } else {
+            for (std::uint32_t s = begin; s < end; ++s) {
+                unit_heading(static_cast<double>(flock.vx(s)), static_cast<double>(flock.vy(s)), ux[s],
+                             uy[s]);
+            }
         }
         also(begin, end);
     }

@@ -2,7 +2,8 @@
 // against couzin::Policy's direction and turned on the plain path, on every SIMD target: repelled and
 // attracted agents, informed ones of both kinds, pulls that balance to zero (the agent keeps its heading),
 // and an informed agent whose preference cancels its direction. And a neighbour at the attraction zone's
-// edge, where the lanes' first pass, in float, must keep what the sums in double reach.
+// edge, where the lanes' first pass, in float, must keep what the sums in double reach. And the slots'
+// unit headings in lanes (unit_headings) against unit_heading.
 
 #include "boids/hash.hpp"
 #include "boids/scenario.hpp"
@@ -10,14 +11,19 @@
 #include "boids/spawn.hpp"
 
 #include "../support/every_simd_target.hpp"
+#include "heading_lanes_kernel.hpp"
+#include "slot_order_pass.hpp"
 
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace boids {
 namespace {
@@ -122,6 +128,71 @@ TEST(CouzinLanes, TakeANeighbourAtTheAttractionEdgeAsThePlainPath) {
         edge, std::nextafter(edge.radius, 0.0), "f32, the radius a hair shorter: just beyond the zone");
     EXPECT_NE(reached, beyond) << "the zone's edge decides what the agents see";
     attraction_edge_hash<double>(edge, edge.radius, "f64, just within the zone");
+}
+
+/// Velocities for unit_headings: at rest (both zeros), one axis alone, the smallest and largest values of
+/// the storage type, the infinities and NaN, then random ones over many magnitudes.
+template <class Real>
+void heading_probes(std::vector<Real>& vx, std::vector<Real>& vy) {
+    constexpr Real inf = std::numeric_limits<Real>::infinity();
+    const Real specials[] = {Real(0),
+                             Real(-0.0),
+                             Real(1),
+                             Real(-3.5),
+                             std::numeric_limits<Real>::denorm_min(),
+                             std::numeric_limits<Real>::min(),
+                             std::numeric_limits<Real>::max(),
+                             -std::numeric_limits<Real>::max(),
+                             inf,
+                             -inf,
+                             std::numeric_limits<Real>::quiet_NaN()};
+    for (const Real x : specials) {
+        for (const Real y : specials) {
+            vx.push_back(x);
+            vy.push_back(y);
+        }
+    }
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> mantissa(-2.0, 2.0);
+    std::uniform_int_distribution<int> exponent(-30, 30);
+    while (vx.size() < 401) { // an odd count: a partial last vector on every target
+        vx.push_back(static_cast<Real>(std::ldexp(mantissa(rng), exponent(rng))));
+        vy.push_back(static_cast<Real>(std::ldexp(mantissa(rng), exponent(rng))));
+    }
+}
+
+template <class Real>
+void expect_unit_headings_of_the_plain_path() {
+    std::vector<Real> vx, vy;
+    heading_probes(vx, vy);
+    const auto n = static_cast<std::uint32_t>(vx.size());
+    std::vector<double> ex(n), ey(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        unit_heading(static_cast<double>(vx[i]), static_cast<double>(vy[i]), ex[i], ey[i]);
+    }
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        for (const std::uint32_t count : {0u, 1u, 3u, 5u, 9u, 17u, n}) {
+            std::vector<double> ux(count + 1, 7.0), uy(count + 1, 7.0);
+            fast::unit_headings(vx.data(), vy.data(), count, ux.data(), uy.data());
+            for (std::uint32_t i = 0; i < count; ++i) {
+                ASSERT_EQ(std::memcmp(&ux[i], &ex[i], sizeof(double)), 0)
+                    << hwy::TargetName(target) << ": (" << vx[i] << ", " << vy[i] << ") x " << ux[i]
+                    << " against " << ex[i];
+                ASSERT_EQ(std::memcmp(&uy[i], &ey[i], sizeof(double)), 0)
+                    << hwy::TargetName(target) << ": (" << vx[i] << ", " << vy[i] << ") y " << uy[i]
+                    << " against " << ey[i];
+            }
+            ASSERT_EQ(ux[count], 7.0) << "written past the count, " << hwy::TargetName(target);
+            ASSERT_EQ(uy[count], 7.0) << "written past the count, " << hwy::TargetName(target);
+        }
+    }
+    hwy::SetSupportedTargetsForTest(0);
+}
+
+TEST(HeadingLanes, UnitHeadingsAsThePlainPathOnEverySimdTarget) {
+    expect_unit_headings_of_the_plain_path<float>();
+    expect_unit_headings_of_the_plain_path<double>();
 }
 
 } // namespace
