@@ -14,8 +14,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <initializer_list>
 #include <omp.h>
+#include <span>
 #include <type_traits>
 
 namespace boids {
@@ -41,7 +41,7 @@ struct PositionAxis {
 /// alone), in lanes (position_lanes.hpp): the same sums and wraps as one agent at a time, in one parallel
 /// loop for every axis.
 template <class Real>
-void move_in_blocks(std::initializer_list<PositionAxis<Real>> axes, std::size_t n, bool wrap, int nthreads) {
+void move_in_blocks(std::span<const PositionAxis<Real>> axes, std::size_t n, bool wrap, int nthreads) {
     const std::size_t blocks = (n + position_block - 1) / position_block;
 #pragma omp parallel for num_threads(nthreads) schedule(static)
     for (std::size_t b = 0; b < blocks; ++b) {
@@ -227,15 +227,10 @@ void Simulation<Real>::build_grids(const classic::Constants<Real>& c, int nthrea
     const std::size_t n = w.size();
     if (c.wrap) { // the positions are inside after every step; an edit of the world may move them out
         if constexpr (std::is_floating_point_v<Real>) {
-            if (c.three_d) {
-                move_in_blocks<Real>({{w.x.data(), nullptr, c.width},
-                                      {w.y.data(), nullptr, c.height},
-                                      {w.z.data(), nullptr, c.depth}},
-                                     n, true, nthreads);
-            } else {
-                move_in_blocks<Real>({{w.x.data(), nullptr, c.width}, {w.y.data(), nullptr, c.height}}, n,
-                                     true, nthreads);
-            }
+            const PositionAxis<Real> axes[] = {{w.x.data(), nullptr, c.width},
+                                               {w.y.data(), nullptr, c.height},
+                                               {w.z.data(), nullptr, c.depth}};
+            move_in_blocks<Real>(std::span(axes, c.three_d ? 3 : 2), n, true, nthreads);
         } else {
 #pragma omp parallel for num_threads(nthreads) schedule(static)
             for (std::size_t i = 0; i < n; ++i) {
@@ -286,16 +281,10 @@ void Simulation<Real>::integrate(const classic::Constants<Real>& c, int nthreads
     const double depth = c.three_d ? params_.depth : 0.0;
     if constexpr (std::is_floating_point_v<Real>) {
         if (!c.sprite_wrap && params_.obstacles.empty()) {
-            if (c.three_d) {
-                move_in_blocks<Real>({{w.x.data(), next_.vx.data(), c.width},
-                                      {w.y.data(), next_.vy.data(), c.height},
-                                      {w.z.data(), next_.vz.data(), c.depth}},
-                                     n, c.wrap, nthreads);
-            } else {
-                move_in_blocks<Real>(
-                    {{w.x.data(), next_.vx.data(), c.width}, {w.y.data(), next_.vy.data(), c.height}}, n,
-                    c.wrap, nthreads);
-            }
+            const PositionAxis<Real> axes[] = {{w.x.data(), next_.vx.data(), c.width},
+                                               {w.y.data(), next_.vy.data(), c.height},
+                                               {w.z.data(), next_.vz.data(), c.depth}};
+            move_in_blocks<Real>(std::span(axes, c.three_d ? 3 : 2), n, c.wrap, nthreads);
             swap_in_next(c.three_d);
             return;
         }

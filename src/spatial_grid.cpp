@@ -98,8 +98,8 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
     const std::size_t lines = static_cast<std::size_t>(nx_) + static_cast<std::size_t>(ny_) +
                               (three_d_ ? static_cast<std::size_t>(nz_) : 0);
     const bool tabled = lines <= m / 4;
-    // Where each query line begins (holds_lines): the binning table's bounds, and the first and the last
-    // line's. Kept with the tables alone; without them holds_lines answers false.
+    // Where each query line begins (lines_box): the binning table's bounds, and the first and the last
+    // line's. Kept with the tables alone; without them lines_box is not known.
     const auto query_bounds = [](const std::vector<double>& table, double origin, double cell, int n) {
         std::vector<double> bounds(static_cast<std::size_t>(n) + 1);
         bounds[0] = detail::line_lower_bound<double>(origin, cell, 0);

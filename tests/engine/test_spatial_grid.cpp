@@ -219,8 +219,8 @@ TEST(SpatialGrid, AgentsOnACellBoundaryGoWhereTheFormulaPutsThem) {
     expect_cells_by_the_formula<double>(false);
 }
 
-// holds_lines answers by comparisons what query_key computes: a box lies on lines (c, r) exactly when both
-// its corners' keys are (c, r). Probed at every line's edge (the positions just below and at it) and at
+// lines_box answers by comparisons what query_key computes: a position lies in the box of lines (c, r)
+// exactly when its key is (c, r). Probed at every line's edge (the positions just below and at it) and at
 // random, on a torus (where a position just below the side may reach the line past the last) and on an
 // open plane (whose grid covers the flock's box).
 template <class Real>
@@ -259,7 +259,8 @@ void expect_lines_held_as_keyed(bool wrap) {
                         continue;
                     }
                     const bool keyed = key[0] == c && key[1] == r;
-                    ASSERT_EQ(grid.holds_lines(c, r, x, x, y, y), keyed)
+                    const auto box = grid.lines_box(c, r);
+                    ASSERT_EQ(box.known && box.holds(x, y), keyed)
                         << x << ", " << y << " on " << c << ", " << r;
                     held += keyed ? 1 : 0;
                 }

@@ -195,17 +195,10 @@ public:
                 three_d_ ? query_line(static_cast<double>(pz), origin_z_, cell_d_) : 0.0};
     }
 
-    /// True when every position of [x0, x1] x [y0, y1] has the query lines `column` and `row` (query_key's
-    /// first two entries), told by comparisons with where those lines begin and end: a group of agents in
-    /// that box shares its candidate runs, without a division. False where the grid keeps no such bounds (a
-    /// grid of far more lines than members): the caller computes the keys.
-    [[nodiscard]] bool holds_lines(int column, int row, Real x0, Real x1, Real y0, Real y1) const {
-        const LinesBox box = lines_box(column, row);
-        return box.known && box.holds(x0, y0) && box.holds(x1, y1);
-    }
-
-    /// The box of positions whose query lines are `column` and `row`: [x0, x1) x [y0, y1); not `known`
-    /// where the grid keeps no such bounds (holds_lines).
+    /// The box [x0, x1) x [y0, y1) of the positions whose query lines are `column` and `row` (query_key's
+    /// first two entries), told by comparisons with where those lines begin and end: a group of agents it
+    /// holds shares its candidate runs, without a division. Not `known` where the grid keeps no such
+    /// bounds (a grid of far more lines than members): the caller computes the keys.
     struct LinesBox {
         bool known = false;
         double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
@@ -310,7 +303,7 @@ private:
     detail::UninitializedVector<Real> z_, vz_;              ///< 3D only
     std::vector<double> bound_x_, bound_y_, bound_z_; ///< scratch: where each line's cells begin (binning)
     /// Where query line c begins along x and y (the least position whose query_line is c or more), for
-    /// c = 0 to the lines' count: holds_lines. Empty where the build bins without tables.
+    /// c = 0 to the lines' count: lines_box. Empty where the build bins without tables.
     std::vector<double> query_bound_x_, query_bound_y_;
     detail::UninitializedVector<std::uint32_t> slot_cell_;   ///< scratch: cell of each agent, in world order
     detail::UninitializedVector<std::uint32_t> counters_;    ///< scratch: per thread, a counter per cell
