@@ -5,10 +5,15 @@
 //   ./build/release/boids_bench --benchmark_filter=Step/1000000/2
 //   ./build/release/boids_bench --benchmark_filter='Fast(GridBuild|NeighbourPass)'   # phases alone
 //   ./build/release/boids_bench --benchmark_filter='/3$'                            # 3D only
+//   BOIDS_SIMD_TARGET=avx2 ./build/release/boids_bench --benchmark_filter='OneThread|Baseline'
+//                                              # the fast step against a straightforward kernel, on AVX2
 //
 // ns_per_boid_step is wall time per boid per step (all threads). Reported, never asserted.
 
+#include "cell_lanes_baseline.hpp"
+
 #include "boids/detail/grid_geometry.hpp"
+#include "boids/fast_path.hpp"
 #include "boids/metrics.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
@@ -100,6 +105,55 @@ BENCHMARK(FastNeighbourPass)
     ->ArgsProduct({{10'000, 100'000, 1'000'000}, {2, 3}})
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime();
+
+/// The fast step on one thread, W20 in 2D: what CellLanesBaseline is measured against.
+void FastStepOneThread(benchmark::State& state) {
+    const long long n = state.range(0);
+    Simulation<float> sim = make_w20(n);
+    sim.set_threads(1);
+    for (auto _ : state) {
+        sim.step();
+    }
+    state.counters["ns_per_boid_step"] =
+        benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.SetLabel(fast_path_isa());
+}
+/// The same step by a straightforward cell-lanes kernel (bench/cell_lanes_baseline.hpp, one thread), on the
+/// SIMD target BOIDS_SIMD_TARGET names (the best otherwise): the yardstick of the fast step's design.
+void CellLanesBaselineStep(benchmark::State& state) {
+    const long long n = state.range(0);
+    apply_fast_path_target_environment();
+    const Scenario s = w20_scenario(n);
+    bench::CellLanesBaseline baseline(s.params, spawn_world<float>(s.params, s.agents, s.seed));
+    for (int warm_up = 0; warm_up < 20; ++warm_up) { // as make_w20
+        baseline.step();
+    }
+    for (auto _ : state) {
+        baseline.step();
+    }
+    state.counters["ns_per_boid_step"] =
+        benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.SetLabel(fast_path_isa());
+}
+// Both as `boids bench` times its rounds: 20 steps after the 20 of the warm-up from a fresh spawn (a flock
+// timed for as long as it takes gathers, and a faster kernel would meet more neighbours), each case
+// repeated.
+BENCHMARK(FastStepOneThread)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Iterations(20)
+    ->Repetitions(5)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(CellLanesBaselineStep)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Iterations(20)
+    ->Repetitions(5)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 /// The plain path's grid build alone (SpatialGrid from world order), on the simulation's threads (0) or on
 /// the given number.
