@@ -95,6 +95,17 @@ struct ConeLanes {
         return within;
     }
 
+    /// WithinLimits as a candidate's first test: `decided` is set, not narrowed.
+    static HWY_INLINE HWY_ATTR M FirstWithinLimits(V back_squared, V above, V below, M& decided) {
+        const M within = hn::Le(back_squared, above);
+        decided = hn::Or(within, hn::Ge(back_squared, below));
+        return within;
+    }
+
+    /// The lanes of `reached` within the radius, for a half-angle that takes every direction.
+    HWY_INLINE HWY_ATTR M SeesAround(M reached, V d2) const { return hn::And(reached, hn::Le(d2, reach2)); }
+    HWY_INLINE HWY_ATTR M SeesAround(EveryLane, V d2) const { return hn::Le(d2, reach2); }
+
     /// The lanes of `reached` within the radius and, by `within`, the half-angle.
     HWY_INLINE HWY_ATTR M SeesWithin(M reached, V d2, M within) const {
         return hn::And(hn::And(reached, hn::Le(d2, reach2)), within);
@@ -206,8 +217,10 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
         // square root, no division. The lanes the squares cannot decide take the plain path's
         // arithmetic below.
         const V back_squared = hn::Mul(back_dot, hn::Abs(back_dot));
-        // Neighbourhoods of the same half-angle share its test (the same limits: the same answer).
-        M decided = hn::FirstN(dd, hn::Lanes(dd));
+        // Neighbourhoods of the same half-angle share its test (the same limits: the same answer). Where
+        // one's answer is every lane, no mask of every lane is ANDed in (an operation per candidate each;
+        // GCC does not fold Highway's FirstN).
+        M decided;
         M center_within, avoid_within, align_within;
         if constexpr (kOneCone) {
             if constexpr (float_offsets) {
@@ -216,14 +229,15 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
                 // Where a limit's +-1e300 times speed^2 overflows, a zero d2 gives NaN, and the lane
                 // takes the plain arithmetic below (a d2 above zero gives the infinity's answer, as
                 // before).
-                center_within = ConeLanes<D>::WithinLimits(back_squared, hn::Mul(s.above_scale, d2),
-                                                           hn::Mul(s.below_scale, d2), decided);
+                center_within = ConeLanes<D>::FirstWithinLimits(back_squared, hn::Mul(s.above_scale, d2),
+                                                                hn::Mul(s.below_scale, d2), decided);
             } else {
+                decided = hn::FirstN(dd, hn::Lanes(dd));
                 center_within = center.WithinCone(back_squared, scale_of(s.speed2, d2, k), decided);
             }
-            avoid_within = hn::FirstN(dd, hn::Lanes(dd));
             align_within = center_within;
         } else {
+            decided = hn::FirstN(dd, hn::Lanes(dd));
             const V scale = scale_of(s.speed2, d2, k);
             center_within = center.WithinBySquares(back_squared, scale, decided);
             avoid_within =
@@ -233,7 +247,12 @@ HWY_ATTR void WeightedSumsOf(const InRangeGrid<Real>& grid, const weighted::Neig
                                             : align.WithinBySquares(back_squared, scale, decided);
         }
         M seen_center = center.SeesWithin(other, d2, center_within);
-        M seen_avoid = avoid.SeesWithin(other, d2, avoid_within);
+        M seen_avoid;
+        if constexpr (kOneCone) { // avoid sees all around
+            seen_avoid = avoid.SeesAround(other, d2);
+        } else {
+            seen_avoid = avoid.SeesWithin(other, d2, avoid_within);
+        }
         M seen_align = align.SeesWithin(other, d2, align_within);
         if (!hn::AllTrue(dd, decided)) [[unlikely]] { // near a limit, or out of those ranges
             M reached;
