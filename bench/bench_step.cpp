@@ -106,6 +106,14 @@ BENCHMARK(FastNeighbourPass)
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime();
 
+/// ns per boid-step of `n` agents, and the instruction set the case ran.
+void report_step_on(benchmark::State& state, long long n) {
+    state.counters["ns_per_boid_step"] =
+        benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.SetLabel(fast_path_isa());
+}
+
 /// The fast step on one thread, W20 in 2D: what CellLanesBaseline is measured against.
 void FastStepOneThread(benchmark::State& state) {
     const long long n = state.range(0);
@@ -114,10 +122,7 @@ void FastStepOneThread(benchmark::State& state) {
     for (auto _ : state) {
         sim.step();
     }
-    state.counters["ns_per_boid_step"] =
-        benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()),
-                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-    state.SetLabel(fast_path_isa());
+    report_step_on(state, n);
 }
 /// The same step by a straightforward cell-lanes kernel (bench/cell_lanes_baseline.hpp, one thread), on the
 /// SIMD target BOIDS_SIMD_TARGET names (the best otherwise): the yardstick of the fast step's design.
@@ -132,28 +137,21 @@ void CellLanesBaselineStep(benchmark::State& state) {
     for (auto _ : state) {
         baseline.step();
     }
-    state.counters["ns_per_boid_step"] =
-        benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()),
-                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-    state.SetLabel(fast_path_isa());
+    report_step_on(state, n);
 }
-// Both as `boids bench` times its rounds: 20 steps after the 20 of the warm-up from a fresh spawn (a flock
-// timed for as long as it takes gathers, and a faster kernel would meet more neighbours), each case
-// repeated.
-BENCHMARK(FastStepOneThread)
-    ->Arg(100'000)
-    ->Arg(1'000'000)
-    ->Iterations(20)
-    ->Repetitions(5)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(CellLanesBaselineStep)
-    ->Arg(100'000)
-    ->Arg(1'000'000)
-    ->Iterations(20)
-    ->Repetitions(5)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+/// Both as `boids bench` times its rounds: 20 steps after the 20 of the warm-up from a fresh spawn (a flock
+/// timed for as long as it takes gathers, and a faster kernel would meet more neighbours), each case
+/// repeated.
+void as_boids_bench_rounds(benchmark::internal::Benchmark* b) {
+    b->Arg(100'000)
+        ->Arg(1'000'000)
+        ->Iterations(20)
+        ->Repetitions(5)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+}
+BENCHMARK(FastStepOneThread)->Apply(as_boids_bench_rounds);
+BENCHMARK(CellLanesBaselineStep)->Apply(as_boids_bench_rounds);
 
 /// The plain path's grid build alone (SpatialGrid from world order), on the simulation's threads (0) or on
 /// the given number.

@@ -49,6 +49,16 @@ HWY_ATTR void StepCells(const BaselineStep& s) {
     const auto lanes = static_cast<std::uint32_t>(hn::Lanes(d));
     const V visual2 = hn::Set(d, s.visual2), protected2 = hn::Set(d, s.protected2);
     const V zero = hn::Zero(d);
+    // A neighbour line of the grid (row or column `line` of `count`) and the shift of its agents' nearest
+    // images: across a seam the line on the other side, seen one period away.
+    const auto across = [](int& line, int count, float period) {
+        if (line >= 0 && line < count) {
+            return 0.0f;
+        }
+        const float shift = line < 0 ? -period : period;
+        line = line < 0 ? count - 1 : 0;
+        return shift;
+    };
     for (int row = 0; row < s.ny; ++row) {
         for (int col = 0; col < s.nx; ++col) {
             const std::size_t cell = static_cast<std::size_t>(row) * static_cast<std::size_t>(s.nx) +
@@ -60,18 +70,10 @@ HWY_ATTR void StepCells(const BaselineStep& s) {
                 V count = zero;
                 for (int dr = -1; dr <= 1; ++dr) {
                     int r = row + dr;
-                    float shift_y = 0;
-                    if (r < 0 || r >= s.ny) {
-                        shift_y = r < 0 ? -s.height : s.height;
-                        r = r < 0 ? s.ny - 1 : 0;
-                    }
+                    const float shift_y = across(r, s.ny, s.height);
                     for (int dc = -1; dc <= 1; ++dc) {
                         int c = col + dc;
-                        float shift_x = 0;
-                        if (c < 0 || c >= s.nx) {
-                            shift_x = c < 0 ? -s.width : s.width;
-                            c = c < 0 ? s.nx - 1 : 0;
-                        }
+                        const float shift_x = across(c, s.nx, s.width);
                         const std::size_t other =
                             static_cast<std::size_t>(r) * static_cast<std::size_t>(s.nx) +
                             static_cast<std::size_t>(c);
