@@ -198,32 +198,39 @@ struct Rounds {
     double neighbours = -1.0; ///< mean_neighbours() at the end of the last round, when asked for
 };
 
-/// Repeats rounds of: spawn, plan.warmup steps, plan.steps timed steps, until plan.seconds are timed.
-/// The flock condenses as it flies; timing the same early steps at every size keeps the neighbour count
-/// at W20's 20 (a long run at 10k would measure a denser flock than a short one at 1M).
+/// One round into `r`: spawn, plan.warmup steps, plan.steps timed steps. With `count_neighbours`, the round
+/// that brings `r` to plan.seconds also counts the flock's mean neighbours at its end.
 template <class Real>
-Rounds time_rounds(const Scenario& s, const BenchPlan& plan, int threads, bool plain,
-                   bool count_neighbours = false) {
+void add_round(Rounds& r, const Scenario& s, const BenchPlan& plan, int threads, bool plain,
+               bool count_neighbours) {
+    Simulation<Real> sim = make_sim<Real>(s, threads, plain);
+    sim.step(plan.warmup);
+    const double cpu_start = cpu_seconds();
+    for (long long k = 0; k < plan.steps; ++k) {
+        const auto before = Clock::now();
+        sim.step();
+        const double seconds = std::chrono::duration<double>(Clock::now() - before).count();
+        r.step_s.push_back(seconds);
+        r.seconds += seconds;
+        r.total += sim.last_profile();
+        r.fastest_ms = std::min(r.fastest_ms, sim.last_profile().total_ms);
+    }
+    r.cpu += cpu_seconds() - cpu_start;
+    r.steps += plan.steps;
+    r.fast = sim.last_step_fast();
+    if (count_neighbours && r.seconds >= plan.seconds) {
+        r.neighbours = mean_neighbours(sim.world(), s.params);
+    }
+}
+
+/// Repeats rounds (add_round) until plan.seconds are timed. The flock condenses as it flies; timing the
+/// same early steps at every size keeps the neighbour count at W20's 20 (a long run at 10k would measure a
+/// denser flock than a short one at 1M).
+template <class Real>
+Rounds time_rounds(const Scenario& s, const BenchPlan& plan, int threads, bool plain) {
     Rounds r;
     do {
-        Simulation<Real> sim = make_sim<Real>(s, threads, plain);
-        sim.step(plan.warmup);
-        const double cpu_start = cpu_seconds();
-        for (long long k = 0; k < plan.steps; ++k) {
-            const auto before = Clock::now();
-            sim.step();
-            const double seconds = std::chrono::duration<double>(Clock::now() - before).count();
-            r.step_s.push_back(seconds);
-            r.seconds += seconds;
-            r.total += sim.last_profile();
-            r.fastest_ms = std::min(r.fastest_ms, sim.last_profile().total_ms);
-        }
-        r.cpu += cpu_seconds() - cpu_start;
-        r.steps += plan.steps;
-        r.fast = sim.last_step_fast();
-        if (count_neighbours && r.seconds >= plan.seconds) {
-            r.neighbours = mean_neighbours(sim.world(), s.params);
-        }
+        add_round<Real>(r, s, plan, threads, plain, false);
     } while (r.seconds < plan.seconds);
     return r;
 }
@@ -444,9 +451,9 @@ void models_table(const BenchPlan& plan) {
         "boids bench --models: every model, and the classic model with each extension alone, each in a "
         "square\nwrap world sized so that a boid has on average %g others within its model's range "
         "(W20's count),\nuniform start, synchronous update. Rounds of: spawn, %lld warm-up steps, %lld "
-        "timed steps; rounds repeat\nuntil %g s are timed per row and thread setting. ns: the median "
-        "timed step / agents. x fast: over the\nclassic fast path's ns at the same threads. neighbours: "
-        "the mean count within range after the last round.\n",
+        "timed steps; the rows take\ntheir rounds in turn until %g s are timed per row and thread setting. "
+        "ns: the median timed step /\nagents. x fast: over the classic fast path's ns at the same threads. "
+        "neighbours: the mean count within\nrange after the last round.\n",
         w20_mean_neighbours, plan.warmup, plan.steps, plan.seconds);
     std::printf("%s, fast path SIMD %s (%zu lanes, %s); threads: 1", plan.f64 ? "f64" : "f32",
                 fast_path_isa(), fast_path_lanes(plan.f64),
@@ -478,6 +485,23 @@ void models_table(const BenchPlan& plan) {
                 rows.emplace_back(&scenes[k], true);
             }
         }
+        // The rows' rounds in turn (one of each row and thread setting that is not yet timed long enough,
+        // then again), so that a stretch in which other processes take the cores falls on every row alike
+        // and the median steps, and the ratios to the classic row, see past it.
+        std::vector<Rounds> timed(rows.size() * thread_counts.size());
+        for (bool more = true; more;) {
+            more = false;
+            for (std::size_t row = 0; row < rows.size(); ++row) {
+                for (std::size_t t = 0; t < thread_counts.size(); ++t) {
+                    Rounds& r = timed[row * thread_counts.size() + t];
+                    if (r.seconds < plan.seconds) {
+                        add_round<Real>(r, *rows[row].first, plan, thread_counts[t], rows[row].second,
+                                        t == 0);
+                        more = more || r.seconds < plan.seconds;
+                    }
+                }
+            }
+        }
         for (std::size_t row = 0; row < rows.size(); ++row) {
             const Scenario& scene = *rows[row].first;
             const bool plain = rows[row].second;
@@ -487,7 +511,7 @@ void models_table(const BenchPlan& plan) {
             double neighbours = -1.0;
             std::vector<double> ns;
             for (std::size_t t = 0; t < thread_counts.size(); ++t) {
-                const Rounds r = time_rounds<Real>(scene, plan, thread_counts[t], plain, t == 0);
+                const Rounds& r = timed[row * thread_counts.size() + t];
                 ns.push_back(median(r.step_s) * 1e9 / agents);
                 if (thread_counts[t] == 1) {
                     // On one thread the CPU time is the work alone, whatever else the machine runs.
