@@ -20,8 +20,8 @@ HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
 namespace HWY_NAMESPACE {
 
-/// unit_heading in lanes: the speed's products and sum rounded apart (angle::length, no fused
-/// multiply-add), IEEE's square root and divisions; a speed not above 0 (zero or NaN) gives (0, 0).
+/// unit_heading in lanes: the speed as angle::length (Length: products and sum rounded apart, no fused
+/// multiply-add), IEEE's divisions; a speed not above 0 (zero or NaN) gives (0, 0).
 template <class Real>
 HWY_ATTR void UnitHeadings(const Real* vx, const Real* vy, std::uint32_t count, double* ux, double* uy) {
     const DD dd;
@@ -32,7 +32,7 @@ HWY_ATTR void UnitHeadings(const Real* vx, const Real* vy, std::uint32_t count, 
         const std::size_t n = std::min(lanes, count - at);
         const V x = WidenLanes<Real>(dd, LoadLanes(dr, vx, at, n));
         const V y = WidenLanes<Real>(dd, LoadLanes(dr, vy, at, n));
-        const V speed = hn::Sqrt(hn::Add(hn::Mul(x, x), hn::Mul(y, y)));
+        const V speed = Length(x, y);
         const M moving = hn::Gt(speed, zero);
         StoreLanes(hn::IfThenElseZero(moving, hn::Div(x, speed)), ux, at, n);
         StoreLanes(hn::IfThenElseZero(moving, hn::Div(y, speed)), uy, at, n);
