@@ -12,6 +12,8 @@
 #include <hwy/targets.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -114,6 +116,86 @@ TEST(KNearestTiles, SmallGridsSmallFlocksAndRangesOfAnyLength) {
             EXPECT_EQ(differences(uniform<float>(2000, 1000, 21), 1000, true, {7}, range), 0);
         }
     });
+}
+
+/// `n` agents on an open plane whose grid's binning rounds: agent 0 (A) has a neighbour B (agent 1) a hair
+/// under one ring away yet binned two columns over, and C (agent 2), a little farther but within one ring, in
+/// the next row of A's column. The ring search, finding C within one ring, stops with the 3 x 3 cells and
+/// answers C; B lies in A's 5 x 5 cells, where the tiles rank, and is nearer. A grid's origin is its flock's
+/// least corner, and `(x - origin) / cell` rounds twice: B is the least position of its column, A the
+/// greatest of its own. The keys' truncated distances (k_nearest_tiles.cpp) tell B and C apart, so that no
+/// tie sends A to the ring search. Agents 3 and 4 set the corners; the others keep three cells away from A.
+/// Empty if no corner tried allows it.
+World<double> binned_within_one_ring(int n) {
+    const double hi = 1000.41;
+    for (int attempt = 0; attempt < 20000; ++attempt) {
+        const double lo = -1000.37 - 0.0731 * attempt;
+        const World<double> rest = uniform<double>(4 * n, hi - lo, 3);
+        const auto flock = [&](double xa, double ya, double xb, double yc, double reach) {
+            World<double> w;
+            w.add(Kind::Boid, xa, ya, 0, 0, 0);
+            w.add(Kind::Boid, xb, ya, 0, 0, 0);
+            w.add(Kind::Boid, xa, yc, 0, 0, 0);
+            w.add(Kind::Boid, lo, lo, 0, 0, 0);
+            w.add(Kind::Boid, hi, hi, 0, 0, 0);
+            for (std::size_t r = 0; r < rest.size() && static_cast<int>(w.size()) < n; ++r) {
+                const double x = lo + rest.x[r], y = lo + rest.y[r];
+                if (std::hypot(x - xa, y - ya) > reach) {
+                    w.add(Kind::Boid, x, y, 0, 0, 0);
+                }
+            }
+            return w;
+        };
+        SpatialGrid<double> probe; // an open plane's grid depends on its flock's box and size alone
+        probe.build(flock(0, 0, 0, 0, 0), GridMembers::Flocking, 0, false, 0, 0, 1);
+        const detail::GridGeometry g = probe.geometry();
+        const double cell = g.cell_w, one_ring2 = cell * cell;
+        const auto column = [&](double x) { return detail::clamped_line(x, g.origin_x, cell, g.nx); };
+        const auto first_in = [&](int m) { // the least position binned in column m or beyond
+            double below = g.origin_x + (m - 1) * cell, at = g.origin_x + (m + 1) * cell;
+            for (double mid = below + (at - below) / 2; mid != below && mid != at;
+                 mid = below + (at - below) / 2) {
+                (column(mid) >= m ? at : below) = mid;
+            }
+            return at;
+        };
+        // A key keeps a squared distance's bits above its lowest 12.
+        const auto truncated = [](double d2) { return std::bit_cast<std::uint64_t>(d2) >> 12; };
+        const double ya = g.origin_y + (g.ny / 2 + 0.5) * cell;
+        for (int m = 4; m + 2 < g.nx; ++m) {
+            const double xb = first_in(m), xa = std::nextafter(first_in(m - 1), lo);
+            const double ab = xa - xb;
+            if (column(xb) != m || column(xa) != m - 2 || !(ab * ab < one_ring2)) {
+                continue;
+            }
+            double yc = ya + cell;
+            for (int ulps = 0; ulps < 64; ++ulps, yc = std::nextafter(yc, ya)) {
+                const double ac = ya - yc;
+                if (ac * ac < one_ring2 && truncated(ac * ac) > truncated(ab * ab)) {
+                    return flock(xa, ya, xb, yc, 3 * cell);
+                }
+            }
+        }
+    }
+    return {};
+}
+
+TEST(KNearestTiles, ANearestBinnedTwoColumnsOverIsLeftOutAsByTheRingSearch) {
+    const World<double> w = binned_within_one_ring(100);
+    ASSERT_EQ(w.size(), 100u);
+    const double side = 1000.41 + 1000.37; // k_nearest's torus, unused on an open plane
+    SpatialGrid<double> grid;
+    grid.build(w, GridMembers::Flocking, 0, false, 0, 0, 1);
+    std::uint32_t a = 0, c = 0;
+    for (std::uint32_t slot = 0; slot < grid.size(); ++slot) {
+        a = grid.agent(slot) == 0 ? slot : a;
+        c = grid.agent(slot) == 2 ? slot : c;
+    }
+    KNearest want;
+    k_nearest(grid, grid.x(a), grid.y(a), 0, 1, false, side, side, want);
+    ASSERT_EQ(want.count, 1);
+    ASSERT_EQ(want.found[0].slot, c) << "the ring search answers C, not the nearer B";
+    on_every_target([&] { EXPECT_EQ(differences(w, side, false, {1, 2}), 0); });
 }
 
 } // namespace
