@@ -58,9 +58,15 @@ namespace boids::tiles {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using fast::HWY_NAMESPACE::DD;
-using fast::HWY_NAMESPACE::M;
+using fast::HWY_NAMESPACE::DH;
 using fast::HWY_NAMESPACE::max_lanes;
-using fast::HWY_NAMESPACE::V;
+
+/// A tile's lanes: on AVX-512 half a vector, four doubles. Zen 4 executes a 512-bit operation as two
+/// 256-bit halves, and a tile of four agents, spanning about four cells of its row, lists 5 x 8 cells'
+/// candidates where one of eight lists 5 x 12: 10 half-width candidate vectors per agent against 15.
+using DT = std::conditional_t<fast::HWY_NAMESPACE::half_vectors, DH, DD>;
+using V = hn::Vec<DT>;
+using M = hn::Mask<DT>;
 
 /// A tile's candidates, in the order they are offered: each one's slot; the tile's own agents follow one
 /// another from place `own`.
@@ -86,7 +92,7 @@ struct Levels {
     V l0, l1, l2, l3, l4, l5, l6, l7, left_out;
 
     HWY_INLINE explicit Levels(int k) {
-        const DD dd;
+        const DT dd;
         const V inf = hn::Inf(dd), none = hn::Neg(inf);
         l0 = k >= 8 ? inf : none;
         l1 = k >= 7 ? inf : none;
@@ -122,7 +128,7 @@ struct Levels {
     }
 
     HWY_INLINE void Store(Lists& lists) const {
-        const DD dd;
+        const DT dd;
         hn::Store(l0, dd, lists.list[0]);
         hn::Store(l1, dd, lists.list[1]);
         hn::Store(l2, dd, lists.list[2]);
@@ -142,9 +148,9 @@ template <bool kImages, bool kSeven, class Real>
 HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std::uint32_t first,
                        std::size_t n, int k, Real width, Real height, double far2,
                        const Candidates& candidates, Lists& lists) {
-    const DD dd;
-    const hn::Rebind<Real, DD> dr;
-    const hn::RebindToUnsigned<DD> du;
+    const DT dd;
+    const hn::Rebind<Real, DT> dr;
+    const hn::RebindToUnsigned<DT> du;
     using VR = hn::Vec<decltype(dr)>;
     const Real* const xs = grid.xs().data();
     const Real* const ys = grid.ys().data();
@@ -235,7 +241,7 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         }
         return;
     }
-    const DD dd;
+    const DT dd;
     const hn::ScalableTag<std::uint32_t> du32;
     const auto from_zero = hn::Iota(du32, 0); // Highway 1.0's Iota goes through memory: made once
     const std::size_t lanes = hn::Lanes(dd);
@@ -356,13 +362,13 @@ HWY_ATTR void Lines(const SpatialGrid<Real>& grid, std::uint32_t begin, std::uin
     const detail::GridGeometry g = grid.geometry();
     const Real* const xs = grid.xs().data();
     const Real* const ys = grid.ys().data();
-    const auto line = [&](V p, double origin, double cell, int count)
+    const auto line = [&](hn::Vec<DD> p, double origin, double cell, int count)
                           HWY_ATTR { return fast::HWY_NAMESPACE::ClampedLine(dd, p, origin, cell, count); };
     const std::size_t lanes = hn::Lanes(dd);
     std::uint32_t s = begin;
     for (; s + lanes <= end; s += static_cast<std::uint32_t>(lanes)) {
-        const V x = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::LoadU(dr, xs + s));
-        const V y = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::LoadU(dr, ys + s));
+        const auto x = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::LoadU(dr, xs + s));
+        const auto y = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::LoadU(dr, ys + s));
         hn::StoreU(line(x, g.origin_x, g.cell_w, g.nx), dd, column + s);
         hn::StoreU(line(y, g.origin_y, g.cell_h, g.ny), dd, row + s);
     }

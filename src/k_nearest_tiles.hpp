@@ -4,10 +4,10 @@
 //
 // With about one agent per cell, an agent's k = 7 nearest nearly always lie within two cells and farther
 // than one, so k_nearest takes them from the 5 x 5 cells around the agent's. Agents in consecutive slots of
-// one row of cells share most of those cells: a tile of them (a vector of double lanes) reads each shared
-// candidate once, broadcast to every lane, and each lane keeps its own sorted list of the nearest in
-// registers (a candidate sinks through it by min and max, no branch per lane). The candidates each lane may
-// see are exactly its own 5 x 5 cells (a lane ignores the tile's other columns).
+// one row of cells share most of those cells: a tile of them (double lanes; half a vector on AVX-512) reads
+// each shared candidate once, broadcast to every lane, and each lane keeps its own sorted list of the nearest
+// in registers (a candidate sinks through it by min and max, no branch per lane). The candidates each lane
+// may see are exactly its own 5 x 5 cells (a lane ignores the tile's other columns).
 //
 // A lane's list is k_nearest's when the lane's k-th lies within two cells and not within one, and no two of
 // its distances tie (the lanes rank by distance and a candidate's place in the tile, not by world index).
