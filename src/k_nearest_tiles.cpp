@@ -19,7 +19,6 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 #ifndef BOIDS_K_NEAREST_TILES_ONCE
@@ -33,11 +32,6 @@ namespace boids::tiles {
 inline constexpr int place_bits = 12;
 inline constexpr std::uint32_t max_candidates = 1u << place_bits;
 inline constexpr std::uint64_t place_mask = max_candidates - 1;
-
-/// The truncated distance of a key, as its bits.
-inline std::uint64_t truncated(double key) {
-    return std::bit_cast<std::uint64_t>(key) >> place_bits;
-}
 
 /// The candidate place a key holds.
 inline std::uint32_t place(double key) {
@@ -316,22 +310,47 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         } else {
             RankTile<false, false>(grid, lines.column, first, n, k, width, height, far2, candidates, lists);
         }
+        // Each lane's list, as slots; the lanes whose list may not be k_nearest's then take the
+        // agent-by-agent search, which writes over it. Which lanes those are is told in lanes, without a
+        // branch per level.
         const auto top = static_cast<std::size_t>(max_tile_k - k); // the list's first level
+        for (std::size_t j = top; j < max_tile_k; ++j) {
+            std::uint32_t* const level = nearest + (j - top) * stride + (first - begin);
+            for (std::size_t i = 0; i < n; ++i) {
+                level[i] = candidates.slot[place(lists.list[j][i])];
+            }
+        }
+        std::fill(count + (first - begin), count + (past - begin), k);
+        const hn::RebindToUnsigned<DT> du;
+        const auto distance_bits = [&](const double* keys) HWY_ATTR {
+            return hn::ShiftRight<place_bits>(hn::BitCast(du, hn::Load(dd, keys)));
+        };
+        // k found nearer than two rings, and no two of the same truncated distance, nor the k-th as one left
+        // out.
+        const V kth = hn::Load(dd, lists.list[max_tile_k - 1]);
+        auto nearer = distance_bits(lists.list[max_tile_k - 1]);
+        auto tied = hn::Eq(distance_bits(lists.left_out), nearer);
+        for (std::size_t j = max_tile_k - 1; j-- > top;) {
+            const auto level = distance_bits(lists.list[j]);
+            tied = hn::Or(tied, hn::Eq(level, nearer));
+            nearer = level;
+        }
+        const M unanswered = hn::Or(hn::Not(hn::Lt(kth, hn::Inf(dd))), hn::RebindMask(dd, tied));
+        // A k-th nearer than one ring: the ring search stops after ring 1, with the 3 x 3 cells' k nearest.
+        // Those are these when all these lie in the 3 x 3 cells (the k nearest of the 5 x 5 cells, and so of
+        // any part of them that holds all k). A key's truncated distance is at most the distance, so a lane
+        // whose truncated k-th is not below one ring has its k-th farther.
+        const M may_be_near = hn::Lt(hn::BitCast(dd, hn::And(hn::BitCast(du, kth), hn::Set(du, ~place_mask))),
+                                     hn::Set(dd, near2));
+        std::uint8_t bits[2][8] = {};
+        hn::StoreMaskBits(dd, unanswered, bits[0]);
+        hn::StoreMaskBits(dd, hn::AndNot(unanswered, may_be_near), bits[1]);
+        const unsigned by_search = bits[0][0], near = bits[1][0];
         for (std::size_t i = 0; i < n; ++i) {
             const std::uint32_t s = first + static_cast<std::uint32_t>(i);
-            const double kth = lists.list[max_tile_k - 1][i];
-            // k found nearer than two rings, and no two of the same truncated distance, nor the k-th as one
-            // left out.
-            bool answered = kth < std::numeric_limits<double>::infinity() &&
-                            truncated(lists.left_out[i]) != truncated(kth);
-            for (std::size_t j = top; answered && j + 1 < max_tile_k; ++j) {
-                answered = truncated(lists.list[j][i]) != truncated(lists.list[j + 1][i]);
-            }
-            // A k-th nearer than one ring: the ring search stops after ring 1, with the 3 x 3 cells' k
-            // nearest. Those are these when all these lie in the 3 x 3 cells (the k nearest of the 5 x 5
-            // cells, and so of any part of them that holds all k).
-            if (answered) {
-                const std::uint32_t c = candidates.slot[place(kth)];
+            bool answered = ((by_search >> i) & 1u) == 0;
+            if (((near >> i) & 1u) != 0) {
+                const std::uint32_t c = candidates.slot[place(lists.list[max_tile_k - 1][i])];
                 if (k_nearest_distance2(grid.x(s), grid.y(s), grid.x(c), grid.y(c), wrap, width, height) <
                     near2) {
                     for (std::size_t j = top; answered && j < max_tile_k; ++j) {
@@ -343,11 +362,6 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
             }
             if (!answered) {
                 by_agent(s);
-                continue;
-            }
-            count[s - begin] = k;
-            for (std::size_t j = top; j < max_tile_k; ++j) {
-                nearest[(j - top) * stride + (s - begin)] = candidates.slot[place(lists.list[j][i])];
             }
         }
         first = past;
