@@ -220,8 +220,14 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
                     int k, bool wrap, Real width, Real height, std::uint32_t* nearest, std::size_t stride,
                     int* count) {
     KNearest found; // once per call: its 1 KiB list is zeroed when made
-    const auto by_agent = [&](std::uint32_t s) {
-        k_nearest_two_rings(grid, grid.x(s), grid.y(s), grid.agent(s), k, wrap, width, height, found);
+    // past_two_rings: the agent's lane found fewer than k nearer than two rings in its 5 x 5 cells.
+    const auto by_agent = [&](std::uint32_t s, bool past_two_rings = false) {
+        if (past_two_rings) {
+            k_nearest_past_two_rings(grid, grid.x(s), grid.y(s), grid.agent(s), k, wrap, width, height,
+                                     found);
+        } else {
+            k_nearest_two_rings(grid, grid.x(s), grid.y(s), grid.agent(s), k, wrap, width, height, found);
+        }
         count[s - begin] = found.count;
         for (int m = 0; m < found.count; ++m) {
             nearest[static_cast<std::size_t>(m) * stride + (s - begin)] =
@@ -335,17 +341,19 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
             tied = hn::Or(tied, hn::Eq(level, nearer));
             nearer = level;
         }
-        const M unanswered = hn::Or(hn::Not(hn::Lt(kth, hn::Inf(dd))), hn::RebindMask(dd, tied));
+        const M few = hn::Not(hn::Lt(kth, hn::Inf(dd)));
+        const M unanswered = hn::Or(few, hn::RebindMask(dd, tied));
         // A k-th nearer than one ring: the ring search stops after ring 1, with the 3 x 3 cells' k nearest.
         // Those are these when all these lie in the 3 x 3 cells (the k nearest of the 5 x 5 cells, and so of
         // any part of them that holds all k). A key's truncated distance is at most the distance, so a lane
         // whose truncated k-th is not below one ring has its k-th farther.
         const M may_be_near = hn::Lt(hn::BitCast(dd, hn::And(hn::BitCast(du, kth), hn::Set(du, ~place_mask))),
                                      hn::Set(dd, near2));
-        std::uint8_t bits[2][8] = {};
+        std::uint8_t bits[3][8] = {};
         hn::StoreMaskBits(dd, unanswered, bits[0]);
         hn::StoreMaskBits(dd, hn::AndNot(unanswered, may_be_near), bits[1]);
-        const unsigned by_search = bits[0][0], near = bits[1][0];
+        hn::StoreMaskBits(dd, few, bits[2]);
+        const unsigned by_search = bits[0][0], near = bits[1][0], past_two_rings = bits[2][0];
         for (std::size_t i = 0; i < n; ++i) {
             const std::uint32_t s = first + static_cast<std::uint32_t>(i);
             bool answered = ((by_search >> i) & 1u) == 0;
@@ -361,7 +369,7 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
                 }
             }
             if (!answered) {
-                by_agent(s);
+                by_agent(s, ((past_two_rings >> i) & 1u) != 0);
             }
         }
         first = past;

@@ -148,9 +148,11 @@ struct Candidates {
     }
 };
 
+/// k_nearest's list. past_two_rings: the caller knows that fewer than k others of the 5 x 5 cells lie nearer
+/// than two rings (the search would find so first).
 template <class Real>
 HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint32_t self, int k, bool wrap,
-                     Real width, Real height, KNearest& out) {
+                     Real width, Real height, bool past_two_rings, KNearest& out) {
     assert(k >= 1 && k <= max_k_nearest);
     const int nx = grid.columns(), ny = grid.rows();
     if (grid.three_d() || nx < 5 || ny < 5) {
@@ -271,7 +273,11 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
     };
     // The k nearest of rings 0 to 2 (the 5 x 5 cells) nearer than two rings. Fewer than k: the k-th of
     // those rings is no nearer, and the ring search goes on past ring 2.
-    nearest_within(2, far2, out);
+    if (past_two_rings) {
+        out.count = 0;
+    } else {
+        nearest_within(2, far2, out);
+    }
     if (out.count < k) {
         // Likewise after ring 3, where the grid has the cells (7 x 7) for it; else the ring search itself.
         const double three_rings = 3 * grid.min_cell();
@@ -296,12 +302,12 @@ HWY_ATTR void Search(const SpatialGrid<Real>& grid, Real px, Real py, std::uint3
 }
 
 HWY_ATTR void SearchF32(const SpatialGrid<float>& grid, float px, float py, std::uint32_t self, int k,
-                        bool wrap, float width, float height, KNearest& out) {
-    Search(grid, px, py, self, k, wrap, width, height, out);
+                        bool wrap, float width, float height, bool past_two_rings, KNearest& out) {
+    Search(grid, px, py, self, k, wrap, width, height, past_two_rings, out);
 }
 HWY_ATTR void SearchF64(const SpatialGrid<double>& grid, double px, double py, std::uint32_t self, int k,
-                        bool wrap, double width, double height, KNearest& out) {
-    Search(grid, px, py, self, k, wrap, width, height, out);
+                        bool wrap, double width, double height, bool past_two_rings, KNearest& out) {
+    Search(grid, px, py, self, k, wrap, width, height, past_two_rings, out);
 }
 
 } // namespace HWY_NAMESPACE
@@ -317,11 +323,19 @@ HWY_EXPORT(SearchF64);
 
 void k_nearest_two_rings(const SpatialGrid<float>& grid, float px, float py, std::uint32_t self, int k,
                          bool wrap, float width, float height, KNearest& out) {
-    HWY_DYNAMIC_DISPATCH(two_rings::SearchF32)(grid, px, py, self, k, wrap, width, height, out);
+    HWY_DYNAMIC_DISPATCH(two_rings::SearchF32)(grid, px, py, self, k, wrap, width, height, false, out);
 }
 void k_nearest_two_rings(const SpatialGrid<double>& grid, double px, double py, std::uint32_t self, int k,
                          bool wrap, double width, double height, KNearest& out) {
-    HWY_DYNAMIC_DISPATCH(two_rings::SearchF64)(grid, px, py, self, k, wrap, width, height, out);
+    HWY_DYNAMIC_DISPATCH(two_rings::SearchF64)(grid, px, py, self, k, wrap, width, height, false, out);
+}
+void k_nearest_past_two_rings(const SpatialGrid<float>& grid, float px, float py, std::uint32_t self, int k,
+                              bool wrap, float width, float height, KNearest& out) {
+    HWY_DYNAMIC_DISPATCH(two_rings::SearchF32)(grid, px, py, self, k, wrap, width, height, true, out);
+}
+void k_nearest_past_two_rings(const SpatialGrid<double>& grid, double px, double py, std::uint32_t self,
+                              int k, bool wrap, double width, double height, KNearest& out) {
+    HWY_DYNAMIC_DISPATCH(two_rings::SearchF64)(grid, px, py, self, k, wrap, width, height, true, out);
 }
 } // namespace boids
 #endif

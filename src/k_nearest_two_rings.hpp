@@ -24,4 +24,11 @@ void k_nearest_two_rings(const SpatialGrid<float>& grid, float px, float py, std
 void k_nearest_two_rings(const SpatialGrid<double>& grid, double px, double py, std::uint32_t self, int k,
                          bool wrap, double width, double height, KNearest& out);
 
+/// k_nearest_two_rings for an agent that has fewer than k others nearer than two rings in its 5 x 5 cells
+/// (as a tile of k_nearest_tiles finds): the same list, without looking for them there again.
+void k_nearest_past_two_rings(const SpatialGrid<float>& grid, float px, float py, std::uint32_t self, int k,
+                              bool wrap, float width, float height, KNearest& out);
+void k_nearest_past_two_rings(const SpatialGrid<double>& grid, double px, double py, std::uint32_t self,
+                              int k, bool wrap, double width, double height, KNearest& out);
+
 } // namespace boids

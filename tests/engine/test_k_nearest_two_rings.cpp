@@ -22,9 +22,12 @@ using testing::on_every_target;
 using testing::uniform;
 
 /// The number of agents for which k_nearest_two_rings and k_nearest differ in any bit (count, slots,
-/// indices or squared distances), over k in `ks`, on the SIMD target in force.
+/// indices or squared distances), over k in `ks`, on the SIMD target in force; and, for those with fewer than
+/// k nearer than two rings, k_nearest_past_two_rings and k_nearest (counted in `past_two_rings`).
 template <class Real>
-int differences(const World<Real>& w, double side, bool wrap, std::initializer_list<int> ks) {
+int differences(const World<Real>& w, double side, bool wrap, std::initializer_list<int> ks,
+                int* past_two_rings_count = nullptr) {
+    int past_two_rings = 0;
     SpatialGrid<Real> grid;
     grid.build(w, GridMembers::Flocking, 0, wrap, side, side, 1);
     int differ = 0;
@@ -37,17 +40,33 @@ int differences(const World<Real>& w, double side, bool wrap, std::initializer_l
             const auto s = static_cast<Real>(side);
             KNearest want, got;
             k_nearest(grid, w.x[i], w.y[i], self, k, wrap, s, s, want);
+            const auto same_as_want = [&](const KNearest& got) {
+                bool same = got.count == want.count;
+                for (int m = 0; same && m < want.count; ++m) {
+                    const FoundNeighbour &a = want.found[static_cast<std::size_t>(m)],
+                                         &b = got.found[static_cast<std::size_t>(m)];
+                    same = a.slot == b.slot && a.index == b.index &&
+                           std::bit_cast<std::uint64_t>(a.distance2) ==
+                               std::bit_cast<std::uint64_t>(b.distance2);
+                }
+                return same;
+            };
             got.count = -1;
             k_nearest_two_rings(grid, w.x[i], w.y[i], self, k, wrap, s, s, got);
-            bool same = got.count == want.count;
-            for (int m = 0; same && m < want.count; ++m) {
-                const FoundNeighbour &a = want.found[static_cast<std::size_t>(m)],
-                                     &b = got.found[static_cast<std::size_t>(m)];
-                same = a.slot == b.slot && a.index == b.index &&
-                       std::bit_cast<std::uint64_t>(a.distance2) == std::bit_cast<std::uint64_t>(b.distance2);
+            differ += !same_as_want(got);
+            // Fewer than k nearer than two rings anywhere (so in the 5 x 5 cells too): the search past them.
+            const double two_rings = 2 * grid.min_cell();
+            if (want.count < k ||
+                want.found[static_cast<std::size_t>(k - 1)].distance2 >= two_rings * two_rings) {
+                got.count = -1;
+                k_nearest_past_two_rings(grid, w.x[i], w.y[i], self, k, wrap, s, s, got);
+                differ += !same_as_want(got);
+                ++past_two_rings;
             }
-            differ += !same;
         }
+    }
+    if (past_two_rings_count != nullptr) {
+        *past_two_rings_count = past_two_rings;
     }
     return differ;
 }
@@ -75,9 +94,13 @@ TEST(KNearestTwoRings, GivesTheRingSearchsListInCrowds) {
 
 TEST(KNearestTwoRings, GivesTheRingSearchsListWhenTheKthLiesBeyondTwoRings) {
     on_every_target([] {
-        // k far above the ~12 agents two rings hold: the ring search goes on to ring 3 and beyond.
-        EXPECT_EQ(differences(uniform<float>(1500, 1000, 7), 1000, true, {40, 64}), 0);
-        EXPECT_EQ(differences(uniform<double>(1500, 1000, 8), 1000, false, {40}), 0);
+        // k far above the ~12 agents two rings hold: the ring search goes on to ring 3 and beyond; k = 7 and
+        // 12 stop at ring 3 for some agents and go on for others.
+        int past = 0;
+        EXPECT_EQ(differences(uniform<float>(1500, 1000, 7), 1000, true, {7, 12, 40, 64}, &past), 0);
+        EXPECT_GT(past, 1500);
+        EXPECT_EQ(differences(uniform<double>(1500, 1000, 8), 1000, false, {12, 40}, &past), 0);
+        EXPECT_GT(past, 1500);
     });
 }
 
