@@ -13,7 +13,8 @@
 // its distances tie (the lanes rank by distance and a candidate's place in the tile, not by world index).
 // Every other agent (fewer than k within two cells, a k-th within one, a tie, a crowd of more candidates
 // than a tile lists, k above max_tile_k, a 3D grid or one of fewer than 5 x 5 cells) takes
-// k_nearest_two_rings, which gives k_nearest's list in every case.
+// k_nearest_two_rings, which gives k_nearest's list in every case; one with fewer than k within two cells
+// takes k_nearest_past_two_rings, which does not look there again.
 
 #include "boids/detail/neighbour_search.hpp"
 
