@@ -16,10 +16,16 @@
 #include "lane_vectors-inl.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #ifndef BOIDS_K_NEAREST_TILES_ONCE
 #define BOIDS_K_NEAREST_TILES_ONCE
@@ -38,6 +44,10 @@ inline std::uint32_t place(double key) {
     return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(key) & place_mask);
 }
 
+/// Whether a tile takes half a vector on AVX-512 (k_nearest_tiles.hpp: force_half_tiles, or the CPU's
+/// splits_512_bit_operations).
+bool half_tiles();
+
 /// How many lines (columns or rows) of n apart a and b lie, the shorter way round on a torus.
 inline double lines_apart(double a, double b, int n, bool wrap) {
     const double apart = a > b ? a - b : b - a;
@@ -54,13 +64,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 using fast::HWY_NAMESPACE::DD;
 using fast::HWY_NAMESPACE::DH;
 using fast::HWY_NAMESPACE::max_lanes;
-
-/// A tile's lanes: on AVX-512 half a vector, four doubles. Zen 4 executes a 512-bit operation as two
-/// 256-bit halves, and a tile of four agents, spanning about four cells of its row, lists 5 x 8 cells'
-/// candidates where one of eight lists 5 x 12: 10 half-width candidate vectors per agent against 15.
-using DT = std::conditional_t<fast::HWY_NAMESPACE::half_vectors, DH, DD>;
-using V = hn::Vec<DT>;
-using M = hn::Mask<DT>;
 
 /// A tile's candidates, in the order they are offered: each one's slot; the tile's own agents follow one
 /// another from place `own`.
@@ -81,8 +84,9 @@ struct Lists {
 /// Each lane's sorted keys (levels 8 - k to 7; the levels before stay at -infinity, which a key passes
 /// unchanged) and the least key that sank through them. Named registers: an array indexed in a loop was
 /// kept in memory. kSeven: k is 7 (PyNBoids'), and level 0 is not visited.
-template <bool kSeven>
+template <class DT, bool kSeven>
 struct Levels {
+    using V = hn::Vec<DT>;
     V l0, l1, l2, l3, l4, l5, l6, l7, left_out;
 
     HWY_INLINE explicit Levels(int k) {
@@ -140,10 +144,12 @@ static_assert(max_tile_k == 8, "Levels names eight levels");
 
 /// Ranks the candidates for the tile's agents in lanes: offers each candidate to each lane that may see
 /// it (in the lane's own 5 x 5 cells, nearer than two rings, not itself).
-template <bool kImages, bool kSeven, class Real>
+template <class DT, bool kImages, bool kSeven, class Real>
 HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std::uint32_t first,
                        std::size_t n, int k, Real width, Real height, double far2,
                        const Candidates& candidates, Lists& lists) {
+    using V = hn::Vec<DT>;
+    using M = hn::Mask<DT>;
     const DT dd;
     const hn::Rebind<Real, DT> dr;
     const hn::RebindToUnsigned<DT> du;
@@ -173,7 +179,7 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
     const VR nhw = hn::Neg(hw), nhh = hn::Neg(hh);
     const V own = hn::Iota(dd, static_cast<double>(first)); // each lane's slot (exact in double)
 
-    Levels<kSeven> levels(k);
+    Levels<DT, kSeven> levels(k);
     const auto offer = [&](std::uint32_t p, auto may_be_self) HWY_ATTR __attribute__((always_inline)) {
         const std::uint32_t c = candidates.slot[p];
         VR x = hn::Set(dr, xs[c]), y = hn::Set(dr, ys[c]);
@@ -217,7 +223,8 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
     levels.Store(lists);
 }
 
-template <class Real>
+/// k_nearest_tiles with tiles of DT's lanes (TilesOfItsWidth).
+template <class DT, class Real>
 HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
                     int k, bool wrap, Real width, Real height, std::uint32_t* nearest, std::size_t stride,
                     int* count) {
@@ -243,6 +250,8 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         }
         return;
     }
+    using V = hn::Vec<DT>;
+    using M = hn::Mask<DT>;
     const DT dd;
     const hn::ScalableTag<std::uint32_t> du32;
     const auto from_zero = hn::Iota(du32, 0); // Highway 1.0's Iota goes through memory: made once
@@ -312,11 +321,14 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         const bool images = wrap && (spans == 2 || row < 2 || row + 2 >= ny || !rows_clear ||
                                      (high - low + 5) * g.cell_w >= 0.99 * half_w);
         if (images) {
-            RankTile<true, false>(grid, lines.column, first, n, k, width, height, far2, candidates, lists);
+            RankTile<DT, true, false>(grid, lines.column, first, n, k, width, height, far2, candidates,
+                                      lists);
         } else if (k == 7) {
-            RankTile<false, true>(grid, lines.column, first, n, k, width, height, far2, candidates, lists);
+            RankTile<DT, false, true>(grid, lines.column, first, n, k, width, height, far2, candidates,
+                                      lists);
         } else {
-            RankTile<false, false>(grid, lines.column, first, n, k, width, height, far2, candidates, lists);
+            RankTile<DT, false, false>(grid, lines.column, first, n, k, width, height, far2, candidates,
+                                       lists);
         }
         // Each lane's list, as slots; the lanes whose list may not be k_nearest's then take the
         // agent-by-agent search, which writes over it. Which lanes those are is told in lanes, without a
@@ -378,6 +390,21 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
     }
 }
 
+/// Tiles of half a vector on AVX-512 where the CPU splits 512-bit operations (half_tiles), of a whole one
+/// elsewhere.
+template <class Real>
+HWY_ATTR void TilesOfItsWidth(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_t begin,
+                              std::uint32_t end, int k, bool wrap, Real width, Real height,
+                              std::uint32_t* nearest, std::size_t stride, int* count) {
+    if constexpr (fast::HWY_NAMESPACE::half_vectors) {
+        if (half_tiles()) {
+            Tiles<DH>(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
+            return;
+        }
+    }
+    Tiles<DD>(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
+}
+
 template <class Real>
 HWY_ATTR void Lines(const SpatialGrid<Real>& grid, std::uint32_t begin, std::uint32_t end, double* column,
                     double* row) {
@@ -405,12 +432,12 @@ HWY_ATTR void Lines(const SpatialGrid<Real>& grid, std::uint32_t begin, std::uin
 HWY_ATTR void TilesF32(const SpatialGrid<float>& grid, SlotLines lines, std::uint32_t begin,
                        std::uint32_t end, int k, bool wrap, float width, float height, std::uint32_t* nearest,
                        std::size_t stride, int* count) {
-    Tiles(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
+    TilesOfItsWidth(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
 }
 HWY_ATTR void TilesF64(const SpatialGrid<double>& grid, SlotLines lines, std::uint32_t begin,
                        std::uint32_t end, int k, bool wrap, double width, double height,
                        std::uint32_t* nearest, std::size_t stride, int* count) {
-    Tiles(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
+    TilesOfItsWidth(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
 }
 HWY_ATTR void LinesF32(const SpatialGrid<float>& grid, std::uint32_t begin, std::uint32_t end, double* column,
                        double* row) {
@@ -432,7 +459,40 @@ HWY_EXPORT(TilesF32);
 HWY_EXPORT(TilesF64);
 HWY_EXPORT(LinesF32);
 HWY_EXPORT(LinesF64);
+
+namespace {
+/// force_half_tiles: -1 by the CPU, 0 whole vectors, 1 halves.
+std::atomic<int> forced_half{-1};
+} // namespace
+
+bool half_tiles() {
+    static const bool splits = splits_512_bit_operations();
+    const int forced = forced_half.load(std::memory_order_relaxed);
+    return forced < 0 ? splits : forced != 0;
+}
 } // namespace tiles
+
+bool splits_512_bit_operations() {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) {
+        return false;
+    }
+    const bool amd = ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u; // "AuthenticAMD"
+    if (!amd || __get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) {
+        return false;
+    }
+    const unsigned base = (eax >> 8) & 0xfu;
+    const unsigned family = base == 0xfu ? base + ((eax >> 20) & 0xffu) : base;
+    return family == 0x19u; // Zen 3 and Zen 4; of them only Zen 4 runs AVX-512
+#else
+    return false;
+#endif
+}
+
+void force_half_tiles(std::optional<bool> half) {
+    tiles::forced_half.store(half.has_value() ? (*half ? 1 : 0) : -1, std::memory_order_relaxed);
+}
 
 void slot_lines(const SpatialGrid<float>& grid, std::uint32_t begin, std::uint32_t end, double* column,
                 double* row) {

@@ -4,10 +4,10 @@
 //
 // With about one agent per cell, an agent's k = 7 nearest nearly always lie within two cells and farther
 // than one, so k_nearest takes them from the 5 x 5 cells around the agent's. Agents in consecutive slots of
-// one row of cells share most of those cells: a tile of them (double lanes; half a vector on AVX-512) reads
-// each shared candidate once, broadcast to every lane, and each lane keeps its own sorted list of the nearest
-// in registers (a candidate sinks through it by min and max, no branch per lane). The candidates each lane
-// may see are exactly its own 5 x 5 cells (a lane ignores the tile's other columns).
+// one row of cells share most of those cells: a tile of them (double lanes; see splits_512_bit_operations)
+// reads each shared candidate once, broadcast to every lane, and each lane keeps its own sorted list of the
+// nearest in registers (a candidate sinks through it by min and max, no branch per lane). The candidates each
+// lane may see are exactly its own 5 x 5 cells (a lane ignores the tile's other columns).
 //
 // A lane's list is k_nearest's when the lane's k-th lies within two cells and not within one, and no two of
 // its distances tie (the lanes rank by distance and a candidate's place in the tile, not by world index).
@@ -20,8 +20,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace boids {
+
+/// Whether this CPU executes a 512-bit vector operation as two 256-bit halves (AMD's Zen 4): there a tile
+/// takes half a vector on AVX-512, four agents whose block lists 5 x 8 cells' candidates, 10 half-width
+/// candidate vectors per agent, where a tile of eight lists 5 x 12 cells' in 15 whole ones (7.5 per agent).
+/// Elsewhere (Intel's AVX-512 cores, which issue a 512-bit operation as fast as a 256-bit one) a tile takes
+/// a whole vector.
+bool splits_512_bit_operations();
+
+/// For tests: a tile's width on AVX-512 forced to half a vector (true) or a whole one (false); nullopt:
+/// splits_512_bit_operations decides.
+void force_half_tiles(std::optional<bool> half);
 
 /// The largest k the tiles rank in lanes; larger k go agent by agent.
 inline constexpr int max_tile_k = 8;

@@ -24,8 +24,39 @@ namespace {
 using testing::on_every_target;
 using testing::uniform;
 
+/// The agents whose k_nearest_tiles list for `k` differs from k_nearest's (see differences), with the tiles'
+/// width as forced.
+template <class Real>
+int differences_for(const SpatialGrid<Real>& grid, const std::vector<double>& column,
+                    const std::vector<double>& row, Real s, bool wrap, int k, std::uint32_t range) {
+    const auto slots = static_cast<std::uint32_t>(grid.size());
+    int differ = 0;
+    // Each range's lists take range x k entries, a level of the range's agents after another.
+    const std::size_t ranges = (slots + range - 1) / range;
+    std::vector<std::uint32_t> nearest(ranges * range * static_cast<std::size_t>(k));
+    std::vector<int> count(slots, -1);
+    for (std::uint32_t begin = 0; begin < slots; begin += range) {
+        const std::uint32_t end = std::min(slots, begin + range);
+        k_nearest_tiles(grid, {column.data(), row.data()}, begin, end, k, wrap, s, s,
+                        nearest.data() + std::size_t{begin} * k, range, count.data() + begin);
+    }
+    for (std::uint32_t slot = 0; slot < slots; ++slot) {
+        KNearest want;
+        k_nearest(grid, grid.x(slot), grid.y(slot), grid.agent(slot), k, wrap, s, s, want);
+        bool same = count[slot] == want.count;
+        for (int m = 0; same && m < want.count; ++m) {
+            const std::uint32_t begin = slot / range * range; // the range's lists, a level at a time
+            same = nearest[std::size_t{begin} * k + static_cast<std::size_t>(m) * range + (slot - begin)] ==
+                   want.found[static_cast<std::size_t>(m)].slot;
+        }
+        differ += !same;
+    }
+    return differ;
+}
+
 /// The number of agents whose k_nearest_tiles list differs from k_nearest's (in count or any slot), over k
-/// in `ks`, the grid's slots taken in ranges of `range` slots, on the SIMD target in force.
+/// in `ks`, the grid's slots taken in ranges of `range` slots, on the SIMD target in force, with tiles of a
+/// whole vector and of half a vector (AVX-512's two widths; the others have one) in turn.
 template <class Real>
 int differences(const World<Real>& w, double side, bool wrap, std::initializer_list<int> ks,
                 std::uint32_t range = 256) {
@@ -43,29 +74,13 @@ int differences(const World<Real>& w, double side, bool wrap, std::initializer_l
                   detail::clamped_line(static_cast<double>(grid.y(slot)), g.origin_y, g.cell_h, g.ny));
     }
     int differ = 0;
-    for (const int k : ks) {
-        // Each range's lists take range x k entries, a level of the range's agents after another.
-        const std::size_t ranges = (slots + range - 1) / range;
-        std::vector<std::uint32_t> nearest(ranges * range * static_cast<std::size_t>(k));
-        std::vector<int> count(slots, -1);
-        for (std::uint32_t begin = 0; begin < slots; begin += range) {
-            const std::uint32_t end = std::min(slots, begin + range);
-            k_nearest_tiles(grid, {column.data(), row.data()}, begin, end, k, wrap, s, s,
-                            nearest.data() + std::size_t{begin} * k, range, count.data() + begin);
-        }
-        for (std::uint32_t slot = 0; slot < slots; ++slot) {
-            KNearest want;
-            k_nearest(grid, grid.x(slot), grid.y(slot), grid.agent(slot), k, wrap, s, s, want);
-            bool same = count[slot] == want.count;
-            for (int m = 0; same && m < want.count; ++m) {
-                const std::uint32_t begin = slot / range * range; // the range's lists, a level at a time
-                same =
-                    nearest[std::size_t{begin} * k + static_cast<std::size_t>(m) * range + (slot - begin)] ==
-                    want.found[static_cast<std::size_t>(m)].slot;
-            }
-            differ += !same;
+    for (const bool half : {false, true}) {
+        force_half_tiles(half);
+        for (const int k : ks) {
+            differ += differences_for(grid, column, row, s, wrap, k, range);
         }
     }
+    force_half_tiles(std::nullopt);
     return differ;
 }
 
