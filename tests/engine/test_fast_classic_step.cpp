@@ -451,6 +451,39 @@ TEST(FastClassicStep, FieldOfViewTakesTheExactTestForOffsetsTooSmallToSquare) {
     }
 }
 
+TEST(FastClassicStep, FieldOfViewDecidesACandidateOnTheConesEdgeAsThePlainPath) {
+    // A field of view of 90 degrees and neighbours at exactly 45 degrees from an agent's heading: in the
+    // lanes' type the cheap test ties (30 against 30), where the plain path's double test hides them
+    // (30 < 30.000000000000004). Only the margin around the cheap test's tie sends these to the exact test.
+    for (const int dimensions : {2, 3}) {
+        for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+            Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
+            p.fov_angle = 90;
+            p.protected_range = 0;
+            const auto edges = [&]<class Real>(Real) {
+                World<Real> w = busy_world<Real>(p, 0);
+                const auto add = [&](double x, double y, double z) {
+                    if (dimensions == 3) {
+                        w.add_3d(Kind::Boid, Real(x), Real(y), Real(z), Real(3), Real(0), Real(0), Real(0));
+                    } else {
+                        w.add(Kind::Boid, Real(x), Real(y), Real(3), Real(0), Real(0));
+                    }
+                };
+                add(600, 400, 300);
+                add(610, 410, 300); // on the first one's cone, to its left
+                add(610, 390, 300); // and to its right
+                if (dimensions == 3) {
+                    add(610, 400, 310); // and above
+                }
+                return w;
+            };
+            expect_fast_equals_plain(p, edges(0.0f), 1);
+            expect_fast_equals_plain(p, edges(0.0), 1);
+            expect_plain_bits_on_every_simd_target(p, edges(0.0f), 1, scene_name(p));
+        }
+    }
+}
+
 TEST(FastClassicStep, FieldOfViewGivesThePlainPathsBitsOnEverySimdTarget) {
     for (const int dimensions : {2, 3}) {
         for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
