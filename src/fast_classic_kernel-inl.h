@@ -78,6 +78,14 @@ struct ReachBox {
 template <class D>
 struct Sight;
 
+/// A cone's thresholds on (v.d) |v.d| per unit of |d|^2, v a lane's velocity and d the offset to a
+/// candidate: at or below `seen` the lane surely sees the candidate, at or above `hidden` it surely does not
+/// (see view_test).
+template <class D>
+struct ViewCone {
+    hn::Vec<D> seen, hidden;
+};
+
 /// One vector of agents: their old positions, and their slots (for excluding an agent's own pair).
 template <class D>
 struct Lanes {
@@ -85,11 +93,10 @@ struct Lanes {
     hn::Vec<hn::RebindToSigned<D>> slot;
     ReachBox<D> box; ///< 3D culling only (set by bound_lanes; left uninitialised otherwise)
     // A field of view or a line of sight only (set by view_lanes; left uninitialised otherwise): the lanes'
-    // velocities, their squared speed times c |c| (c the cosine of half the field of view; of the sight
-    // angle for kvv_sight) and times the test's margin: NaN in the lanes whose every candidate takes the
-    // exact test, 0 in the lanes without an agent (see in_view). One vector for both: the 2D loop's live
-    // values outnumber the registers, and GCC then kept sums in memory across candidates.
-    hn::Vec<D> vx, vy, vz, kvv, kvv_sight, mvv;
+    // velocities, and each cone's thresholds (see view_test): NaN in the lanes whose every candidate takes
+    // the exact test, 0 in the lanes without an agent.
+    hn::Vec<D> vx, vy, vz;
+    ViewCone<D> fov, sight_cone;
     hn::Vec<D> apart_d2; ///< line of sight: 0, or -1 in the lanes that take the exact test
     hn::Mask<D> agents;  ///< the lanes that hold an agent (the others hold the next slots' positions)
     // Line of sight only (left uninitialised otherwise): each lane's neighbour dead ahead, and the notes.
@@ -146,11 +153,6 @@ HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t s
     if constexpr (k3D) {
         vv = hn::Add(vv, hn::Mul(a.vz, a.vz));
     }
-    const auto cone = [&](double cos) HWY_ATTR {
-        return hn::Mul(hn::Set(d, static_cast<Real>(cos * std::abs(cos))), vv);
-    };
-    a.kvv = cone(f.c.cos_half_fov);
-    a.kvv_sight = cone(f.c.cos_line_of_sight);
     const auto margin = static_cast<Real>(view_margin_epsilons * std::numeric_limits<Real>::epsilon());
     const auto min_coordinate = hn::Set(d, static_cast<Real>(view_min_coordinate));
     auto fit = hn::And(hn::Ge(vv, hn::Set(d, static_cast<Real>(view_min_speed2))),
@@ -161,55 +163,62 @@ HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t s
     }
     a.agents = hn::FirstN(d, count);
     const auto exact = hn::AndNot(fit, a.agents);
-    a.mvv = hn::IfThenElse(exact, hn::Set(d, std::numeric_limits<Real>::quiet_NaN()),
-                           hn::IfThenElseZero(a.agents, hn::Mul(hn::Set(d, margin), vv)));
+    const auto cone = [&](double cos) HWY_ATTR {
+        const auto kvv = hn::Mul(hn::Set(d, static_cast<Real>(cos * std::abs(cos))), vv);
+        const auto mvv = hn::IfThenElse(exact, hn::Set(d, std::numeric_limits<Real>::quiet_NaN()),
+                                        hn::IfThenElseZero(a.agents, hn::Mul(hn::Set(d, margin), vv)));
+        return ViewCone<D>{hn::Neg(hn::Add(kvv, mvv)), hn::Sub(mvv, kvv)};
+    };
+    a.fov = cone(f.c.cos_half_fov);
+    a.sight_cone = cone(f.c.cos_line_of_sight);
     a.apart_d2 = hn::IfThenElseZero(exact, hn::Set(d, Real(-1)));
 }
 
 /// The lanes that see a candidate at offset (dx, dy, dz) = agent - candidate, d2 its squared length:
 /// classic::in_field_of_view to the bit. With v the lane's velocity, t = -d the direction to the candidate
 /// and c the cosine of half the field of view, the test is v.t >= c |v| |t|, which, written with x |x|
-/// (monotone) on both sides, is s = (v.d) |v.d| + c |c| |v|^2 |t|^2 <= 0. Computed in the lanes' type, s
-/// is off by less than 19 u |v|^2 |t|^2 (u = epsilon / 2; a fused multiply-add only drops a rounding), and
-/// the double test decides as the exact comparison unless that is within 18 u_double |v|^2 |t|^2 of a tie; so
-/// wherever |s| >= 64 epsilon |v|^2 |t|^2 (taken with the same products) the sign of s is the double test's
-/// answer. The few other lanes (a candidate near the cone's edge: about one in 10^5), and lanes whose speed
-/// or position is so small or large that a product could lose its relative precision (view_lanes), take the
-/// double test itself. A candidate on top of the agent (t = 0: s = 0 and |v|^2 |t|^2 = 0) is seen, as there;
-/// the lanes' position bound keeps any other candidate at |t|^2 >= 2^-88, a normal number. kHidden: the lanes
-/// that do not see it instead.
+/// (monotone) on both sides, is S = (v.d) |v.d| + c |c| |v|^2 |t|^2 <= 0; the double test decides as the
+/// sign of S unless S is within 18 u_double |v|^2 |t|^2 of 0. In the lanes' type (u = epsilon / 2),
+/// q = (v.d) |v.d| is off by less than 8 u |v|^2 |t|^2, and each of the cone's thresholds times d2
+/// (view_lanes: -(c |c| + m) |v|^2 and (m - c |c|) |v|^2, m = 64 epsilon = 128 u) by less than
+/// 12 u |v|^2 |t|^2 (the roundings of c |c|, |v|^2, |t|^2, the sum and the products; a fused multiply-add
+/// only drops one). So where q is at most the first, S <= -108 u |v|^2 |t|^2, and where q is above the
+/// second, S > 108 u |v|^2 |t|^2: the double test's answers. The few other lanes (a candidate near the cone's
+/// edge: about one in 10^5), and lanes whose speed or position is so small or large that a product could lose
+/// its relative precision (view_lanes), take the double test itself. A candidate on top of the agent (t = 0:
+/// q = 0 and d2 = 0) is seen, as there; the lanes' position bound keeps any other candidate at
+/// |t|^2 >= 2^-88, so that a product that underflows errs by far less than u |v|^2 |t|^2. Two thresholds
+/// rather than S and a margin around it: no sum per candidate, which without fused multiply-adds (SSE4) is
+/// also a copy and a multiplication. kHidden: the lanes that do not see it instead.
 template <bool kHidden, bool k3D, class D>
 HWY_INLINE hn::Mask<D> view_test(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
-                                 hn::Vec<D> d2, hn::Vec<D> kvv, double cos_half_fov) {
-    // Fused multiply-adds where the target has them: fewer roundings, so within the same bound, and two
-    // fewer operations on the loop's busiest pipes.
+                                 hn::Vec<D> d2, const ViewCone<D>& cone, double cos_half_fov) {
     auto along = hn::MulAdd(a.vx, dx, hn::Mul(a.vy, dy));
     if constexpr (k3D) {
         along = hn::MulAdd(a.vz, dz, along);
     }
-    const auto s = hn::MulAdd(along, hn::Abs(along), hn::Mul(kvv, d2));
-    // Sure unless within the margin; never in the lanes whose margin is NaN (view_lanes). Where sure, s is
-    // a number, so s > 0 is the complement of s <= 0.
-    const auto sure = hn::Ge(hn::Abs(s), hn::Mul(a.mvv, d2));
-    if (HWY_LIKELY(hn::AllTrue(d, sure))) {
-        return kHidden ? hn::Gt(s, hn::Zero(d)) : hn::Le(s, hn::Zero(d));
+    const auto signed_square = hn::Mul(along, hn::Abs(along));
+    const auto seen = hn::Le(signed_square, hn::Mul(cone.seen, d2));
+    const auto hidden = hn::Gt(signed_square, hn::Mul(cone.hidden, d2));
+    if (HWY_LIKELY(hn::AllTrue(d, hn::Or(seen, hidden)))) {
+        return kHidden ? hidden : seen;
     }
-    const auto seen = exact_view<k3D>(d, a, dx, dy, dz, cos_half_fov);
-    return kHidden ? hn::Not(seen) : seen;
+    const auto exact = exact_view<k3D>(d, a, dx, dy, dz, cos_half_fov);
+    return kHidden ? hn::Not(exact) : exact;
 }
 
 /// The lanes that see a candidate (view_test).
 template <bool k3D, class D>
 HWY_INLINE hn::Mask<D> in_view(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
-                               hn::Vec<D> d2, hn::Vec<D> kvv, double cos_half_fov) {
-    return view_test<false, k3D>(d, a, dx, dy, dz, d2, kvv, cos_half_fov);
+                               hn::Vec<D> d2, const ViewCone<D>& cone, double cos_half_fov) {
+    return view_test<false, k3D>(d, a, dx, dy, dz, d2, cone, cos_half_fov);
 }
 
 /// The lanes that do not see a candidate (view_test).
 template <bool k3D, class D>
 HWY_INLINE hn::Mask<D> out_of_view(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
-                                   hn::Vec<D> d2, hn::Vec<D> kvv, double cos_half_fov) {
-    return view_test<true, k3D>(d, a, dx, dy, dz, d2, kvv, cos_half_fov);
+                                   hn::Vec<D> d2, const ViewCone<D>& cone, double cos_half_fov) {
+    return view_test<true, k3D>(d, a, dx, dy, dz, d2, cone, cos_half_fov);
 }
 
 /// The lanes' bounding box (first `count` lanes) and reach, for list_and_add.
@@ -473,14 +482,14 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
     auto near = hn::Lt(d2, visual2);
     auto close = hn::Lt(d2, protected2);
     if constexpr ((kView & view_fov) != 0) {
-        const auto seen = in_view<k3D>(d, a, dx, dy, dz, d2, a.kvv, f.c.cos_half_fov);
+        const auto seen = in_view<k3D>(d, a, dx, dy, dz, d2, a.fov, f.c.cos_half_fov);
         near = hn::And(seen, near);
         close = hn::And(seen, close);
     }
 #else
     auto tested2 = d2;
     if constexpr ((kView & view_fov) != 0) {
-        const auto hidden = out_of_view<k3D>(d, a, dx, dy, dz, d2, a.kvv, f.c.cos_half_fov);
+        const auto hidden = out_of_view<k3D>(d, a, dx, dy, dz, d2, a.fov, f.c.cos_half_fov);
         tested2 = hn::Or(d2, hn::VecFromMask(d, hidden));
     }
     auto near = hn::Lt(tested2, visual2);
@@ -506,7 +515,7 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
         static_assert(!k3D, "Flake's line of sight is planar");
         const auto apart = hn::And(hn::And(near, a.agents), hn::Gt(d2, a.apart_d2));
         const auto ahead =
-            hn::And(apart, in_view<k3D>(d, a, dx, dy, dz, d2, a.kvv_sight, f.c.cos_line_of_sight));
+            hn::And(apart, in_view<k3D>(d, a, dx, dy, dz, d2, a.sight_cone, f.c.cos_line_of_sight));
         sight_note(d, f, j, xj, yj, a, ahead);
     }
     if constexpr (kRareClose) {
