@@ -64,8 +64,10 @@ HWY_ATTR void VicsekSums(const InRangeGrid<Real>& grid, const double* ux, const 
         },
         [&](auto& s, std::uint32_t c, auto, auto, auto, auto reached) {
             const hn::DFromV<decltype(s.sx)> d;
-            s.sx = hn::IfThenElse(reached, hn::Add(s.sx, hn::Set(d, ux[c])), s.sx);
-            s.sy = hn::IfThenElse(reached, hn::Add(s.sy, hn::Set(d, uy[c])), s.sy);
+            // The sums start at 0.0 + the agent's heading (vicsek::Policy::start), never -0: add_where's
+            // bits.
+            s.sx = add_where(reached, s.sx, hn::Set(d, ux[c]));
+            s.sy = add_where(reached, s.sy, hn::Set(d, uy[c]));
         },
         [&](const auto& s, std::uint32_t at, std::size_t n) {
             StoreLanes(s.sx, sums.sx, at - base, n);
@@ -118,13 +120,16 @@ HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const dou
             const auto repel = hn::And(in, hn::Lt(d2, repulsion2(dd)));
             const auto attract = hn::AndNot(repel, in);
             s.repelled = hn::Or(s.repelled, repel);
-            s.rx = hn::IfThenElse(repel, hn::Sub(s.rx, qx), s.rx);
-            s.ry = hn::IfThenElse(repel, hn::Sub(s.ry, qy), s.ry);
-            s.ax = hn::IfThenElse(attract, hn::Add(s.ax, qx), s.ax);
-            s.ay = hn::IfThenElse(attract, hn::Add(s.ay, qy), s.ay);
+            // add_where's bits need a sum that is never -0: rx, ry, ax and ay start at +0; ox and oy start
+            // at the agent's heading, whose -0 may turn +0 in a lane left out, but they are only ever read
+            // added to ax and ay (couzin_direction), where +0 and -0 give the same sum.
+            s.rx = subtract_where(repel, s.rx, qx);
+            s.ry = subtract_where(repel, s.ry, qy);
+            s.ax = add_where(attract, s.ax, qx);
+            s.ay = add_where(attract, s.ay, qy);
             if (ux[c] != 0.0 || uy[c] != 0.0) { // a neighbour at rest adds no heading
-                s.ox = hn::IfThenElse(attract, hn::Add(s.ox, hn::Set(dd, ux[c])), s.ox);
-                s.oy = hn::IfThenElse(attract, hn::Add(s.oy, hn::Set(dd, uy[c])), s.oy);
+                s.ox = add_where(attract, s.ox, hn::Set(dd, ux[c]));
+                s.oy = add_where(attract, s.oy, hn::Set(dd, uy[c]));
             }
         },
         [&](const auto& s, std::uint32_t at, std::size_t n) {

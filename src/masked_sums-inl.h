@@ -30,6 +30,17 @@ HWY_INLINE V add_where(M m, V sum, V x) {
 #endif
 }
 
+/// sum - x in the lanes of `m`, sum in the others; below AVX-512 as sum - (x where m, +0 elsewhere): the
+/// same bits for every sum, -0 included (s - (+0) is s).
+template <class V, class M>
+HWY_INLINE V subtract_where(M m, V sum, V x) {
+#if HWY_TARGET <= HWY_AVX3
+    return hn::IfThenElse(m, hn::Sub(sum, x), sum); // a masked subtraction
+#else
+    return hn::Sub(sum, hn::IfThenElseZero(m, x));
+#endif
+}
+
 /// Counts the lanes of `m` into `count`, which starts at zero bits. With mask registers (AVX-512) the count
 /// is a whole number in the lanes' type, one more by a masked add as the sums take theirs (an integer count
 /// there made GCC copy the register twice per candidate to merge into it). Below AVX-512 its lanes hold

@@ -44,8 +44,8 @@ Params steering_params() {
 
 /// A flock of boids and informed agents of both kinds, with agents placed for the rarer branches:
 /// one heading +x whose only neighbour, at rest, lies behind it in the attraction zone (attraction -1 and
-/// orientation +1 balance to zero), and an informed agent (preferring -x) alone, heading +x (its
-/// direction plus its preference is zero).
+/// orientation +1 balance to zero), an informed agent (preferring -x) alone, heading +x (its direction
+/// plus its preference is zero), and two boids in the crowd heading along an axis with a -0 component.
 template <class Real>
 World<Real> steering_world(const Params& p, std::uint64_t seed) {
     World<Real> w = spawn_world<Real>(p, AgentCounts{250, 25, 25, 0}, seed);
@@ -60,6 +60,9 @@ World<Real> steering_world(const Params& p, std::uint64_t seed) {
     w.add(Kind::Boid, Real(5), Real(5), Real(1), Real(0), Real(0));
     w.add(Kind::Boid, Real(2), Real(5), Real(0), Real(0), Real(0)); // at rest, 3 behind: attraction
     w.add(Kind::Scout2, Real(15), Real(15), Real(1), Real(0), Real(0));
+    // Headings with a -0 component, among neighbours: the lanes' sums of headings may turn it +0.
+    w.add(Kind::Boid, Real(31), Real(32), Real(-0.0), Real(1), Real(0));
+    w.add(Kind::Boid, Real(32), Real(31), Real(-1), Real(-0.0), Real(0));
     return w;
 }
 
