@@ -17,28 +17,24 @@ namespace boids::fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// sum + x in the lanes of `m`, sum in the others. Without mask registers (AVX2 and below) as sum + (x
-/// where m, +0 elsewhere): an AND and an add, where the blend form costs an add and a blend. The same bits:
-/// a sum that starts at +0 is never -0 (an addition gives -0 only from two -0s), and s + (+0) is s for
-/// every other s.
-template <class V, class M>
+/// sum + x (kSubtract: sum - x) in the lanes of `m`, sum in the others. Without mask registers (AVX2 and
+/// below) as sum + (x where m, +0 elsewhere): an AND and an add, where the blend form costs an add and a
+/// blend. The same bits: a sum that starts at +0 is never -0 (an addition gives -0 only from two -0s), and
+/// s + (+0) is s for every other s; s - (+0) is s for every s, -0 included.
+template <bool kSubtract = false, class V, class M>
 HWY_INLINE V add_where(M m, V sum, V x) {
 #if HWY_TARGET <= HWY_AVX3
-    return hn::IfThenElse(m, hn::Add(sum, x), sum); // a masked add
+    return hn::IfThenElse(m, kSubtract ? hn::Sub(sum, x) : hn::Add(sum, x), sum); // a masked add
 #else
-    return hn::Add(sum, hn::IfThenElseZero(m, x));
+    const V masked = hn::IfThenElseZero(m, x);
+    return kSubtract ? hn::Sub(sum, masked) : hn::Add(sum, masked);
 #endif
 }
 
-/// sum - x in the lanes of `m`, sum in the others; below AVX-512 as sum - (x where m, +0 elsewhere): the
-/// same bits for every sum, -0 included (s - (+0) is s).
+/// sum - x in the lanes of `m`, sum in the others (add_where).
 template <class V, class M>
 HWY_INLINE V subtract_where(M m, V sum, V x) {
-#if HWY_TARGET <= HWY_AVX3
-    return hn::IfThenElse(m, hn::Sub(sum, x), sum); // a masked subtraction
-#else
-    return hn::Sub(sum, hn::IfThenElseZero(m, x));
-#endif
+    return add_where<true>(m, sum, x);
 }
 
 /// Counts the lanes of `m` into `count`, which starts at zero bits. With mask registers (AVX-512) the count
