@@ -79,8 +79,8 @@ template <class D>
 struct Sight;
 
 /// A cone's thresholds on (v.d) |v.d| per unit of |d|^2, v a lane's velocity and d the offset to a
-/// candidate: at or below `seen` the lane surely sees the candidate, at or above `hidden` it surely does not
-/// (see view_test).
+/// candidate: at or below `seen` the lane surely sees the candidate, above `hidden` it surely does not (see
+/// view_test).
 template <class D>
 struct ViewCone {
     hn::Vec<D> seen, hidden;

@@ -24,7 +24,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <bool kSubtract = false, class V, class M>
 HWY_INLINE V add_where(M m, V sum, V x) {
 #if HWY_TARGET <= HWY_AVX3
-    return hn::IfThenElse(m, kSubtract ? hn::Sub(sum, x) : hn::Add(sum, x), sum); // a masked add
+    return hn::IfThenElse(m, kSubtract ? hn::Sub(sum, x) : hn::Add(sum, x), sum); // one masked operation
 #else
     const V masked = hn::IfThenElseZero(m, x);
     return kSubtract ? hn::Sub(sum, masked) : hn::Add(sum, masked);
