@@ -200,7 +200,7 @@ HWY_INLINE hn::Mask<D> view_test(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<
     const auto signed_square = hn::Mul(along, hn::Abs(along));
     const auto seen = hn::Le(signed_square, hn::Mul(cone.seen, d2));
     const auto hidden = hn::Gt(signed_square, hn::Mul(cone.hidden, d2));
-    if (HWY_LIKELY(hn::AllTrue(d, hn::Or(seen, hidden)))) {
+    if (HWY_LIKELY(all_in_either(d, seen, hidden))) {
         return kHidden ? hidden : seen;
     }
     const auto exact = exact_view<k3D>(d, a, dx, dy, dz, cos_half_fov);
@@ -479,12 +479,14 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
     // set), which no range passes: one OR instead of a mask on each range, and taken before the ranges so
     // that fewer values are live at once (the 2D loop has more than registers).
 #if HWY_TARGET <= HWY_AVX3
-    auto near = hn::Lt(d2, visual2);
-    auto close = hn::Lt(d2, protected2);
+    hn::Mask<D> near, close;
     if constexpr ((kView & view_fov) != 0) {
         const auto seen = in_view<k3D>(d, a, dx, dy, dz, d2, a.fov, f.c.cos_half_fov);
-        near = hn::And(seen, near);
-        close = hn::And(seen, close);
+        near = less_where(d, seen, d2, visual2);
+        close = less_where(d, seen, d2, protected2);
+    } else {
+        near = hn::Lt(d2, visual2);
+        close = hn::Lt(d2, protected2);
     }
 #else
     auto tested2 = d2;

@@ -1,6 +1,6 @@
-// Sums and counts taken under a lane mask (internal), shared by the SIMD kernels: the classic kernel
-// (fast_classic_kernel-inl.h) and the other models' lanes (lane_vectors-inl.h and its users). Each keeps
-// the bits of the plain path's scalar sum in every lane.
+// Sums, counts and comparisons taken under a lane mask (internal), shared by the SIMD kernels: the classic
+// kernel (fast_classic_kernel-inl.h) and the other models' lanes (lane_vectors-inl.h and its users). Each
+// sum keeps the bits of the plain path's scalar sum in every lane.
 
 // Highway's per-target include guard: this file is read once for each instruction set.
 #if defined(BOIDS_MASKED_SUMS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -35,6 +35,37 @@ HWY_INLINE V add_where(M m, V sum, V x) {
 template <class V, class M>
 HWY_INLINE V subtract_where(M m, V sum, V x) {
     return add_where<true>(m, sum, x);
+}
+
+/// m AND (a < b). On AVX-512's whole vectors one comparison under the mask; GCC does not fold Highway's
+/// And of a comparison into it, and the mask operation competes with the loop's vector operations.
+template <class D>
+HWY_INLINE hn::Mask<D> less_where(D d, hn::Mask<D> m, hn::Vec<D> a, hn::Vec<D> b) {
+#if HWY_TARGET <= HWY_AVX3
+    using T = hn::TFromD<D>;
+    if constexpr (hn::MaxLanes(D()) * sizeof(T) == 64 && sizeof(T) == 4 && hwy::IsFloat<T>()) {
+        return hn::Mask<D>{_mm512_mask_cmp_ps_mask(m.raw, a.raw, b.raw, _CMP_LT_OQ)};
+    } else if constexpr (hn::MaxLanes(D()) * sizeof(T) == 64 && sizeof(T) == 8 && hwy::IsFloat<T>()) {
+        return hn::Mask<D>{_mm512_mask_cmp_pd_mask(m.raw, a.raw, b.raw, _CMP_LT_OQ)};
+    }
+#endif
+    (void)d;
+    return hn::And(m, hn::Lt(a, b));
+}
+
+/// Whether every lane is in `a` or in `b`. On AVX-512's whole vectors one test of both masks, where
+/// AllTrue(Or(a, b)) is an OR, a copy and a test.
+template <class D>
+HWY_INLINE bool all_in_either(D d, hn::Mask<D> a, hn::Mask<D> b) {
+#if HWY_TARGET <= HWY_AVX3
+    using T = hn::TFromD<D>;
+    if constexpr (hn::MaxLanes(D()) * sizeof(T) == 64 && sizeof(T) == 4) {
+        return _kortestc_mask16_u8(a.raw, b.raw) != 0;
+    } else if constexpr (hn::MaxLanes(D()) * sizeof(T) == 64 && sizeof(T) == 8) {
+        return _kortestc_mask8_u8(a.raw, b.raw) != 0;
+    }
+#endif
+    return hn::AllTrue(d, hn::Or(a, b));
 }
 
 /// Counts the lanes of `m` into `count`, which starts at zero bits. With mask registers (AVX-512) the count
