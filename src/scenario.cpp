@@ -239,6 +239,21 @@ bool whitespace_test_unreachable(char32_t c) {
            (c >= 0xFB26 && c <= 0xFEFE);
 }
 
+/// What toml++ 3.3.0 skips after a line-ending backslash in a multi-line basic string before it tests the
+/// next character: spaces, tabs and line breaks, and the non-ASCII code points its whitespace test takes
+/// as horizontal whitespace (the byte-order mark U+FEFF among them).
+bool skipped_after_backslash(char32_t c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0xA0 || c == 0x1680 || c == 0x180E ||
+           (c >= 0x2000 && c <= 0x200B) || c == 0x202F || (c >= 0x205F && c <= 0x2060) || c == 0x3000 ||
+           c == 0xFEFF;
+}
+
+/// The length in bytes of the UTF-8 character that starts with byte `b`.
+std::size_t utf8_length(char b) {
+    const auto u = static_cast<unsigned char>(b);
+    return u < 0x80 ? 1 : u < 0xE0 ? 2 : u < 0xF0 ? 3 : 4;
+}
+
 /// Where TOML allows only ASCII (outside strings and comments), the first fault toml++ 3.3.0 cannot take
 /// gracefully, as (offset, what is wrong): a non-ASCII character, or a [table] header that does not start
 /// with a key (its key parser asserts on the first character); and in a multi-line basic string, a character
@@ -313,11 +328,10 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
         case In::MultiBasic:
             if (c == '\\' && in == In::MultiBasic) {
                 // After a backslash toml++ asks whether what follows is whitespace (a line-ending backslash),
-                // and after the line break again of the first character that is not.
+                // and after the line break again of every character until one is not.
                 std::size_t k = i + 1;
-                while (k < text.size() &&
-                       (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r')) {
-                    ++k;
+                while (k < text.size() && skipped_after_backslash(text::code_point_at(text, k))) {
+                    k += utf8_length(text[k]);
                 }
                 if (k < text.size() && whitespace_test_unreachable(text::code_point_at(text, k))) {
                     return std::pair{k,

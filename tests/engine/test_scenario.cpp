@@ -139,6 +139,13 @@ TEST(Scenario, RefusesWhatTheTomlParserMustNotSee) {
     EXPECT_NE(message("seedir= \"vicsek\"\n\"\"\"3, \xEF\xBB\xBF[p5]esrir= \"vp5]\\\xEF\xBB\xB7[params]\n")
                   .find(after),
               std::string::npos); // found by the fuzzer: undefined behaviour inside the parser
+    // toml++ skips the non-ASCII whitespace it knows (here byte-order marks, U+3000 and U+00A0) before
+    // it tests the next character (U+FEEF, U+00E9; found by the fuzzer too).
+    EXPECT_NE(message("\"\"\"3, \\\n\xEF\xBB\xBF\xEF\xBB\xBF[,_r]\\\n\xEF\xBB\xBF\xEF\xBB\xAF\nspeed = 10\n")
+                  .find("s.toml line 3: " + after),
+              std::string::npos);
+    EXPECT_NE(message("description = \"\"\"a\\\n \xE3\x80\x80\xC2\xA0\xC3\xA9\"\"\"\n").find(after),
+              std::string::npos);
     EXPECT_EQ(
         parse_scenario("description = \"\"\"caf\xC3\xA9 \\\n  \xE4\xB8\xAD\"\"\"\n", "ok.toml").description,
         "caf\xC3\xA9 \xE4\xB8\xAD"); // U+4E2D is not in those ranges
