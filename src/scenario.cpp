@@ -248,12 +248,6 @@ bool skipped_after_backslash(char32_t c) {
            c == 0xFEFF;
 }
 
-/// The length in bytes of the UTF-8 character that starts with byte `b`.
-std::size_t utf8_length(char b) {
-    const auto u = static_cast<unsigned char>(b);
-    return u < 0x80 ? 1 : u < 0xE0 ? 2 : u < 0xF0 ? 3 : 4;
-}
-
 /// Where TOML allows only ASCII (outside strings and comments), the first fault toml++ 3.3.0 cannot take
 /// gracefully, as (offset, what is wrong): a non-ASCII character, or a [table] header that does not start
 /// with a key (its key parser asserts on the first character); and in a multi-line basic string, a character
@@ -331,7 +325,7 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
                 // and after the line break again of every character until one is not.
                 std::size_t k = i + 1;
                 while (k < text.size() && skipped_after_backslash(text::code_point_at(text, k))) {
-                    k += utf8_length(text[k]);
+                    k += text::utf8_length(text[k]);
                 }
                 if (k < text.size() && whitespace_test_unreachable(text::code_point_at(text, k))) {
                     return std::pair{k,

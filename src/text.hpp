@@ -47,10 +47,16 @@ template <class T>
     return shortest(value);
 }
 
+/// The length in bytes of the UTF-8 character whose first byte is `first` (valid UTF-8: invalid_utf8_at).
+[[nodiscard]] inline std::size_t utf8_length(char first) {
+    const auto b = static_cast<unsigned char>(first);
+    return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+}
+
 /// The code point whose UTF-8 encoding starts at `s[at]`; `s` must be valid UTF-8 there (invalid_utf8_at).
 [[nodiscard]] inline char32_t code_point_at(std::string_view s, std::size_t at) {
     const auto b = static_cast<unsigned char>(s[at]);
-    const std::size_t length = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    const std::size_t length = utf8_length(s[at]);
     char32_t c = length == 1 ? b : b & (0x7F >> length);
     for (std::size_t k = 1; k < length && at + k < s.size(); ++k) {
         c = (c << 6) | (static_cast<unsigned char>(s[at + k]) & 0x3F);
