@@ -17,19 +17,34 @@ namespace HWY_NAMESPACE {
 
 HWY_ATTR void SinCosLanes(const double* x, std::size_t n, double* sin, double* cos) {
     const hn::ScalableTag<double> d;
-    EachVector(n, [&](std::size_t i, std::size_t count) {
-        hn::Vec<decltype(d)> s, c;
-        SinCos(d, LoadSome(d, x + i, count), s, c);
-        StoreSome(d, s, sin + i, count);
-        StoreSome(d, c, cos + i, count);
-    });
+    using V = hn::Vec<decltype(d)>;
+    EachPack<pack_vectors>(
+        n,
+        [&](std::size_t i) HWY_ATTR {
+            pk::Pack<V, pack_vectors> s, c;
+            SinCos(d, LoadPack<pack_vectors>(d, x + i), s, c);
+            StorePack(d, s, sin + i);
+            StorePack(d, c, cos + i);
+        },
+        [&](std::size_t i, std::size_t count) HWY_ATTR {
+            V s, c;
+            SinCos(d, LoadSome(d, x + i, count), s, c);
+            StoreSome(d, s, sin + i, count);
+            StoreSome(d, c, cos + i, count);
+        });
 }
 
 HWY_ATTR void Atan2Lanes(const double* y, const double* x, std::size_t n, double* angle) {
     const hn::ScalableTag<double> d;
-    EachVector(n, [&](std::size_t i, std::size_t count) {
-        StoreSome(d, Atan2(d, LoadSome(d, y + i, count), LoadSome(d, x + i, count)), angle + i, count);
-    });
+    EachPack<pack_vectors>(
+        n,
+        [&](std::size_t i) HWY_ATTR {
+            StorePack(d, Atan2(d, LoadPack<pack_vectors>(d, y + i), LoadPack<pack_vectors>(d, x + i)),
+                      angle + i);
+        },
+        [&](std::size_t i, std::size_t count) HWY_ATTR {
+            StoreSome(d, Atan2(d, LoadSome(d, y + i, count), LoadSome(d, x + i, count)), angle + i, count);
+        });
 }
 
 } // namespace HWY_NAMESPACE

@@ -18,40 +18,55 @@ namespace boids::noise {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 namespace lanes = angle::HWY_NAMESPACE;
+namespace pk = packs::HWY_NAMESPACE;
 
-/// log_unit in lanes.
-template <class D>
-HWY_INLINE hn::Vec<D> LogUnit(D d, hn::Vec<D> x) {
+/// log_unit in lanes: of a vector or a pack of them (vector_packs-inl.h).
+template <class D, class P>
+HWY_INLINE P LogUnit(D d, P x) {
     using namespace log_constants;
     const hn::RebindToUnsigned<D> du;
-    const auto bits = hn::BitCast(du, x);
-    auto m = hn::BitCast(
-        d, hn::Or(hn::And(bits, hn::Set(du, 0x000fffffffffffffULL)), hn::Set(du, 0x3ff0000000000000ULL)));
+    const auto bits = pk::BitCast(du, x);
+    auto m = pk::BitCast(
+        d, pk::Or(pk::And(bits, hn::Set(du, 0x000fffffffffffffULL)), hn::Set(du, 0x3ff0000000000000ULL)));
     // The biased exponent, a whole number below 2^11, as a double: exactly (bits >> 52) + 2^52, less 2^52.
     const auto biased =
-        hn::Sub(hn::BitCast(d, hn::Or(hn::ShiftRight<52>(bits), hn::Set(du, 0x4330000000000000ULL))),
+        pk::Sub(pk::BitCast(d, pk::Or(pk::ShiftRight<52>(bits), hn::Set(du, 0x4330000000000000ULL))),
                 hn::Set(d, 0x1p52));
-    auto e = hn::Sub(biased, hn::Set(d, 1023.0));
-    const auto halve = hn::Ge(m, hn::Set(d, sqrt_two));
-    m = hn::IfThenElse(halve, hn::Mul(m, hn::Set(d, 0.5)), m);
-    e = hn::IfThenElse(halve, hn::Add(e, hn::Set(d, 1.0)), e);
-    const auto f = hn::Sub(m, hn::Set(d, 1.0));
-    const auto s = hn::Div(f, hn::Add(hn::Set(d, 2.0), f));
-    const auto z = hn::Mul(s, s);
-    const auto r = hn::Mul(z, lanes::Horner(d, z, series));
-    const auto half_square = hn::Mul(hn::Mul(hn::Set(d, 0.5), f), f);
-    const auto tail = hn::Add(hn::Mul(s, hn::Add(half_square, r)), hn::Mul(e, hn::Set(d, ln2_lo)));
-    return hn::Sub(hn::Mul(e, hn::Set(d, ln2_hi)), hn::Sub(hn::Sub(half_square, tail), f));
+    auto e = pk::Sub(biased, hn::Set(d, 1023.0));
+    const auto halve = pk::Ge(m, hn::Set(d, sqrt_two));
+    m = pk::IfThenElse(halve, pk::Mul(m, hn::Set(d, 0.5)), m);
+    e = pk::IfThenElse(halve, pk::Add(e, hn::Set(d, 1.0)), e);
+    const auto f = pk::Sub(m, hn::Set(d, 1.0));
+    const auto s = pk::Div(f, pk::Add(hn::Set(d, 2.0), f));
+    const auto z = pk::Mul(s, s);
+    const auto r = pk::Mul(z, lanes::Horner(d, z, series));
+    const auto half_square = pk::Mul(pk::Mul(hn::Set(d, 0.5), f), f);
+    const auto tail = pk::Add(pk::Mul(s, pk::Add(half_square, r)), pk::Mul(e, hn::Set(d, ln2_lo)));
+    return pk::Sub(pk::Mul(e, hn::Set(d, ln2_hi)), pk::Sub(pk::Sub(half_square, tail), f));
+}
+
+/// A Gaussian draw from its two uniforms (counter_noise.hpp's Box-Muller), of a vector or a pack of them.
+template <class D, class P>
+HWY_INLINE P Gaussian(D d, P u1, P u2) {
+    P sin, cos;
+    lanes::SinCos(d, pk::Mul(hn::Set(d, 6.283185307179586), u2), sin, cos);
+    return pk::Mul(pk::Sqrt(pk::Mul(hn::Set(d, -2.0), LogUnit(d, u1))), cos);
 }
 
 HWY_ATTR void GaussianLanes(const double* u1, const double* u2, std::size_t n, double* out) {
     const hn::ScalableTag<double> d;
-    lanes::EachVector(n, [&](std::size_t i, std::size_t count) {
-        const auto log = LogUnit(d, lanes::LoadSome(d, u1 + i, count));
-        hn::Vec<decltype(d)> sin, cos;
-        lanes::SinCos(d, hn::Mul(hn::Set(d, 6.283185307179586), lanes::LoadSome(d, u2 + i, count)), sin, cos);
-        lanes::StoreSome(d, hn::Mul(hn::Sqrt(hn::Mul(hn::Set(d, -2.0), log)), cos), out + i, count);
-    });
+    constexpr std::size_t k = lanes::pack_vectors;
+    lanes::EachPack<k>(
+        n,
+        [&](std::size_t i) HWY_ATTR {
+            lanes::StorePack(d, Gaussian(d, lanes::LoadPack<k>(d, u1 + i), lanes::LoadPack<k>(d, u2 + i)),
+                             out + i);
+        },
+        [&](std::size_t i, std::size_t count) HWY_ATTR {
+            lanes::StoreSome(
+                d, Gaussian(d, lanes::LoadSome(d, u1 + i, count), lanes::LoadSome(d, u2 + i, count)), out + i,
+                count);
+        });
 }
 
 } // namespace HWY_NAMESPACE
