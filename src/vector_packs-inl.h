@@ -66,6 +66,40 @@ HWY_INLINE auto Each(const F& f, const A&... a) {
     }
 }
 
+/// A pack of K vectors, the k-th make(k); for K = 0, the plain vector make(0).
+template <std::size_t K, class Make>
+HWY_INLINE auto MakePack(const Make& make) {
+    if constexpr (K == 0) {
+        return make(std::size_t{0});
+    } else {
+        return [&]<std::size_t... k>(std::index_sequence<k...>) HWY_ATTR {
+            return Pack<decltype(make(std::size_t{0})), K>{{make(k)...}};
+        }
+        (std::make_index_sequence<K>());
+    }
+}
+
+/// visit(k, v) for the k-th vector v of a pack, for each k; visit(0, x) for a plain vector or mask x.
+template <class P, class Visit>
+HWY_INLINE void EachPart(const P& p, const Visit& visit) {
+    if constexpr (pack_width<P> == 0) {
+        visit(std::size_t{0}, p);
+    } else {
+        [&]<std::size_t... k>(std::index_sequence<k...>) HWY_ATTR {
+            (visit(k, p.part[k]), ...);
+        }
+        (std::make_index_sequence<pack_width<P>>());
+    }
+}
+
+/// Whether no lane of any vector of the mask is set.
+template <class D, class M>
+HWY_INLINE bool AllFalse(D d, const M& mask) {
+    bool none = true;
+    EachPart(mask, [&](std::size_t, const auto& m) HWY_ATTR { none = none && hn::AllFalse(d, m); });
+    return none;
+}
+
 // Highway's operations, on packs.
 template <class A, class B>
 HWY_INLINE auto Add(const A& a, const B& b) {
@@ -108,6 +142,10 @@ HWY_INLINE auto Ge(const A& a, const B& b) {
     return Each([](auto x, auto y) HWY_ATTR { return hn::Ge(x, y); }, a, b);
 }
 template <class A, class B>
+HWY_INLINE auto Le(const A& a, const B& b) {
+    return Each([](auto x, auto y) HWY_ATTR { return hn::Le(x, y); }, a, b);
+}
+template <class A, class B>
 HWY_INLINE auto Gt(const A& a, const B& b) {
     return Each([](auto x, auto y) HWY_ATTR { return hn::Gt(x, y); }, a, b);
 }
@@ -118,6 +156,14 @@ HWY_INLINE auto Lt(const A& a, const B& b) {
 template <class A, class B>
 HWY_INLINE auto Eq(const A& a, const B& b) {
     return Each([](auto x, auto y) HWY_ATTR { return hn::Eq(x, y); }, a, b);
+}
+template <class A, class B>
+HWY_INLINE auto Ne(const A& a, const B& b) {
+    return Each([](auto x, auto y) HWY_ATTR { return hn::Ne(x, y); }, a, b);
+}
+template <class A>
+HWY_INLINE auto Not(const A& a) {
+    return Each([](auto x) HWY_ATTR { return hn::Not(x); }, a);
 }
 template <class A, class B>
 HWY_INLINE auto And(const A& a, const B& b) {
