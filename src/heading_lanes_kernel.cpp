@@ -149,35 +149,37 @@ HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const dou
         });
 }
 
+/// How many vectors of agents couzin_direction takes side by side (vector_packs-inl.h): two lengths and
+/// their divisions follow one another, which one vector at a time leaves waiting.
+constexpr std::size_t direction_pack = 4;
+
 HWY_ATTR void CouzinDirection(const CouzinDirectionColumns& c, double informed_weight, std::size_t count) {
-    const DD dd;
-    const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0), weight = hn::Set(dd, informed_weight);
-    for (std::size_t at = 0; at < count; at += hn::Lanes(dd)) {
-        const auto i = static_cast<std::uint32_t>(at);
-        const std::size_t n = std::min(hn::Lanes(dd), count - at);
-        const M repelled = hn::Ne(LoadLanes(dd, c.repelled, i, n), zero);
-        V dx = hn::IfThenElse(repelled, LoadLanes(dd, c.rx, i, n),
-                              hn::Add(LoadLanes(dd, c.ax, i, n), LoadLanes(dd, c.ox, i, n)));
-        V dy = hn::IfThenElse(repelled, LoadLanes(dd, c.ry, i, n),
-                              hn::Add(LoadLanes(dd, c.ay, i, n), LoadLanes(dd, c.oy, i, n)));
-        V dn = Length(dx, dy);
-        const M balanced = hn::Eq(dn, zero); // balanced pulls: keep going
-        dx = hn::IfThenElse(balanced, LoadLanes(dd, c.hx, i, n), dx);
-        dy = hn::IfThenElse(balanced, LoadLanes(dd, c.hy, i, n), dy);
-        dn = hn::IfThenElse(balanced, one, dn);
-        dx = hn::Div(dx, dn);
-        dy = hn::Div(dy, dn);
+    EachColumnPack<direction_pack>(count, [&](auto pack, std::uint32_t at, std::size_t n) HWY_ATTR {
+        constexpr std::size_t k = decltype(pack)::value;
+        const DD dd;
+        const auto load = [&](const double* column) HWY_ATTR { return LoadColumn<k>(dd, column, at, n); };
+        const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0), weight = hn::Set(dd, informed_weight);
+        const auto repelled = pk::Ne(load(c.repelled), zero);
+        auto dx = pk::IfThenElse(repelled, load(c.rx), pk::Add(load(c.ax), load(c.ox)));
+        auto dy = pk::IfThenElse(repelled, load(c.ry), pk::Add(load(c.ay), load(c.oy)));
+        auto dn = Length(dx, dy);
+        const auto balanced = pk::Eq(dn, zero); // balanced pulls: keep going
+        dx = pk::IfThenElse(balanced, load(c.hx), dx);
+        dy = pk::IfThenElse(balanced, load(c.hy), dy);
+        dn = pk::IfThenElse(balanced, one, dn);
+        dx = pk::Div(dx, dn);
+        dy = pk::Div(dy, dn);
         // An informed agent's preference.
-        const V gx = LoadLanes(dd, c.gx, i, n);
-        const V px = hn::Add(dx, hn::Mul(weight, gx));
-        const V pn = Length(px, dy);
-        const M some = hn::Gt(pn, zero);
-        const M informed = hn::Ne(gx, zero);
-        dx = hn::IfThenElse(informed, hn::IfThenElse(some, hn::Div(px, pn), gx), dx);
-        dy = hn::IfThenElse(informed, hn::IfThenElse(some, hn::Div(dy, pn), zero), dy);
-        StoreLanes(dx, c.dx, i, n);
-        StoreLanes(dy, c.dy, i, n);
-    }
+        const auto gx = load(c.gx);
+        const auto px = pk::Add(dx, pk::Mul(weight, gx));
+        const auto pn = Length(px, dy);
+        const auto some = pk::Gt(pn, zero);
+        const auto informed = pk::Ne(gx, zero);
+        dx = pk::IfThenElse(informed, pk::IfThenElse(some, pk::Div(px, pn), gx), dx);
+        dy = pk::IfThenElse(informed, pk::IfThenElse(some, pk::Div(dy, pn), zero), dy);
+        StoreColumn<k>(dx, c.dx, at, n);
+        StoreColumn<k>(dy, c.dy, at, n);
+    });
 }
 
 HWY_ATTR void CouzinTurned(const double* desired, const double* current, const double* sin, const double* cos,

@@ -21,6 +21,7 @@
 #include "compress_lanes-inl.h"
 #include "masked_sums-inl.h"
 #include "torus_lanes-inl.h"
+#include "vector_packs-inl.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,6 +36,7 @@ HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+namespace pk = packs::HWY_NAMESPACE;
 
 using DD = hn::ScalableTag<double>;
 using V = hn::Vec<DD>;
@@ -77,10 +79,50 @@ HWY_INLINE HWY_ATTR void StoreLanes(VD v, double* column, std::uint32_t at, std:
     }
 }
 
-/// angle::length in lanes: sqrt(x * x + y * y).
+/// angle::length in lanes: sqrt(x * x + y * y), of a vector or a pack of them (vector_packs-inl.h).
 template <class VD>
 HWY_INLINE HWY_ATTR VD Length(VD x, VD y) {
-    return hn::Sqrt(hn::Add(hn::Mul(x, x), hn::Mul(y, y)));
+    return pk::Sqrt(pk::Add(pk::Mul(x, x), pk::Mul(y, y)));
+}
+
+/// The entries of `column` from `at` as a pack of K whole vectors (vector_packs-inl.h), or for K = 0 as
+/// one vector of the `n` from `at` (LoadLanes).
+template <std::size_t K, class T, class D>
+HWY_INLINE HWY_ATTR auto LoadColumn(D d, const T* column, std::uint32_t at, std::size_t n) {
+    return pk::MakePack<K>([&](std::size_t k) HWY_ATTR {
+        if constexpr (K > 0) {
+            return hn::LoadU(d, column + at + k * hn::Lanes(d));
+        } else {
+            return LoadLanes(d, column, at, n);
+        }
+    });
+}
+
+/// Stores what LoadColumn<K> loads.
+template <std::size_t K, class P>
+HWY_INLINE HWY_ATTR void StoreColumn(const P& p, double* column, std::uint32_t at, std::size_t n) {
+    pk::EachPart(p, [&](std::size_t k, auto v) HWY_ATTR {
+        if constexpr (K > 0) {
+            hn::StoreU(v, DD(), column + at + k * hn::Lanes(DD()));
+        } else {
+            StoreLanes(v, column, at, n);
+        }
+    });
+}
+
+/// Runs body(pack, at, n) over entries [0, count): for each K whole vectors from `at` with pack the
+/// constant K, then for each vector of the rest with pack the constant 0 (n entries, the last vector maybe
+/// partial). A body written over packs (vector_packs-inl.h) so runs K vectors side by side.
+template <std::size_t K, class Body>
+HWY_ATTR void EachColumnPack(std::size_t count, const Body& body) {
+    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(DD()));
+    std::uint32_t at = 0;
+    for (; at + K * lanes <= count; at += K * lanes) {
+        body(std::integral_constant<std::size_t, K>(), at, K * lanes);
+    }
+    for (; at < count; at += lanes) {
+        body(std::integral_constant<std::size_t, 0>(), at, std::min<std::size_t>(lanes, count - at));
+    }
 }
 
 /// How a lane takes a candidate's offset from its agent, each as the model's plain path does.

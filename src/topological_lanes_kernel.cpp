@@ -19,116 +19,124 @@ HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
 namespace HWY_NAMESPACE {
 
-/// `n` entries of `column` from `at` in lanes, and back (lane_vectors-inl.h's, at a chunk's offsets).
-HWY_INLINE HWY_ATTR V Load(const double* column, std::size_t at, std::size_t n) {
-    return LoadLanes(DD(), column, static_cast<std::uint32_t>(at), n);
-}
+/// A chunk's `n` entries from `at` in lanes (lane_vectors-inl.h's StoreLanes, at a chunk's offsets).
 HWY_INLINE HWY_ATTR void Store(V v, double* column, std::size_t at, std::size_t n) {
     StoreLanes(v, column, static_cast<std::uint32_t>(at), n);
 }
 
-/// topological::degrees: radians * 180 / pi.
-HWY_INLINE HWY_ATTR V Degrees(V radians) {
+/// topological::degrees: radians * 180 / pi. Of a vector or a pack of them (vector_packs-inl.h), as the
+/// functions below.
+template <class P>
+HWY_INLINE HWY_ATTR P Degrees(P radians) {
     const DD dd;
-    return hn::Div(hn::Mul(radians, hn::Set(dd, 180.0)), hn::Set(dd, std::numbers::pi));
+    return pk::Div(pk::Mul(radians, hn::Set(dd, 180.0)), hn::Set(dd, std::numbers::pi));
 }
 
 /// topological::turn_toward(to, from): the signed turn (-180, 180] from one heading to the other.
-HWY_INLINE HWY_ATTR V TurnToward(V to, V from) {
+template <class P, class Q>
+HWY_INLINE HWY_ATTR P TurnToward(P to, Q from) {
     const DD dd;
     const V full = hn::Set(dd, 360.0), half = hn::Set(dd, 180.0);
-    const V diff = hn::Add(hn::Sub(to, from), half);
-    const V turns = hn::Div(diff, full);
-    return hn::Sub(hn::Mul(hn::Sub(turns, hn::Floor(turns)), full), half);
+    const P diff = pk::Add(pk::Sub(to, from), half);
+    const P turns = pk::Div(diff, full);
+    return pk::Sub(pk::Mul(pk::Sub(turns, pk::Floor(turns)), full), half);
 }
 
 /// std::min(a, b) and std::max(a, b): b where b < a (a where a < b), else a.
-HWY_INLINE HWY_ATTR V StdMin(V a, V b) {
-    return hn::IfThenElse(hn::Lt(b, a), b, a);
+template <class P, class Q>
+HWY_INLINE HWY_ATTR P StdMin(P a, Q b) {
+    return pk::IfThenElse(pk::Lt(b, a), b, a);
 }
-HWY_INLINE HWY_ATTR V StdMax(V a, V b) {
-    return hn::IfThenElse(hn::Lt(a, b), b, a);
+template <class P, class Q>
+HWY_INLINE HWY_ATTR P StdMax(P a, Q b) {
+    return pk::IfThenElse(pk::Lt(a, b), b, a);
 }
 
+/// How many vectors of agents the steering takes side by side (vector_packs-inl.h): its square roots,
+/// divisions and floors follow one another, which one vector at a time leaves waiting.
+constexpr std::size_t steer_pack = 4;
+
 HWY_ATTR void Bearings(const TopologicalSteering& st, const TopologicalColumns& c, std::size_t count) {
-    const DD dd;
-    const V one = hn::Set(dd, 1.0), too_close = hn::Set(dd, st.too_close);
-    for (std::size_t at = 0; at < count; at += hn::Lanes(dd)) {
-        const std::size_t n = std::min(hn::Lanes(dd), count - at);
-        const V found = Load(c.count, at, n);
-        const M several = hn::Gt(found, one); // s.count > 1
-        const V ndx = Load(c.nearest_dx, at, n), ndy = Load(c.nearest_dy, at, n);
-        const M flee = hn::Lt(Length(ndx, ndy), too_close);
-        const V tx = hn::IfThenElse(flee, hn::Neg(ndx),
-                                    hn::Sub(hn::Div(Load(c.x_sum, at, n), found), Load(c.x, at, n)));
-        const V ty = hn::IfThenElse(flee, hn::Neg(ndy),
-                                    hn::Sub(hn::Div(Load(c.y_sum, at, n), found), Load(c.y, at, n)));
-        Store(hn::IfThenElseZero(several, Load(c.s_sin_sum, at, n)), c.sin_sum, at, n);
-        Store(hn::IfThenElseZero(several, Load(c.s_cos_sum, at, n)), c.cos_sum, at, n);
-        Store(hn::IfThenElseZero(several, tx), c.tx, at, n);
-        Store(hn::IfThenElseZero(several, ty), c.ty, at, n);
-        Store(hn::IfThenElseZero(several, Length(tx, ty)), c.target_distance, at, n);
-        Store(hn::IfThenElseZero(hn::And(several, flee), one), c.flee, at, n);
-    }
+    EachColumnPack<steer_pack>(count, [&](auto pack, std::uint32_t at, std::size_t n) HWY_ATTR {
+        constexpr std::size_t k = decltype(pack)::value;
+        const DD dd;
+        const auto load = [&](const double* column) HWY_ATTR { return LoadColumn<k>(dd, column, at, n); };
+        const auto store = [&](const auto& v, double* column) HWY_ATTR { StoreColumn<k>(v, column, at, n); };
+        const V one = hn::Set(dd, 1.0);
+        const auto found = load(c.count);
+        const auto several = pk::Gt(found, one); // s.count > 1
+        const auto ndx = load(c.nearest_dx), ndy = load(c.nearest_dy);
+        const auto flee = pk::Lt(Length(ndx, ndy), hn::Set(dd, st.too_close));
+        const auto tx = pk::IfThenElse(flee, pk::Neg(ndx), pk::Sub(pk::Div(load(c.x_sum), found), load(c.x)));
+        const auto ty = pk::IfThenElse(flee, pk::Neg(ndy), pk::Sub(pk::Div(load(c.y_sum), found), load(c.y)));
+        store(pk::IfThenElseZero(several, load(c.s_sin_sum)), c.sin_sum);
+        store(pk::IfThenElseZero(several, load(c.s_cos_sum)), c.cos_sum);
+        store(pk::IfThenElseZero(several, tx), c.tx);
+        store(pk::IfThenElseZero(several, ty), c.ty);
+        store(pk::IfThenElseZero(several, Length(tx, ty)), c.target_distance);
+        store(pk::IfThenElseZero(pk::And(several, flee), one), c.flee);
+    });
 }
 
 HWY_ATTR void NewHeading(const TopologicalSteering& st, const TopologicalColumns& c, std::size_t count,
                          double* radians_now) {
-    const DD dd;
-    const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0), full = hn::Set(dd, 360.0);
-    for (std::size_t at = 0; at < count; at += hn::Lanes(dd)) {
-        const std::size_t n = std::min(hn::Lanes(dd), count - at);
-        V heading = Degrees(Load(c.own_angle, at, n));
+    EachColumnPack<steer_pack>(count, [&](auto pack, std::uint32_t at, std::size_t n) HWY_ATTR {
+        constexpr std::size_t k = decltype(pack)::value;
+        const DD dd;
+        const auto load = [&](const double* column) HWY_ATTR { return LoadColumn<k>(dd, column, at, n); };
+        using P = decltype(load(c.count));
+        const V zero = hn::Zero(dd), one = hn::Set(dd, 1.0), full = hn::Set(dd, 360.0);
+        P heading = Degrees(load(c.own_angle));
         if (st.positive_range) {
-            heading = hn::IfThenElse(hn::Lt(heading, zero), hn::Add(heading, full), heading);
-            heading = hn::IfThenElse(hn::Ge(heading, full), hn::Sub(heading, full), heading);
+            heading = pk::IfThenElse(pk::Lt(heading, zero), pk::Add(heading, full), heading);
+            heading = pk::IfThenElse(pk::Ge(heading, full), pk::Sub(heading, full), heading);
         }
-        V turn_rate = hn::Set(dd, st.turn_rate);
-        V turn = zero;
-        V target_angle = heading;
-        const M several = hn::Gt(Load(c.count, at, n), one);
-        const V distance = Load(c.target_distance, at, n);
+        P turn_rate = pk::MakePack<k>([&](std::size_t) HWY_ATTR { return hn::Set(dd, st.turn_rate); });
+        P turn = pk::MakePack<k>([&](std::size_t) HWY_ATTR { return zero; });
+        P target_angle = heading;
+        const auto several = pk::Gt(load(c.count), one);
+        const P distance = load(c.target_distance);
         {
-            const V mean_heading = Degrees(Load(c.mean_angle, at, n));
-            V target = Degrees(Load(c.target_angle, at, n));
-            target = hn::IfThenElse(hn::Lt(distance, hn::Set(dd, st.align_within)), mean_heading, target);
-            V t = hn::IfThenElse(hn::Gt(hn::Abs(hn::Sub(target, heading)), hn::Set(dd, st.tolerance)),
+            const P mean_heading = Degrees(load(c.mean_angle));
+            P target = Degrees(load(c.target_angle));
+            target = pk::IfThenElse(pk::Lt(distance, hn::Set(dd, st.align_within)), mean_heading, target);
+            P t = pk::IfThenElse(pk::Gt(pk::Abs(pk::Sub(target, heading)), hn::Set(dd, st.tolerance)),
                                  TurnToward(target, heading), zero);
-            const M flee =
-                hn::And(hn::Lt(distance, hn::Set(dd, st.too_close)), hn::Ne(Load(c.flee, at, n), zero));
-            t = hn::IfThenElse(flee, hn::Neg(t), t);
-            target_angle = hn::IfThenElse(several, target, target_angle);
-            turn = hn::IfThenElse(several, t, turn);
+            const auto flee =
+                pk::And(pk::Lt(distance, hn::Set(dd, st.too_close)), pk::Ne(load(c.flee), zero));
+            t = pk::IfThenElse(flee, pk::Neg(t), t);
+            target_angle = pk::IfThenElse(several, target, target_angle);
+            turn = pk::IfThenElse(several, t, turn);
         }
         if (st.margins) { // within a margin: head for the inside, turning harder the deeper in
-            const V x = Load(c.x, at, n), y = Load(c.y, at, n);
+            const P x = load(c.x), y = load(c.y);
             const V w = hn::Set(dd, st.width), h = hn::Set(dd, st.height);
             const V left = hn::Set(dd, st.margin_left), top = hn::Set(dd, st.margin_top);
             const V right = hn::Set(dd, st.margin_right), bottom = hn::Set(dd, st.margin_bottom);
-            V depth = hn::Div(x, left); // std::min of the four, in their order
-            depth = StdMin(depth, hn::Div(y, top));
-            depth = StdMin(depth, hn::Div(hn::Sub(w, x), right));
-            depth = StdMin(depth, hn::Div(hn::Sub(h, y), bottom));
-            const M inside = hn::Lt(depth, one);
-            V edge = target_angle;
-            edge = hn::IfThenElse(
-                hn::Lt(x, left), zero,
-                hn::IfThenElse(hn::Gt(x, hn::Set(dd, st.width - st.margin_right)), hn::Set(dd, 180.0), edge));
-            edge = hn::IfThenElse(hn::Lt(y, top), hn::Set(dd, 90.0),
-                                  hn::IfThenElse(hn::Gt(y, hn::Set(dd, st.height - st.margin_bottom)),
+            P depth = pk::Div(x, left); // std::min of the four, in their order
+            depth = StdMin(depth, pk::Div(y, top));
+            depth = StdMin(depth, pk::Div(pk::Sub(w, x), right));
+            depth = StdMin(depth, pk::Div(pk::Sub(h, y), bottom));
+            const auto inside = pk::Lt(depth, one);
+            P edge = target_angle;
+            edge = pk::IfThenElse(
+                pk::Lt(x, left), zero,
+                pk::IfThenElse(pk::Gt(x, hn::Set(dd, st.width - st.margin_right)), hn::Set(dd, 180.0), edge));
+            edge = pk::IfThenElse(pk::Lt(y, top), hn::Set(dd, 90.0),
+                                  pk::IfThenElse(pk::Gt(y, hn::Set(dd, st.height - st.margin_bottom)),
                                                  hn::Set(dd, 270.0), edge));
-            const V rate = hn::Add(turn_rate, hn::Mul(hn::Sub(one, StdMax(depth, zero)),
-                                                      hn::Sub(hn::Set(dd, st.edge_turn_rate), turn_rate)));
-            turn = hn::IfThenElse(inside, TurnToward(edge, heading), turn);
-            turn_rate = hn::IfThenElse(inside, rate, turn_rate);
+            const P rate = pk::Add(turn_rate, pk::Mul(pk::Sub(one, StdMax(depth, zero)),
+                                                      pk::Sub(hn::Set(dd, st.edge_turn_rate), turn_rate)));
+            turn = pk::IfThenElse(inside, TurnToward(edge, heading), turn);
+            turn_rate = pk::IfThenElse(inside, rate, turn_rate);
         }
-        const V turned = hn::Add(heading, hn::IfThenElse(hn::Gt(turn, zero), turn_rate, hn::Neg(turn_rate)));
-        const V wrapped = hn::Sub(turned, hn::Mul(full, hn::Floor(hn::Div(turned, full))));
-        heading = hn::IfThenElse(hn::Ne(turn, zero), wrapped, heading);
+        const P turned = pk::Add(heading, pk::IfThenElse(pk::Gt(turn, zero), turn_rate, pk::Neg(turn_rate)));
+        const P wrapped = pk::Sub(turned, pk::Mul(full, pk::Floor(pk::Div(turned, full))));
+        heading = pk::IfThenElse(pk::Ne(turn, zero), wrapped, heading);
         // topological::radians: degrees * pi / 180.
-        Store(hn::Div(hn::Mul(heading, hn::Set(dd, std::numbers::pi)), hn::Set(dd, 180.0)), radians_now, at,
-              n);
-    }
+        StoreColumn<k>(pk::Div(pk::Mul(heading, hn::Set(dd, std::numbers::pi)), hn::Set(dd, 180.0)),
+                       radians_now, at, n);
+    });
 }
 
 template <class Real>

@@ -42,7 +42,7 @@ inline constexpr std::size_t pack_width<Pack<T, K>> = K;
 /// The k-th vector of a pack; a plain vector is every one.
 template <class T>
 HWY_INLINE const auto& PartOf(const T& x, std::size_t k) {
-    if constexpr (pack_width < T >> 0) {
+    if constexpr (pack_width<T> != 0) {
         return x.part[k];
     } else {
         (void)k;
@@ -132,6 +132,10 @@ HWY_INLINE auto CopySign(const A& magnitude, const B& sign) {
 template <class A>
 HWY_INLINE auto Sqrt(const A& a) {
     return Each([](auto x) HWY_ATTR { return hn::Sqrt(x); }, a);
+}
+template <class A>
+HWY_INLINE auto Floor(const A& a) {
+    return Each([](auto x) HWY_ATTR { return hn::Floor(x); }, a);
 }
 template <int kBits, class A>
 HWY_INLINE auto ShiftRight(const A& a) {

@@ -10,7 +10,6 @@
 
 #include "lane_vectors-inl.h"
 #include "models/weighted.hpp"
-#include "vector_packs-inl.h"
 #include "weighted_lanes_kernel.hpp"
 
 #include <algorithm>
@@ -22,7 +21,6 @@
 HWY_BEFORE_NAMESPACE();
 namespace boids::fast {
 namespace HWY_NAMESPACE {
-namespace pk = packs::HWY_NAMESPACE;
 
 /// A vector of agents: their positions, velocities and speeds, and their sums. `speed2` is the speed
 /// squared where ConeLanes' squares may decide (WeightedSums), NaN elsewhere; `above_scale` and
@@ -425,34 +423,12 @@ HWY_INLINE HWY_ATTR void SteerVectors(const WeightedSteering& st, const Real* x,
     const hn::Rebind<Real, DD> dr;
     const std::size_t lanes = hn::Lanes(dd);
     constexpr std::size_t vectors = std::max<std::size_t>(K, 1);
-    // A pack's vectors are whole; a plain vector holds the last `n` agents.
-    const auto load = [&](const double* column) HWY_ATTR {
-        return pk::MakePack<K>([&](std::size_t k) HWY_ATTR {
-            if constexpr (K > 0) {
-                return hn::LoadU(dd, column + at + k * lanes);
-            } else {
-                return LoadLanes(dd, column, at, n);
-            }
-        });
-    };
+    const auto load = [&](const double* column) HWY_ATTR { return LoadColumn<K>(dd, column, at, n); };
     const auto load_position = [&](const Real* column) HWY_ATTR {
-        return pk::MakePack<K>([&](std::size_t k) HWY_ATTR {
-            if constexpr (K > 0) {
-                return WidenLanes<Real>(dd, hn::LoadU(dr, column + at + k * lanes));
-            } else {
-                return WidenLanes<Real>(dd, LoadLanes(dr, column, at, n));
-            }
-        });
+        return pk::Each([&](auto v) HWY_ATTR { return WidenLanes<Real>(dd, v); },
+                        LoadColumn<K>(dr, column, at, n));
     };
-    const auto store = [&](const auto& p, double* column) HWY_ATTR {
-        pk::EachPart(p, [&](std::size_t k, V v) HWY_ATTR {
-            if constexpr (K > 0) {
-                hn::StoreU(v, dd, column + at + k * lanes);
-            } else {
-                StoreLanes(v, column, at, n);
-            }
-        });
-    };
+    const auto store = [&](const auto& p, double* column) HWY_ATTR { StoreColumn<K>(p, column, at, n); };
     // Every lane of the vectors to an array and back, for the lanes that take scalar code.
     using P = decltype(load(vx));
     const auto spill = [&](const P& p, double* to) HWY_ATTR {
@@ -552,14 +528,9 @@ template <class Real>
 HWY_ATTR void WeightedSteer(const WeightedSteering& st, const Real* x, const Real* y, const double* vx,
                             const double* vy, const double* speed, const WeightedLaneSums& sums,
                             std::uint32_t count, double* out_vx, double* out_vy) {
-    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(DD()));
-    std::uint32_t at = 0;
-    for (; at + steer_pack * lanes <= count; at += steer_pack * lanes) {
-        SteerVectors<steer_pack>(st, x, y, vx, vy, speed, sums, at, steer_pack * lanes, out_vx, out_vy);
-    }
-    for (; at < count; at += lanes) {
-        SteerVectors<0>(st, x, y, vx, vy, speed, sums, at, std::min(lanes, count - at), out_vx, out_vy);
-    }
+    EachColumnPack<steer_pack>(count, [&](auto pack, std::uint32_t at, std::size_t n) HWY_ATTR {
+        SteerVectors<decltype(pack)::value>(st, x, y, vx, vy, speed, sums, at, n, out_vx, out_vy);
+    });
 }
 
 HWY_ATTR void WeightedSteerF32(const WeightedSteering& st, const float* x, const float* y, const double* vx,
