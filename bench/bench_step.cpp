@@ -7,9 +7,11 @@
 //   ./build/release/boids_bench --benchmark_filter='/3$'                            # 3D only
 //   BOIDS_SIMD_TARGET=avx2 ./build/release/boids_bench --benchmark_filter='OneThread|Baseline'
 //                                              # the fast step against a straightforward kernel, on AVX2
+//   BOIDS_SIMD_TARGET=sse4 ./build/release/boids_bench --benchmark_filter=AngleArrays   # the models' angles
 //
 // ns_per_boid_step is wall time per boid per step (all threads). Reported, never asserted.
 
+#include "angle_lanes.hpp"
 #include "cell_lanes_baseline.hpp"
 
 #include "boids/detail/grid_geometry.hpp"
@@ -22,6 +24,9 @@
 #include <benchmark/benchmark.h>
 
 #include <ctime>
+#include <random>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -224,6 +229,36 @@ void Metrics(benchmark::State& state) {
         (process_cpu_ms() - cpu_start) / threads / static_cast<double>(state.iterations());
 }
 BENCHMARK(Metrics)->ArgsProduct({{100'000, 1'000'000}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// The models' angles over arrays in SIMD lanes (src/angle_lanes.hpp), per element: arc tangents (0) of
+/// points at up to 10 from the origin, as the heading models' sums, or sines and cosines (1) of angles
+/// within two turns. BOIDS_SIMD_TARGET chooses the instruction set, as for the fast path.
+void AngleArrays(benchmark::State& state) {
+    apply_fast_path_target_environment();
+    constexpr std::size_t n = 2048; // as the models' chunks, in the first cache
+    std::vector<double> y(n), x(n), a(n), b(n);
+    std::mt19937_64 rng(1);
+    std::uniform_real_distribution<double> coordinate(-10.0, 10.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        y[i] = coordinate(rng);
+        x[i] = coordinate(rng);
+    }
+    const bool tangents = state.range(0) == 0;
+    for (auto _ : state) {
+        if (tangents) {
+            angle::atan2_lanes(y.data(), x.data(), n, a.data());
+        } else {
+            angle::sin_cos_lanes(y.data(), n, a.data(), b.data());
+        }
+        benchmark::DoNotOptimize(a.data());
+        benchmark::ClobberMemory();
+    }
+    state.counters["ns_per_element"] =
+        benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.SetLabel(std::string(fast_path_isa()) + (tangents ? " atan2" : " sin_cos"));
+}
+BENCHMARK(AngleArrays)->Arg(0)->Arg(1);
 
 } // namespace
 
