@@ -89,7 +89,7 @@ HWY_INLINE HWY_ATTR VD Length(VD x, VD y) {
 /// one vector of the `n` from `at` (LoadLanes).
 template <std::size_t K, class T, class D>
 HWY_INLINE HWY_ATTR auto LoadColumn(D d, const T* column, std::uint32_t at, std::size_t n) {
-    return pk::MakePack<K>([&](std::size_t k) HWY_ATTR {
+    return pk::MakePack<K>([&](std::size_t k) HWY_ATTR BOIDS_PACK_INLINE {
         if constexpr (K > 0) {
             return hn::LoadU(d, column + at + k * hn::Lanes(d));
         } else {
@@ -101,7 +101,7 @@ HWY_INLINE HWY_ATTR auto LoadColumn(D d, const T* column, std::uint32_t at, std:
 /// Stores what LoadColumn<K> loads.
 template <std::size_t K, class P>
 HWY_INLINE HWY_ATTR void StoreColumn(const P& p, double* column, std::uint32_t at, std::size_t n) {
-    pk::EachPart(p, [&](std::size_t k, auto v) HWY_ATTR {
+    pk::EachPart(p, [&](std::size_t k, auto v) HWY_ATTR BOIDS_PACK_INLINE {
         if constexpr (K > 0) {
             hn::StoreU(v, DD(), column + at + k * hn::Lanes(DD()));
         } else {
