@@ -107,113 +107,43 @@ HWY_INLINE bool AllFalse(D d, const M& mask) {
     return none;
 }
 
-// Highway's operations, on packs.
-template <class A, class B>
-HWY_INLINE auto Add(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Add(x, y); }, a, b);
-}
-template <class A, class B>
-HWY_INLINE auto Sub(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Sub(x, y); }, a, b);
-}
-template <class A, class B>
-HWY_INLINE auto Mul(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Mul(x, y); }, a, b);
-}
-template <class A, class B>
-HWY_INLINE auto Div(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Div(x, y); }, a, b);
-}
-template <class A>
-HWY_INLINE auto Neg(const A& a) {
-    return Each([](auto x) HWY_ATTR BOIDS_PACK_INLINE { return hn::Neg(x); }, a);
-}
-template <class A>
-HWY_INLINE auto Abs(const A& a) {
-    return Each([](auto x) HWY_ATTR BOIDS_PACK_INLINE { return hn::Abs(x); }, a);
-}
-template <class A, class B>
-HWY_INLINE auto CopySign(const A& magnitude, const B& sign) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::CopySign(x, y); }, magnitude,
-                sign);
-}
-template <class A>
-HWY_INLINE auto Sqrt(const A& a) {
-    return Each([](auto x) HWY_ATTR BOIDS_PACK_INLINE { return hn::Sqrt(x); }, a);
-}
-template <class A>
-HWY_INLINE auto Floor(const A& a) {
-    return Each([](auto x) HWY_ATTR BOIDS_PACK_INLINE { return hn::Floor(x); }, a);
-}
+// Highway's operations, on packs: op(a...) is hn::op of the arguments' k-th vectors (a plain vector, mask
+// or tag standing for every k), for each k.
+#define BOIDS_PACK_OPERATION(op)                                                                             \
+    template <class... A>                                                                                    \
+    HWY_INLINE auto op(const A&... a) {                                                                      \
+        return Each([](const auto&... x) HWY_ATTR BOIDS_PACK_INLINE { return hn::op(x...); }, a...);         \
+    }
+BOIDS_PACK_OPERATION(Add)
+BOIDS_PACK_OPERATION(Sub)
+BOIDS_PACK_OPERATION(Mul)
+BOIDS_PACK_OPERATION(Div)
+BOIDS_PACK_OPERATION(Neg)
+BOIDS_PACK_OPERATION(Abs)
+BOIDS_PACK_OPERATION(CopySign)
+BOIDS_PACK_OPERATION(Sqrt)
+BOIDS_PACK_OPERATION(Floor)
+BOIDS_PACK_OPERATION(Ge)
+BOIDS_PACK_OPERATION(Le)
+BOIDS_PACK_OPERATION(Gt)
+BOIDS_PACK_OPERATION(Lt)
+BOIDS_PACK_OPERATION(Eq)
+BOIDS_PACK_OPERATION(Ne)
+BOIDS_PACK_OPERATION(Not)
+BOIDS_PACK_OPERATION(And)
+BOIDS_PACK_OPERATION(Or)
+BOIDS_PACK_OPERATION(Xor)
+BOIDS_PACK_OPERATION(IfThenElse)
+BOIDS_PACK_OPERATION(IfThenElseZero)
+BOIDS_PACK_OPERATION(IfThenZeroElse)
+BOIDS_PACK_OPERATION(BitCast)
+BOIDS_PACK_OPERATION(TestBit)
+BOIDS_PACK_OPERATION(RebindMask)
+#undef BOIDS_PACK_OPERATION
+
 template <int kBits, class A>
 HWY_INLINE auto ShiftRight(const A& a) {
     return Each([](auto x) HWY_ATTR BOIDS_PACK_INLINE { return hn::ShiftRight<kBits>(x); }, a);
-}
-template <class A, class B>
-HWY_INLINE auto Ge(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Ge(x, y); }, a, b);
-}
-template <class A, class B>
-HWY_INLINE auto Le(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Le(x, y); }, a, b);
-}
-template <class A, class B>
-HWY_INLINE auto Gt(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Gt(x, y); }, a, b);
-}
-template <class A, class B>
-HWY_INLINE auto Lt(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Lt(x, y); }, a, b);
-}
-template <class A, class B>
-HWY_INLINE auto Eq(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Eq(x, y); }, a, b);
-}
-template <class A, class B>
-HWY_INLINE auto Ne(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Ne(x, y); }, a, b);
-}
-template <class A>
-HWY_INLINE auto Not(const A& a) {
-    return Each([](auto x) HWY_ATTR BOIDS_PACK_INLINE { return hn::Not(x); }, a);
-}
-template <class A, class B>
-HWY_INLINE auto And(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::And(x, y); }, a, b);
-}
-template <class A, class B>
-HWY_INLINE auto Or(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Or(x, y); }, a, b);
-}
-template <class A, class B>
-HWY_INLINE auto Xor(const A& a, const B& b) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::Xor(x, y); }, a, b);
-}
-template <class M, class A, class B>
-HWY_INLINE auto IfThenElse(const M& mask, const A& yes, const B& no) {
-    return Each([](auto m, auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::IfThenElse(m, x, y); },
-                mask, yes, no);
-}
-template <class M, class A>
-HWY_INLINE auto IfThenElseZero(const M& mask, const A& yes) {
-    return Each([](auto m, auto x) HWY_ATTR BOIDS_PACK_INLINE { return hn::IfThenElseZero(m, x); }, mask,
-                yes);
-}
-template <class M, class A>
-HWY_INLINE auto IfThenZeroElse(const M& mask, const A& no) {
-    return Each([](auto m, auto x) HWY_ATTR BOIDS_PACK_INLINE { return hn::IfThenZeroElse(m, x); }, mask, no);
-}
-template <class D, class A>
-HWY_INLINE auto BitCast(D d, const A& a) {
-    return Each([d](auto x) HWY_ATTR BOIDS_PACK_INLINE { return hn::BitCast(d, x); }, a);
-}
-template <class A, class B>
-HWY_INLINE auto TestBit(const A& a, const B& bit) {
-    return Each([](auto x, auto y) HWY_ATTR BOIDS_PACK_INLINE { return hn::TestBit(x, y); }, a, bit);
-}
-template <class D, class M>
-HWY_INLINE auto RebindMask(D d, const M& mask) {
-    return Each([d](auto m) HWY_ATTR BOIDS_PACK_INLINE { return hn::RebindMask(d, m); }, mask);
 }
 
 } // namespace HWY_NAMESPACE
