@@ -153,8 +153,8 @@ HWY_ATTR void EachVector(std::size_t n, const Body& body) {
 
 /// How many vectors the array functions take side by side (vector_packs-inl.h): an arc tangent's series is
 /// a chain of 46 dependent operations, a sine's and a cosine's two of 18, which alone leave the
-/// floating-point units idle most of the time. Four halved the time of an arc tangent in AVX2's and SSE4's
-/// lanes and took a quarter off in AVX-512's; more vectors than the registers hold were slower.
+/// floating-point units idle most of the time. Four took two fifths off an arc tangent in AVX2's and SSE4's
+/// lanes and a quarter in AVX-512's; more vectors than the registers hold were slower.
 inline constexpr std::size_t pack_vectors = 4;
 
 /// Runs `whole(i)` on each pack of K whole vectors of [0, n), then `rest(i, lanes)` on the vectors after
