@@ -136,79 +136,56 @@ HWY_INLINE P Atan2(D d, P y, P x) {
     return pk::CopySign(r, y);
 }
 
-/// Runs `body(i, lanes)` on whole vectors of [0, n), then once on the rest, copied into (and out of)
-/// vectors padded with zeros.
-template <class Body>
-HWY_ATTR void EachVector(std::size_t n, const Body& body) {
-    const hn::ScalableTag<double> d;
-    const std::size_t lanes = hn::Lanes(d);
-    std::size_t i = 0;
-    for (; i + lanes <= n; i += lanes) {
-        body(i, lanes);
-    }
-    if (i < n) {
-        body(i, n - i);
-    }
-}
-
 /// How many vectors the array functions take side by side (vector_packs-inl.h): an arc tangent's series is
 /// a chain of 46 dependent operations, a sine's and a cosine's two of 18, which alone leave the
 /// floating-point units idle most of the time. Four took two fifths off an arc tangent in AVX2's and SSE4's
 /// lanes and a quarter in AVX-512's; more vectors than the registers hold were slower.
 inline constexpr std::size_t pack_vectors = 4;
 
-/// Runs `whole(i)` on each pack of K whole vectors of [0, n), then `rest(i, lanes)` on the vectors after
-/// them, the last of which may be partial.
-template <std::size_t K, class Whole, class Rest>
-HWY_ATTR void EachPack(std::size_t n, const Whole& whole, const Rest& rest) {
-    const std::size_t lanes = hn::Lanes(hn::ScalableTag<double>());
-    std::size_t i = 0;
-    for (; i + K * lanes <= n; i += K * lanes) {
-        whole(i);
-    }
-    EachVector(n - i, [&](std::size_t at, std::size_t count) { rest(i + at, count); });
+/// pk::EachPackOf over the entries [0, n) of arrays of doubles, pack_vectors vectors at a time.
+template <class Body>
+HWY_ATTR void EachArrayPack(std::size_t n, const Body& body) {
+    pk::EachPackOf<pack_vectors>(hn::Lanes(hn::ScalableTag<double>()), n, body);
 }
 
-/// K whole vectors from `from` on, and back.
+/// The `count` entries of `from` as a pack of K whole vectors, or for K = 0 as one vector whose spare lanes
+/// are zero.
 template <std::size_t K, class D>
-HWY_INLINE pk::Pack<hn::Vec<D>, K> LoadPack(D d, const double* from) {
-    return [&]<std::size_t... k>(std::index_sequence<k...>) HWY_ATTR {
-        return pk::Pack<hn::Vec<D>, K>{{hn::LoadU(d, from + k * hn::Lanes(d))...}};
-    }
-    (std::make_index_sequence<K>());
-}
-template <class D, std::size_t K>
-HWY_INLINE void StorePack(D d, const pk::Pack<hn::Vec<D>, K>& p, double* to) {
-    [&]<std::size_t... k>(std::index_sequence<k...>) HWY_ATTR {
-        (hn::StoreU(p.part[k], d, to + k * hn::Lanes(d)), ...);
-    }
-    (std::make_index_sequence<K>());
-}
-
-/// The `count` entries of `from` in lanes, the spare lanes zero.
-template <class D>
-HWY_INLINE hn::Vec<D> LoadSome(D d, const double* from, std::size_t count) {
-    if (count == hn::Lanes(d)) {
-        return hn::LoadU(d, from);
-    }
-    alignas(64) double lanes[HWY_MAX_BYTES / sizeof(double)] = {};
-    for (std::size_t k = 0; k < count && k < hn::Lanes(d); ++k) {
-        lanes[k] = from[k];
-    }
-    return hn::Load(d, lanes);
+HWY_INLINE auto LoadArray(D d, const double* from, std::size_t count) {
+    return pk::MakePack<K>([&](std::size_t k) HWY_ATTR BOIDS_PACK_INLINE {
+        if constexpr (K > 0) {
+            return hn::LoadU(d, from + k * hn::Lanes(d));
+        } else {
+            if (count == hn::Lanes(d)) {
+                return hn::LoadU(d, from);
+            }
+            alignas(64) double lanes[HWY_MAX_BYTES / sizeof(double)] = {};
+            for (std::size_t i = 0; i < count && i < hn::Lanes(d); ++i) {
+                lanes[i] = from[i];
+            }
+            return hn::Load(d, lanes);
+        }
+    });
 }
 
-template <class D>
-HWY_INLINE void StoreSome(D d, hn::Vec<D> v, double* to, std::size_t count) {
-    if (count == hn::Lanes(d)) {
-        hn::StoreU(v, d, to);
-        return;
-    }
-    alignas(64) double lanes[HWY_MAX_BYTES / sizeof(double)];
-    hn::Store(v, d, lanes);
-    for (std::size_t k = 0; k < count && k < hn::Lanes(d); ++k) {
-        to[k] = lanes[k];
-    }
+/// Stores the `count` entries LoadArray<K> loads.
+template <std::size_t K, class D, class P>
+HWY_INLINE void StoreArray(D d, const P& p, double* to, std::size_t count) {
+    pk::EachPart(p, [&](std::size_t k, auto v) HWY_ATTR BOIDS_PACK_INLINE {
+        if constexpr (K > 0) {
+            hn::StoreU(v, d, to + k * hn::Lanes(d));
+        } else {
+            if (count == hn::Lanes(d)) {
+                hn::StoreU(v, d, to);
+                return;
+            }
+            alignas(64) double lanes[HWY_MAX_BYTES / sizeof(double)];
+            hn::Store(v, d, lanes);
+            for (std::size_t i = 0; i < count && i < hn::Lanes(d); ++i) {
+                to[i] = lanes[i];
+            }
+        }
+    });
 }
 
 } // namespace HWY_NAMESPACE

@@ -10,6 +10,7 @@
 #include "angle_lanes.hpp"
 
 #include <cstddef>
+#include <type_traits>
 
 HWY_BEFORE_NAMESPACE();
 namespace boids::angle {
@@ -17,34 +18,23 @@ namespace HWY_NAMESPACE {
 
 HWY_ATTR void SinCosLanes(const double* x, std::size_t n, double* sin, double* cos) {
     const hn::ScalableTag<double> d;
-    using V = hn::Vec<decltype(d)>;
-    EachPack<pack_vectors>(
-        n,
-        [&](std::size_t i) HWY_ATTR {
-            pk::Pack<V, pack_vectors> s, c;
-            SinCos(d, LoadPack<pack_vectors>(d, x + i), s, c);
-            StorePack(d, s, sin + i);
-            StorePack(d, c, cos + i);
-        },
-        [&](std::size_t i, std::size_t count) HWY_ATTR {
-            V s, c;
-            SinCos(d, LoadSome(d, x + i, count), s, c);
-            StoreSome(d, s, sin + i, count);
-            StoreSome(d, c, cos + i, count);
-        });
+    EachArrayPack(n, [&](auto pack, std::size_t i, std::size_t count) HWY_ATTR {
+        constexpr std::size_t k = decltype(pack)::value;
+        const auto angle = LoadArray<k>(d, x + i, count);
+        std::remove_const_t<decltype(angle)> s, c;
+        SinCos(d, angle, s, c);
+        StoreArray<k>(d, s, sin + i, count);
+        StoreArray<k>(d, c, cos + i, count);
+    });
 }
 
 HWY_ATTR void Atan2Lanes(const double* y, const double* x, std::size_t n, double* angle) {
     const hn::ScalableTag<double> d;
-    EachPack<pack_vectors>(
-        n,
-        [&](std::size_t i) HWY_ATTR {
-            StorePack(d, Atan2(d, LoadPack<pack_vectors>(d, y + i), LoadPack<pack_vectors>(d, x + i)),
-                      angle + i);
-        },
-        [&](std::size_t i, std::size_t count) HWY_ATTR {
-            StoreSome(d, Atan2(d, LoadSome(d, y + i, count), LoadSome(d, x + i, count)), angle + i, count);
-        });
+    EachArrayPack(n, [&](auto pack, std::size_t i, std::size_t count) HWY_ATTR {
+        constexpr std::size_t k = decltype(pack)::value;
+        StoreArray<k>(d, Atan2(d, LoadArray<k>(d, y + i, count), LoadArray<k>(d, x + i, count)), angle + i,
+                      count);
+    });
 }
 
 } // namespace HWY_NAMESPACE

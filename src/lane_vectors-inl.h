@@ -110,19 +110,10 @@ HWY_INLINE HWY_ATTR void StoreColumn(const P& p, double* column, std::uint32_t a
     });
 }
 
-/// Runs body(pack, at, n) over entries [0, count): for each K whole vectors from `at` with pack the
-/// constant K, then for each vector of the rest with pack the constant 0 (n entries, the last vector maybe
-/// partial). A body written over packs (vector_packs-inl.h) so runs K vectors side by side.
+/// pk::EachPackOf over the entries [0, count) of columns of doubles (vectors of DD).
 template <std::size_t K, class Body>
 HWY_ATTR void EachColumnPack(std::size_t count, const Body& body) {
-    const auto lanes = static_cast<std::uint32_t>(hn::Lanes(DD()));
-    std::uint32_t at = 0;
-    for (; at + K * lanes <= count; at += K * lanes) {
-        body(std::integral_constant<std::size_t, K>(), at, K * lanes);
-    }
-    for (; at < count; at += lanes) {
-        body(std::integral_constant<std::size_t, 0>(), at, std::min<std::size_t>(lanes, count - at));
-    }
+    pk::EachPackOf<K>(hn::Lanes(DD()), count, body);
 }
 
 /// How a lane takes a candidate's offset from its agent, each as the model's plain path does.

@@ -55,18 +55,12 @@ HWY_INLINE P Gaussian(D d, P u1, P u2) {
 
 HWY_ATTR void GaussianLanes(const double* u1, const double* u2, std::size_t n, double* out) {
     const hn::ScalableTag<double> d;
-    constexpr std::size_t k = lanes::pack_vectors;
-    lanes::EachPack<k>(
-        n,
-        [&](std::size_t i) HWY_ATTR {
-            lanes::StorePack(d, Gaussian(d, lanes::LoadPack<k>(d, u1 + i), lanes::LoadPack<k>(d, u2 + i)),
-                             out + i);
-        },
-        [&](std::size_t i, std::size_t count) HWY_ATTR {
-            lanes::StoreSome(
-                d, Gaussian(d, lanes::LoadSome(d, u1 + i, count), lanes::LoadSome(d, u2 + i, count)), out + i,
-                count);
-        });
+    lanes::EachArrayPack(n, [&](auto pack, std::size_t i, std::size_t count) HWY_ATTR {
+        constexpr std::size_t k = decltype(pack)::value;
+        lanes::StoreArray<k>(
+            d, Gaussian(d, lanes::LoadArray<k>(d, u1 + i, count), lanes::LoadArray<k>(d, u2 + i, count)),
+            out + i, count);
+    });
 }
 
 } // namespace HWY_NAMESPACE

@@ -107,6 +107,21 @@ HWY_INLINE bool AllFalse(D d, const M& mask) {
     return none;
 }
 
+/// Runs body(pack, at, n) over the entries [0, count) of an array whose vectors hold `lanes` entries: for
+/// each K whole vectors from `at`, with pack the constant K and n = K * lanes; then for each vector of the
+/// rest, with pack the constant 0 and n its entries (the last vector may be partial). A body written over
+/// packs so runs K vectors side by side, and the same code on single vectors for the rest.
+template <std::size_t K, class Body>
+HWY_ATTR void EachPackOf(std::size_t lanes, std::size_t count, const Body& body) {
+    std::size_t at = 0;
+    for (; at + K * lanes <= count; at += K * lanes) {
+        body(std::integral_constant<std::size_t, K>(), at, K * lanes);
+    }
+    for (; at < count; at += lanes) {
+        body(std::integral_constant<std::size_t, 0>(), at, std::min(lanes, count - at));
+    }
+}
+
 // Highway's operations, on packs: op(a...) is hn::op of the arguments' k-th vectors (a plain vector, mask
 // or tag standing for every k), for each k.
 #define BOIDS_PACK_OPERATION(op)                                                                             \
