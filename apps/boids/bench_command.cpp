@@ -1,4 +1,5 @@
 #include "bench_command.hpp"
+#include "machine_description.hpp"
 
 #include "boids/error.hpp"
 #include "boids/fast_path.hpp"
@@ -235,63 +236,6 @@ Rounds time_rounds(const Scenario& s, const BenchPlan& plan, int threads, bool p
     return r;
 }
 
-template <class Real>
-void print_header(const BenchPlan& plan, int threads) {
-    std::printf("threads %d, %s, %s path", threads, plan.f64 ? "f64" : "f32", plan.plain ? "plain" : "fast");
-    if (!plan.plain) {
-        std::printf(" (SIMD %s, %zu lanes, %s)", fast_path_isa(), fast_path_lanes(plan.f64),
-                    plan.target_source.empty() ? "the best this CPU runs" : plan.target_source.c_str());
-    }
-    std::printf("\n");
-}
-
-template <class Real>
-void w20_table(const BenchPlan& plan) {
-    std::printf(
-        "boids bench: W20 = classic model, vga-predator parameters, wrap world at 20 neighbours in\n"
-        "visual range on average (3D: a cube at the density of 20 in a sphere of radius 40), uniform start.\n"
-        "Rounds of: spawn, %lld warm-up steps, %lld timed steps; rounds repeat until %g s are timed per "
-        "size.\n",
-        plan.warmup, plan.steps, plan.seconds);
-    print_header<Real>(plan, resolved_threads(plan));
-    std::printf("%3s %10s %9s %8s %8s %11s %10s %9s %8s %8s %6s %6s %10s\n", "dim", "N", "steps/s", "ns/boid",
-                "grid ms", "neighbour ms", "integr ms", "total ms", "min ms", "cpu ms", "steps", "path",
-                "peak RSS");
-    std::vector<std::pair<long long, double>> planar_ns; // N and ns/boid-step in 2D, for the 3D/2D ratio
-    for (const int dims : plan.dimensions) {
-        for (const long long n : plan.sizes) {
-            const Scenario s = dims == 3 ? w20_3d_scenario(n) : w20_scenario(n);
-            const Rounds t = time_rounds<Real>(s, plan, plan.threads, plan.plain);
-            const StepProfile& total = t.total;
-            const double inv = 1.0 / static_cast<double>(t.steps);
-            const double per_step_s = t.seconds * inv;
-            const double rss = peak_rss_bytes();
-            const double ns = per_step_s * 1e9 / static_cast<double>(n);
-            std::string ratio;
-            if (dims == 2) {
-                planar_ns.emplace_back(n, ns);
-            } else {
-                for (const auto& [n2, ns2] : planar_ns) {
-                    if (n2 == n) {
-                        ratio = " 3D/2D " + std::to_string(ns / ns2).substr(0, 4) + "x";
-                    }
-                }
-            }
-            std::printf("%3d %10lld %9.1f %8.1f %8.3f %11.3f %10.3f %9.3f %8.3f %8.3f %6lld %6s %4.0f MiB "
-                        "(%.0f B/boid)%s\n",
-                        dims, n, 1.0 / per_step_s, ns, total.grid_build_ms * inv, total.neighbours_ms * inv,
-                        total.integrate_ms * inv, total.total_ms * inv, t.fastest_ms, t.cpu * 1e3 * inv,
-                        t.steps, t.fast ? "fast" : "plain", rss / (1024.0 * 1024.0),
-                        rss / static_cast<double>(n), ratio.c_str());
-            std::fflush(stdout);
-        }
-    }
-    std::printf("min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time, "
-                "all threads.\n"
-                "3D/2D: ns/boid-step in 3D over 2D at the same N (target <= 2.5x). Peak RSS so far; one size "
-                "alone: /usr/bin/time -v boids bench --sizes N\n");
-}
-
 /// CPU time the whole machine has spent busy (all cores, all processes), in seconds, from the kernel's
 /// counters; negative where they cannot be read.
 double machine_busy_seconds() {
@@ -339,6 +283,74 @@ std::string describe_load(double cores) {
     char text[96];
     std::snprintf(text, sizeof text, "other processes held %.2f of %d cores", cores, omp_get_num_procs());
     return text;
+}
+
+/// The closing line of a table: how much of the machine other processes held while it was measured (a
+/// figure taken beside them measures them too), and the 1-minute load average.
+void print_machine_load(const char* during, double others) {
+    double load_average[1] = {-1.0};
+    getloadavg(load_average, 1);
+    std::printf("machine load during the %s: %s on average (1-minute load average %.2f)\n", during,
+                describe_load(others).c_str(), load_average[0]);
+}
+
+template <class Real>
+void print_header(const BenchPlan& plan, int threads) {
+    std::printf("threads %d, %s, %s path", threads, plan.f64 ? "f64" : "f32", plan.plain ? "plain" : "fast");
+    if (!plan.plain) {
+        std::printf(" (SIMD %s, %zu lanes, %s)", fast_path_isa(), fast_path_lanes(plan.f64),
+                    plan.target_source.empty() ? "the best this CPU runs" : plan.target_source.c_str());
+    }
+    std::printf("\ncpu: %s\n", cpu_description().c_str());
+}
+
+template <class Real>
+void w20_table(const BenchPlan& plan) {
+    std::printf(
+        "boids bench: W20 = classic model, vga-predator parameters, wrap world at 20 neighbours in\n"
+        "visual range on average (3D: a cube at the density of 20 in a sphere of radius 40), uniform start.\n"
+        "Rounds of: spawn, %lld warm-up steps, %lld timed steps; rounds repeat until %g s are timed per "
+        "size.\n",
+        plan.warmup, plan.steps, plan.seconds);
+    print_header<Real>(plan, resolved_threads(plan));
+    const OtherLoad table_load;
+    std::printf("%3s %10s %9s %8s %8s %11s %10s %9s %8s %8s %6s %6s %10s\n", "dim", "N", "steps/s", "ns/boid",
+                "grid ms", "neighbour ms", "integr ms", "total ms", "min ms", "cpu ms", "steps", "path",
+                "peak RSS");
+    std::vector<std::pair<long long, double>> planar_ns; // N and ns/boid-step in 2D, for the 3D/2D ratio
+    for (const int dims : plan.dimensions) {
+        for (const long long n : plan.sizes) {
+            const Scenario s = dims == 3 ? w20_3d_scenario(n) : w20_scenario(n);
+            const Rounds t = time_rounds<Real>(s, plan, plan.threads, plan.plain);
+            const StepProfile& total = t.total;
+            const double inv = 1.0 / static_cast<double>(t.steps);
+            const double per_step_s = t.seconds * inv;
+            const double rss = peak_rss_bytes();
+            const double ns = per_step_s * 1e9 / static_cast<double>(n);
+            std::string ratio;
+            if (dims == 2) {
+                planar_ns.emplace_back(n, ns);
+            } else {
+                for (const auto& [n2, ns2] : planar_ns) {
+                    if (n2 == n) {
+                        ratio = " 3D/2D " + std::to_string(ns / ns2).substr(0, 4) + "x";
+                    }
+                }
+            }
+            std::printf("%3d %10lld %9.1f %8.1f %8.3f %11.3f %10.3f %9.3f %8.3f %8.3f %6lld %6s %4.0f MiB "
+                        "(%.0f B/boid)%s\n",
+                        dims, n, 1.0 / per_step_s, ns, total.grid_build_ms * inv, total.neighbours_ms * inv,
+                        total.integrate_ms * inv, total.total_ms * inv, t.fastest_ms, t.cpu * 1e3 * inv,
+                        t.steps, t.fast ? "fast" : "plain", rss / (1024.0 * 1024.0),
+                        rss / static_cast<double>(n), ratio.c_str());
+            std::fflush(stdout);
+        }
+    }
+    std::printf("min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time, "
+                "all threads.\n"
+                "3D/2D: ns/boid-step in 3D over 2D at the same N (target <= 2.5x). Peak RSS so far; one size "
+                "alone: /usr/bin/time -v boids bench --sizes N\n");
+    print_machine_load("table", table_load.cores());
 }
 
 /// Steps per second a vga-predator flock of `n` boids holds after warm-up, in each of `windows` windows of
@@ -414,10 +426,7 @@ int max_flock(const BenchPlan& plan) {
         (probe(mid) ? good : bad) = mid;
     }
     const double others = search_load.cores();
-    double load_average[1] = {-1.0};
-    getloadavg(load_average, 1);
-    std::printf("machine load during the search: %s on average (1-minute load average %.2f)\n",
-                describe_load(others).c_str(), load_average[0]);
+    print_machine_load("search", others);
     if (others > plan.busy_limit) {
         std::fflush(stdout);
         std::fprintf(
@@ -461,7 +470,8 @@ void models_table(const BenchPlan& plan) {
     if (thread_counts.size() > 1) {
         std::printf(" and %s (%d)", plan.threads == 0 ? "the default" : "--threads", resolved_threads(plan));
     }
-    std::printf("\n");
+    std::printf("\ncpu: %s\n", cpu_description().c_str());
+    const OtherLoad table_load;
     for (const long long n : plan.sizes) {
         const std::vector<Scenario> scenes = w20_every_model(n);
         std::printf("\n%lld boids\n%-28s %5s %10s", n, "row", "path", "neighbours");
@@ -540,6 +550,7 @@ void models_table(const BenchPlan& plan) {
             std::printf("  %s: %s\n", scene.name.c_str(), scene.description.c_str());
         }
     }
+    print_machine_load("table", table_load.cores());
 }
 
 template <class Real>

@@ -210,8 +210,8 @@ TEST(Cli, BenchPrintsTheW20TableWithPhasesIsaAndMemory) {
     EXPECT_NE(r.out.find("threads 2, f32, fast path (SIMD "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("      2000 "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("      4000 "), std::string::npos) << r.out;
-    // 4 header lines, 2 rows in 2D and 2 in 3D, 2 notes.
-    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 11) << r.out;
+    // 5 header lines (the CPU's among them), 2 rows in 2D and 2 in 3D, 2 notes, the machine's load.
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 13) << r.out;
     EXPECT_NE(r.out.find("  3       4000 "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("3D/2D "), std::string::npos) << r.out;
     const Result flat = boids("bench --sizes 2000 --seconds 0.01 --warmup 1 --steps 2 --dimensions 2");
@@ -270,6 +270,9 @@ TEST(Cli, BenchModelsPrintsEveryModelAndExtensionAtW20sNeighbourCount) {
     }
     EXPECT_EQ(seen, rows.size()) << "rows in order, in:\n" << r.out;
     EXPECT_NE(r.out.find("  couzin: the couzin preset's parameters"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\ncpu: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nmachine load during the table: other processes held "), std::string::npos)
+        << r.out;
 }
 
 TEST(Cli, BenchRunsTheSimdTargetNamedByFlagOrEnvironment) {
@@ -300,6 +303,36 @@ TEST(Cli, BenchRunsTheSimdTargetNamedByFlagOrEnvironment) {
         EXPECT_NE(model.err.find("BOIDS_SIMD_TARGET = 'avx9'"), std::string::npos)
             << preset << ": " << model.err;
     }
+}
+
+/// The value of the first line of /proc/cpuinfo that starts with `key` (then tabs and a colon), or "".
+std::string cpuinfo_value(const std::string& key) {
+    std::ifstream info("/proc/cpuinfo");
+    for (std::string line; std::getline(info, line);) {
+        if (line.rfind(key, 0) == 0 && line.find_first_not_of(" \t", key.size()) == line.find(':')) {
+            return line.substr(line.find(':') + 2);
+        }
+    }
+    return {};
+}
+
+TEST(Cli, BenchNamesTheCpuAndTheLoadOfWhatItMeasured) {
+    const Result r = boids("bench --sizes 1000 --seconds 0.01 --warmup 0 --steps 1 --dimensions 2");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::size_t at = r.out.find("\ncpu: ");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::string cpu = r.out.substr(at + 6, r.out.find('\n', at + 1) - at - 6);
+    EXPECT_NE(cpu.find(" logical CPU"), std::string::npos) << cpu;
+#if defined(__x86_64__) || defined(__i386__)
+    // The family and model Linux reports, decoded from CPUID the same way.
+    const std::string family = cpuinfo_value("cpu family"), model = cpuinfo_value("model");
+    if (!family.empty() && !model.empty()) {
+        EXPECT_NE(cpu.find(" family " + family + " model " + model + "), "), std::string::npos)
+            << cpu << " against /proc/cpuinfo's family " << family << " model " << model;
+    }
+#endif
+    EXPECT_NE(r.out.find("\nmachine load during the table: other processes held "), std::string::npos)
+        << r.out;
 }
 
 TEST(Cli, BenchMaxFlockBisects) {
