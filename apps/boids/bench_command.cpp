@@ -17,7 +17,6 @@
 #include <omp.h>
 #include <string>
 #include <sys/resource.h>
-#include <unistd.h>
 #include <vector>
 
 namespace boids::cli {
@@ -136,16 +135,6 @@ double peak_rss_bytes() {
     return static_cast<double>(usage.ru_maxrss) * 1024.0;
 }
 
-/// CPU time (user + system, all threads) of this process so far, in seconds.
-double cpu_seconds() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    const auto sec = [](const timeval& t) {
-        return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
-    };
-    return sec(usage.ru_utime) + sec(usage.ru_stime);
-}
-
 /// Steps a simulation for about `seconds` of wall time (at least 3 steps).
 struct Timing {
     long long steps = 0;
@@ -206,7 +195,7 @@ void add_round(Rounds& r, const Scenario& s, const BenchPlan& plan, int threads,
                bool count_neighbours) {
     Simulation<Real> sim = make_sim<Real>(s, threads, plain);
     sim.step(plan.warmup);
-    const double cpu_start = cpu_seconds();
+    const double cpu_start = process_cpu_seconds();
     for (long long k = 0; k < plan.steps; ++k) {
         const auto before = Clock::now();
         sim.step();
@@ -216,7 +205,7 @@ void add_round(Rounds& r, const Scenario& s, const BenchPlan& plan, int threads,
         r.total += sim.last_profile();
         r.fastest_ms = std::min(r.fastest_ms, sim.last_profile().total_ms);
     }
-    r.cpu += cpu_seconds() - cpu_start;
+    r.cpu += process_cpu_seconds() - cpu_start;
     r.steps += plan.steps;
     r.fast = sim.last_step_fast();
     if (count_neighbours && r.seconds >= plan.seconds) {
@@ -234,64 +223,6 @@ Rounds time_rounds(const Scenario& s, const BenchPlan& plan, int threads, bool p
         add_round<Real>(r, s, plan, threads, plain, false);
     } while (r.seconds < plan.seconds);
     return r;
-}
-
-/// CPU time the whole machine has spent busy (all cores, all processes), in seconds, from the kernel's
-/// counters; negative where they cannot be read.
-double machine_busy_seconds() {
-    std::FILE* stat = std::fopen("/proc/stat", "r");
-    if (stat == nullptr) {
-        return -1.0;
-    }
-    // cpu  user nice system idle iowait irq softirq steal ...
-    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
-    const int fields = std::fscanf(stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
-                                   &idle, &iowait, &irq, &softirq, &steal);
-    std::fclose(stat);
-    if (fields < 4) {
-        return -1.0;
-    }
-    const auto ticks = static_cast<double>(user + nice + system + irq + softirq + steal);
-    return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
-/// How much of the machine other processes held over a stretch of wall time: the machine's busy CPU time
-/// minus this process's own (its spinning threads included), per second.
-class OtherLoad {
-public:
-    OtherLoad() : wall_(Clock::now()), machine_(machine_busy_seconds()), own_(cpu_seconds()) {}
-    /// Cores other processes held on average since construction; negative if unknown.
-    [[nodiscard]] double cores() const {
-        const double machine = machine_busy_seconds();
-        const double wall = std::chrono::duration<double>(Clock::now() - wall_).count();
-        if (machine < 0 || machine_ < 0 || wall <= 0) {
-            return -1.0;
-        }
-        return std::max(0.0, (machine - machine_ - (cpu_seconds() - own_)) / wall);
-    }
-
-private:
-    Clock::time_point wall_;
-    double machine_;
-    double own_;
-};
-
-std::string describe_load(double cores) {
-    if (cores < 0) {
-        return "other processes' load unknown";
-    }
-    char text[96];
-    std::snprintf(text, sizeof text, "other processes held %.2f of %d cores", cores, omp_get_num_procs());
-    return text;
-}
-
-/// The closing line of a table: how much of the machine other processes held while it was measured (a
-/// figure taken beside them measures them too), and the 1-minute load average.
-void print_machine_load(const char* during, double others) {
-    double load_average[1] = {-1.0};
-    getloadavg(load_average, 1);
-    std::printf("machine load during the %s: %s on average (1-minute load average %.2f)\n", during,
-                describe_load(others).c_str(), load_average[0]);
 }
 
 template <class Real>

@@ -1,7 +1,12 @@
 #include "machine_description.hpp"
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <omp.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -67,11 +72,68 @@ std::string processor() {
 }
 #endif
 
+/// CPU time the whole machine has spent busy (all cores, all processes), in seconds, from the kernel's
+/// counters; negative where they cannot be read.
+double machine_busy_seconds() {
+    std::FILE* stat = std::fopen("/proc/stat", "r");
+    if (stat == nullptr) {
+        return -1.0;
+    }
+    // cpu  user nice system idle iowait irq softirq steal ...
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    const int fields = std::fscanf(stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
+                                   &idle, &iowait, &irq, &softirq, &steal);
+    std::fclose(stat);
+    if (fields < 4) {
+        return -1.0;
+    }
+    const auto ticks = static_cast<double>(user + nice + system + irq + softirq + steal);
+    return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
 } // namespace
 
 std::string cpu_description() {
     const int cpus = omp_get_num_procs();
     return processor() + ", " + std::to_string(cpus) + (cpus == 1 ? " logical CPU" : " logical CPUs");
+}
+
+double process_cpu_seconds() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const auto sec = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+    };
+    return sec(usage.ru_utime) + sec(usage.ru_stime);
+}
+
+OtherLoad::OtherLoad()
+    : wall_(std::chrono::steady_clock::now()), machine_(machine_busy_seconds()), own_(process_cpu_seconds()) {
+}
+
+double OtherLoad::cores() const {
+    const double machine = machine_busy_seconds();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_).count();
+    if (machine < 0 || machine_ < 0 || wall <= 0) {
+        return -1.0;
+    }
+    return std::max(0.0, (machine - machine_ - (process_cpu_seconds() - own_)) / wall);
+}
+
+std::string describe_load(double cores) {
+    if (cores < 0) {
+        return "other processes' load unknown";
+    }
+    char text[96];
+    std::snprintf(text, sizeof text, "other processes held %.2f of %d cores", cores, omp_get_num_procs());
+    return text;
+}
+
+void print_machine_load(const char* during, double others) {
+    double load_average[1] = {-1.0};
+    getloadavg(load_average, 1);
+    std::printf("machine load during the %s: %s on average (1-minute load average %.2f)\n", during,
+                describe_load(others).c_str(), load_average[0]);
 }
 
 } // namespace boids::cli
