@@ -70,17 +70,22 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace boids {
 namespace binning {
+// The kernels are dispatched by their names unqualified, from `using namespace binning`: a build of a
+// single Highway target (HWY_COMPILE_ONLY_SCALAR, as the fuzz preset's) calls N_<target>::<name>
+// directly, which resolves only from here.
 HWY_EXPORT(BinPlaneF32);
 HWY_EXPORT(BinPlaneF64);
 } // namespace binning
 
 void bin_plane(const float* x, const float* y, std::size_t n, const BinningLine& columns,
                const BinningLine& rows, std::uint32_t* cell) {
-    HWY_DYNAMIC_DISPATCH(binning::BinPlaneF32)(x, y, n, columns, rows, cell);
+    using namespace binning;
+    HWY_DYNAMIC_DISPATCH(BinPlaneF32)(x, y, n, columns, rows, cell);
 }
 void bin_plane(const double* x, const double* y, std::size_t n, const BinningLine& columns,
                const BinningLine& rows, std::uint32_t* cell) {
-    HWY_DYNAMIC_DISPATCH(binning::BinPlaneF64)(x, y, n, columns, rows, cell);
+    using namespace binning;
+    HWY_DYNAMIC_DISPATCH(BinPlaneF64)(x, y, n, columns, rows, cell);
 }
 } // namespace boids
 #endif

@@ -455,6 +455,9 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace boids {
 namespace tiles {
+// The kernels are dispatched by their names unqualified, from `using namespace tiles`: a build of a
+// single Highway target (HWY_COMPILE_ONLY_SCALAR, as the fuzz preset's) calls N_<target>::<name>
+// directly, which resolves only from here.
 HWY_EXPORT(TilesF32);
 HWY_EXPORT(TilesF64);
 HWY_EXPORT(LinesF32);
@@ -496,22 +499,26 @@ void force_half_tiles(std::optional<bool> half) {
 
 void slot_lines(const SpatialGrid<float>& grid, std::uint32_t begin, std::uint32_t end, double* column,
                 double* row) {
-    HWY_DYNAMIC_DISPATCH(tiles::LinesF32)(grid, begin, end, column, row);
+    using namespace tiles;
+    HWY_DYNAMIC_DISPATCH(LinesF32)(grid, begin, end, column, row);
 }
 void slot_lines(const SpatialGrid<double>& grid, std::uint32_t begin, std::uint32_t end, double* column,
                 double* row) {
-    HWY_DYNAMIC_DISPATCH(tiles::LinesF64)(grid, begin, end, column, row);
+    using namespace tiles;
+    HWY_DYNAMIC_DISPATCH(LinesF64)(grid, begin, end, column, row);
 }
 void k_nearest_tiles(const SpatialGrid<float>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
                      int k, bool wrap, float width, float height, std::uint32_t* nearest, std::size_t stride,
                      int* count) {
-    HWY_DYNAMIC_DISPATCH(tiles::TilesF32)
+    using namespace tiles;
+    HWY_DYNAMIC_DISPATCH(TilesF32)
     (grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
 }
 void k_nearest_tiles(const SpatialGrid<double>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
                      int k, bool wrap, double width, double height, std::uint32_t* nearest,
                      std::size_t stride, int* count) {
-    HWY_DYNAMIC_DISPATCH(tiles::TilesF64)
+    using namespace tiles;
+    HWY_DYNAMIC_DISPATCH(TilesF64)
     (grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
 }
 } // namespace boids

@@ -317,25 +317,32 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace boids {
 namespace two_rings {
+// The kernels are dispatched by their names unqualified, from `using namespace two_rings`: a build of a
+// single Highway target (HWY_COMPILE_ONLY_SCALAR, as the fuzz preset's) calls N_<target>::<name>
+// directly, which resolves only from here.
 HWY_EXPORT(SearchF32);
 HWY_EXPORT(SearchF64);
 } // namespace two_rings
 
 void k_nearest_two_rings(const SpatialGrid<float>& grid, float px, float py, std::uint32_t self, int k,
                          bool wrap, float width, float height, KNearest& out) {
-    HWY_DYNAMIC_DISPATCH(two_rings::SearchF32)(grid, px, py, self, k, wrap, width, height, false, out);
+    using namespace two_rings;
+    HWY_DYNAMIC_DISPATCH(SearchF32)(grid, px, py, self, k, wrap, width, height, false, out);
 }
 void k_nearest_two_rings(const SpatialGrid<double>& grid, double px, double py, std::uint32_t self, int k,
                          bool wrap, double width, double height, KNearest& out) {
-    HWY_DYNAMIC_DISPATCH(two_rings::SearchF64)(grid, px, py, self, k, wrap, width, height, false, out);
+    using namespace two_rings;
+    HWY_DYNAMIC_DISPATCH(SearchF64)(grid, px, py, self, k, wrap, width, height, false, out);
 }
 void k_nearest_past_two_rings(const SpatialGrid<float>& grid, float px, float py, std::uint32_t self, int k,
                               bool wrap, float width, float height, KNearest& out) {
-    HWY_DYNAMIC_DISPATCH(two_rings::SearchF32)(grid, px, py, self, k, wrap, width, height, true, out);
+    using namespace two_rings;
+    HWY_DYNAMIC_DISPATCH(SearchF32)(grid, px, py, self, k, wrap, width, height, true, out);
 }
 void k_nearest_past_two_rings(const SpatialGrid<double>& grid, double px, double py, std::uint32_t self,
                               int k, bool wrap, double width, double height, KNearest& out) {
-    HWY_DYNAMIC_DISPATCH(two_rings::SearchF64)(grid, px, py, self, k, wrap, width, height, true, out);
+    using namespace two_rings;
+    HWY_DYNAMIC_DISPATCH(SearchF64)(grid, px, py, self, k, wrap, width, height, true, out);
 }
 } // namespace boids
 #endif

@@ -70,15 +70,20 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace boids {
 namespace positions {
+// The kernels are dispatched by their names unqualified, from `using namespace positions`: a build of a
+// single Highway target (HWY_COMPILE_ONLY_SCALAR, as the fuzz preset's) calls N_<target>::<name>
+// directly, which resolves only from here.
 HWY_EXPORT(MovePositionsF32);
 HWY_EXPORT(MovePositionsF64);
 } // namespace positions
 
 void move_positions(float* p, const float* v, std::size_t n, bool wrap, float length) {
-    HWY_DYNAMIC_DISPATCH(positions::MovePositionsF32)(p, v, n, wrap, length);
+    using namespace positions;
+    HWY_DYNAMIC_DISPATCH(MovePositionsF32)(p, v, n, wrap, length);
 }
 void move_positions(double* p, const double* v, std::size_t n, bool wrap, double length) {
-    HWY_DYNAMIC_DISPATCH(positions::MovePositionsF64)(p, v, n, wrap, length);
+    using namespace positions;
+    HWY_DYNAMIC_DISPATCH(MovePositionsF64)(p, v, n, wrap, length);
 }
 } // namespace boids
 #endif

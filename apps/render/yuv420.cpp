@@ -131,6 +131,9 @@ HWY_AFTER_NAMESPACE();
 namespace boids::render {
 
 namespace yuv {
+// The kernels are dispatched by their names unqualified, from `using namespace yuv`: a build of a
+// single Highway target (HWY_COMPILE_ONLY_SCALAR, as the fuzz preset's) calls N_<target>::<name>
+// directly, which resolves only from here.
 HWY_EXPORT(RowPair);
 } // namespace yuv
 
@@ -144,7 +147,8 @@ void rgba_to_yuv420p(const std::uint8_t* top, std::ptrdiff_t stride, int width, 
     for (int row = 0; row + 1 < height; row += 2) {
         const std::uint8_t* a = top + row * stride; // the pair of rows that shares a chroma row
         const auto chroma_row = static_cast<std::size_t>(row / 2) * chroma_w;
-        HWY_DYNAMIC_DISPATCH(yuv::RowPair)
+        using namespace yuv;
+        HWY_DYNAMIC_DISPATCH(RowPair)
         (a, a + stride, width, y_plane + static_cast<std::size_t>(row) * w,
          y_plane + static_cast<std::size_t>(row + 1) * w, u_plane + chroma_row, v_plane + chroma_row);
     }
