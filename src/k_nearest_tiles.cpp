@@ -455,9 +455,7 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace boids {
 namespace tiles {
-// The kernels are dispatched by their names unqualified, from `using namespace tiles`: a build of a
-// single Highway target (HWY_COMPILE_ONLY_SCALAR, as the fuzz preset's) calls N_<target>::<name>
-// directly, which resolves only from here.
+// Dispatched unqualified, under `using namespace tiles`: a one-target build calls N_<target>::<name>.
 HWY_EXPORT(TilesF32);
 HWY_EXPORT(TilesF64);
 HWY_EXPORT(LinesF32);

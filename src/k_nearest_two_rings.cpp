@@ -317,9 +317,7 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace boids {
 namespace two_rings {
-// The kernels are dispatched by their names unqualified, from `using namespace two_rings`: a build of a
-// single Highway target (HWY_COMPILE_ONLY_SCALAR, as the fuzz preset's) calls N_<target>::<name>
-// directly, which resolves only from here.
+// Dispatched unqualified, under `using namespace two_rings`: a one-target build calls N_<target>::<name>.
 HWY_EXPORT(SearchF32);
 HWY_EXPORT(SearchF64);
 } // namespace two_rings

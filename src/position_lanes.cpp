@@ -70,9 +70,7 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace boids {
 namespace positions {
-// The kernels are dispatched by their names unqualified, from `using namespace positions`: a build of a
-// single Highway target (HWY_COMPILE_ONLY_SCALAR, as the fuzz preset's) calls N_<target>::<name>
-// directly, which resolves only from here.
+// Dispatched unqualified, under `using namespace positions`: a one-target build calls N_<target>::<name>.
 HWY_EXPORT(MovePositionsF32);
 HWY_EXPORT(MovePositionsF64);
 } // namespace positions

@@ -131,9 +131,7 @@ HWY_AFTER_NAMESPACE();
 namespace boids::render {
 
 namespace yuv {
-// The kernels are dispatched by their names unqualified, from `using namespace yuv`: a build of a
-// single Highway target (HWY_COMPILE_ONLY_SCALAR, as the fuzz preset's) calls N_<target>::<name>
-// directly, which resolves only from here.
+// Dispatched unqualified, under `using namespace yuv`: a one-target build calls N_<target>::<name>.
 HWY_EXPORT(RowPair);
 } // namespace yuv
 
