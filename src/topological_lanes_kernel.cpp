@@ -69,11 +69,12 @@ HWY_ATTR void Bearings(const TopologicalSteering& st, const TopologicalColumns& 
         const auto flee = pk::Lt(Length(ndx, ndy), hn::Set(dd, st.too_close));
         const auto tx = pk::IfThenElse(flee, pk::Neg(ndx), pk::Sub(pk::Div(load(c.x_sum), found), load(c.x)));
         const auto ty = pk::IfThenElse(flee, pk::Neg(ndy), pk::Sub(pk::Div(load(c.y_sum), found), load(c.y)));
-        store(pk::IfThenElseZero(several, load(c.s_sin_sum)), c.sin_sum);
-        store(pk::IfThenElseZero(several, load(c.s_cos_sum)), c.cos_sum);
-        store(pk::IfThenElseZero(several, tx), c.tx);
-        store(pk::IfThenElseZero(several, ty), c.ty);
-        store(pk::IfThenElseZero(several, Length(tx, ty)), c.target_distance);
+        const auto distance = pk::IfThenElseZero(several, Length(tx, ty));
+        // What new_heading turns toward: the neighbours' mean heading within align_within, else the target.
+        const auto aligning = pk::Lt(distance, hn::Set(dd, st.align_within));
+        store(pk::IfThenElseZero(several, pk::IfThenElse(aligning, load(c.s_sin_sum), ty)), c.aim_y);
+        store(pk::IfThenElseZero(several, pk::IfThenElse(aligning, load(c.s_cos_sum), tx)), c.aim_x);
+        store(distance, c.target_distance);
         store(pk::IfThenElseZero(pk::And(several, flee), one), c.flee);
     });
 }
@@ -97,9 +98,7 @@ HWY_ATTR void NewHeading(const TopologicalSteering& st, const TopologicalColumns
         const auto several = pk::Gt(load(c.count), one);
         const P distance = load(c.target_distance);
         {
-            const P mean_heading = Degrees(load(c.mean_angle));
-            P target = Degrees(load(c.target_angle));
-            target = pk::IfThenElse(pk::Lt(distance, hn::Set(dd, st.align_within)), mean_heading, target);
+            const P target = Degrees(load(c.aim_angle)); // the mean heading or the target's (bearings)
             P t = pk::IfThenElse(pk::Gt(pk::Abs(pk::Sub(target, heading)), hn::Set(dd, st.tolerance)),
                                  TurnToward(target, heading), zero);
             const auto flee =

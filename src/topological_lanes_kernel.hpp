@@ -22,14 +22,18 @@ struct TopologicalSteering {
 };
 
 /// One chunk's columns, an entry per agent: what its sums and position give (count, x_sum, y_sum,
-/// nearest_dx, nearest_dy, x, y; count as a double), what bearings gives (sin_sum, cos_sum, ty, tx,
-/// target_distance, flee as 1 or 0), and the arc tangents new_heading takes (own, mean and target, in
-/// radians).
+/// nearest_dx, nearest_dy, x, y; count as a double), what bearings gives (aim_y, aim_x, target_distance,
+/// flee as 1 or 0), and the arc tangents new_heading takes (own and aim, in radians).
+///
+/// new_heading turns toward the neighbours' mean heading where the target lies within align_within, and
+/// toward the target elsewhere: of Policy::bearings' two (y, x) pairs, (sin_sum, cos_sum) and (ty, tx), it
+/// reads only the angle of one, so bearings gives that one (aim_y, aim_x) and an agent takes two arc
+/// tangents instead of three.
 struct TopologicalColumns {
     const double *count, *x_sum, *y_sum, *nearest_dx, *nearest_dy, *x, *y;
     const double *s_sin_sum, *s_cos_sum; ///< the sums' sine and cosine sums
-    double *sin_sum, *cos_sum, *ty, *tx, *target_distance, *flee;
-    const double *own_angle, *mean_angle, *target_angle;
+    double *aim_y, *aim_x, *target_distance, *flee;
+    const double *own_angle, *aim_angle;
 };
 
 /// What Policy::accumulate reads of a chunk of agents (slots [first, first + n)) and their nearest: the
@@ -59,7 +63,7 @@ void topological_sums(const TopologicalNeighbours<float>& in, std::uint32_t firs
 void topological_sums(const TopologicalNeighbours<double>& in, std::uint32_t first, std::size_t n,
                       const TopologicalSums& out);
 
-/// Policy::bearings for agents [0, n): sin_sum, cos_sum, ty, tx, target_distance and flee.
+/// Policy::bearings for agents [0, n): aim_y, aim_x, target_distance and flee.
 void topological_bearings(const TopologicalSteering& steering, const TopologicalColumns& columns,
                           std::size_t n);
 

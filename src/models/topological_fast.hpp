@@ -20,7 +20,7 @@ namespace boids::topological {
 /// What a chunk of slots keeps between the phases of its steering: each agent's nearest (a level of the
 /// chunk's lists after another) and how many, and columns for the sums and the steering in lanes.
 struct TopologicalScratch {
-    std::vector<double> values = std::vector<double>(22 * std::size_t{slot_chunk});
+    std::vector<double> values = std::vector<double>(18 * std::size_t{slot_chunk});
     std::vector<std::uint32_t> nearest = std::vector<std::uint32_t>(std::size_t{max_k_nearest} * slot_chunk);
     std::vector<int> nearest_count = std::vector<int>(slot_chunk);
 
@@ -68,8 +68,7 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
             double *const py = scratch.column(6), *const s_sin = scratch.column(7),
                           *const s_cos = scratch.column(8);
             double *const vy = scratch.column(9), *const vx = scratch.column(10);
-            double *const own_angle = scratch.column(17), *const mean_angle = scratch.column(18);
-            double* const target_angle = scratch.column(19);
+            double *const own_angle = scratch.column(15), *const aim_angle = scratch.column(16);
             const fast::TopologicalColumns columns{count,
                                                    x_sum,
                                                    y_sum,
@@ -83,11 +82,8 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
                                                    scratch.column(12),
                                                    scratch.column(13),
                                                    scratch.column(14),
-                                                   scratch.column(15),
-                                                   scratch.column(16),
                                                    own_angle,
-                                                   mean_angle,
-                                                   target_angle};
+                                                   aim_angle};
             std::uint32_t* const nearest = scratch.nearest.data();
             int* const found = scratch.nearest_count.data();
             if (policy.block_cell() > 0) { // PyNBoids' 3 x 3 block of its own cells: the ring search
@@ -129,9 +125,8 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
             // and cosines.
             fast::topological_bearings(steering, columns, n);
             angle::atan2_lanes(vy, vx, n, own_angle);
-            angle::atan2_lanes(columns.sin_sum, columns.cos_sum, n, mean_angle);
-            angle::atan2_lanes(columns.ty, columns.tx, n, target_angle);
-            double* const radians_now = scratch.column(21);
+            angle::atan2_lanes(columns.aim_y, columns.aim_x, n, aim_angle);
+            double* const radians_now = scratch.column(17);
             fast::topological_new_heading(steering, columns, n, radians_now);
             double *const sin = scratch.column(0), *const cos = scratch.column(1); // the sums are spent
             angle::sin_cos_lanes(radians_now, n, sin, cos);
