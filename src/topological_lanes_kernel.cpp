@@ -70,7 +70,7 @@ HWY_ATTR void Bearings(const TopologicalSteering& st, const TopologicalColumns& 
         const auto tx = pk::IfThenElse(flee, pk::Neg(ndx), pk::Sub(pk::Div(load(c.x_sum), found), load(c.x)));
         const auto ty = pk::IfThenElse(flee, pk::Neg(ndy), pk::Sub(pk::Div(load(c.y_sum), found), load(c.y)));
         const auto distance = pk::IfThenElseZero(several, Length(tx, ty));
-        // What new_heading turns toward: the neighbours' mean heading within align_within, else the target.
+        // What the agent aims at (Policy::Bearings): its neighbours' mean heading within align_within.
         const auto aligning = pk::Lt(distance, hn::Set(dd, st.align_within));
         store(pk::IfThenElseZero(several, pk::IfThenElse(aligning, load(c.s_sin_sum), ty)), c.aim_y);
         store(pk::IfThenElseZero(several, pk::IfThenElse(aligning, load(c.s_cos_sum), tx)), c.aim_x);
@@ -98,7 +98,7 @@ HWY_ATTR void NewHeading(const TopologicalSteering& st, const TopologicalColumns
         const auto several = pk::Gt(load(c.count), one);
         const P distance = load(c.target_distance);
         {
-            const P target = Degrees(load(c.aim_angle)); // the mean heading or the target's (bearings)
+            const P target = Degrees(load(c.aim_angle));
             P t = pk::IfThenElse(pk::Gt(pk::Abs(pk::Sub(target, heading)), hn::Set(dd, st.tolerance)),
                                  TurnToward(target, heading), zero);
             const auto flee =

@@ -24,11 +24,6 @@ struct TopologicalSteering {
 /// One chunk's columns, an entry per agent: what its sums and position give (count, x_sum, y_sum,
 /// nearest_dx, nearest_dy, x, y; count as a double), what bearings gives (aim_y, aim_x, target_distance,
 /// flee as 1 or 0), and the arc tangents new_heading takes (own and aim, in radians).
-///
-/// new_heading turns toward the neighbours' mean heading where the target lies within align_within, and
-/// toward the target elsewhere: of Policy::bearings' two (y, x) pairs, (sin_sum, cos_sum) and (ty, tx), it
-/// reads only the angle of one, so bearings gives that one (aim_y, aim_x) and an agent takes two arc
-/// tangents instead of three.
 struct TopologicalColumns {
     const double *count, *x_sum, *y_sum, *nearest_dx, *nearest_dy, *x, *y;
     const double *s_sin_sum, *s_cos_sum; ///< the sums' sine and cosine sums

@@ -144,11 +144,13 @@ struct Policy {
 
     void accumulate_predator(Sums&, const Agent<Real>&, const Neighbour<Real>&) const {} // not in PyNBoids
 
-    /// What a step takes the angles of: the agent's velocity, its neighbours' summed headings and its
-    /// target (the centroid, or away from the nearest neighbour), each as (y, x); with the target's
-    /// distance and whether it flees. Without two neighbours only the velocity counts (the rest is 0).
+    /// What a step takes the angles of, each as (y, x): the agent's velocity, and what it aims at, its
+    /// neighbours' summed headings where its target (the centroid, or away from the nearest neighbour) lies
+    /// within align_within and the target elsewhere (new_heading reads only that one of the two); with the
+    /// target's distance and whether it flees. Without two neighbours only the velocity counts (the rest
+    /// is 0).
     struct Bearings {
-        double vy = 0, vx = 0, sin_sum = 0, cos_sum = 0, ty = 0, tx = 0;
+        double vy = 0, vx = 0, aim_y = 0, aim_x = 0;
         double target_distance = 0;
         bool flee_nearest = false;
     };
@@ -158,22 +160,24 @@ struct Policy {
         b.vy = static_cast<double>(a.vy);
         b.vx = static_cast<double>(a.vx);
         if (s.count > 1) {
-            b.sin_sum = s.sin_sum;
-            b.cos_sum = s.cos_sum;
             const double too_close = own.body_length + own.avoidance;
             b.flee_nearest = angle::length(s.nearest_dx, s.nearest_dy) < too_close;
             // Toward the centroid, or toward (then, in new_heading, away from) the nearest neighbour.
-            b.tx = b.flee_nearest ? -s.nearest_dx : s.x_sum / s.count - static_cast<double>(a.x);
-            b.ty = b.flee_nearest ? -s.nearest_dy : s.y_sum / s.count - static_cast<double>(a.y);
-            b.target_distance = angle::length(b.tx, b.ty);
+            const double tx = b.flee_nearest ? -s.nearest_dx : s.x_sum / s.count - static_cast<double>(a.x);
+            const double ty = b.flee_nearest ? -s.nearest_dy : s.y_sum / s.count - static_cast<double>(a.y);
+            b.target_distance = angle::length(tx, ty);
+            // A target this near: align with the neighbours' mean heading instead.
+            const bool aligning = b.target_distance < own.body_length * 5 + own.coherence * 2;
+            b.aim_y = aligning ? s.sin_sum : ty;
+            b.aim_x = aligning ? s.cos_sum : tx;
         }
         return b;
     }
 
-    /// The new heading in degrees, given the bearings' arc tangents (radians): atan2(vy, vx),
-    /// atan2(sin_sum, cos_sum) and atan2(ty, tx).
+    /// The new heading in degrees, given the bearings' arc tangents (radians): atan2(vy, vx) and
+    /// atan2(aim_y, aim_x).
     double new_heading(const Sums& s, const Agent<Real>& a, const Bearings& b, double own_angle,
-                       double mean_angle, double target_bearing) const {
+                       double aim_angle) const {
         const double x = static_cast<double>(a.x), y = static_cast<double>(a.y);
         double heading = degrees(own_angle);
         if (own.heading_range == HeadingRange::Positive) {
@@ -184,12 +188,8 @@ struct Policy {
         double turn = 0.0;
         double target_angle = heading;
         if (s.count > 1) {
-            const double mean_heading = degrees(mean_angle);
             const double too_close = own.body_length + own.avoidance;
-            target_angle = degrees(target_bearing);
-            if (b.target_distance < own.body_length * 5 + own.coherence * 2) {
-                target_angle = mean_heading;
-            }
+            target_angle = degrees(aim_angle); // the neighbours' mean heading, or the target's (bearings)
             if (std::abs(target_angle - heading) > 0.5 + own.adherence * 5 / 1000) {
                 turn = turn_toward(target_angle, heading);
             }
@@ -234,8 +234,7 @@ struct Policy {
 
     void steer(const Sums& s, Agent<Real>& a) const {
         const Bearings b = bearings(s, a);
-        const double heading = new_heading(s, a, b, angle::atan2(b.vy, b.vx),
-                                           angle::atan2(b.sin_sum, b.cos_sum), angle::atan2(b.ty, b.tx));
+        const double heading = new_heading(s, a, b, angle::atan2(b.vy, b.vx), angle::atan2(b.aim_y, b.aim_x));
         fly(s, a, angle::sin_cos(radians(heading)));
     }
 
