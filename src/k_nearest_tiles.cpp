@@ -18,8 +18,10 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <type_traits>
 
@@ -32,16 +34,26 @@
 namespace boids::tiles {
 
 /// A key is a squared distance whose lowest bits are replaced by the candidate's place in its tile's list,
-/// so that one min and one max move both. Keys then rank by the distance truncated to its upper bits, then
-/// by place; a lane whose list holds two keys of the same truncated distance (or whose k-th shares it with
-/// a candidate left out) may rank them otherwise than k_nearest and takes the agent-by-agent search.
-inline constexpr int place_bits = 12;
-inline constexpr std::uint32_t max_candidates = 1u << place_bits;
-inline constexpr std::uint64_t place_mask = max_candidates - 1;
+/// so that one min and one max move both. Keys then rank by the distance truncated to its upper bits (its
+/// bucket), then by place. A tile's keys take as few bits for the place as tell its candidates apart
+/// (place_bits), at least min_place_bits.
+inline constexpr int max_place_bits = 12;
+inline constexpr std::uint32_t max_candidates = 1u << max_place_bits;
 
-/// The candidate place a key holds.
-inline std::uint32_t place(double key) {
-    return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(key) & place_mask);
+/// At least this many: a float key's bucket then spans 2^-20 of its distance or more, four times the
+/// error of a distance taken in float (KeyLimits), so that two candidates a float misorders lie in the same
+/// or neighbouring buckets.
+inline constexpr int min_place_bits = 4;
+
+/// The bits of a tile's keys that hold the place of one of `count` candidates.
+inline int place_bits(std::uint32_t count) {
+    return std::max(min_place_bits, static_cast<int>(std::bit_width(count - 1u)));
+}
+
+/// The candidate place a key's bits hold.
+template <class Bits>
+std::uint32_t place(Bits key, int bits) {
+    return static_cast<std::uint32_t>(key & ((Bits{1} << bits) - 1));
 }
 
 /// Whether a tile takes half a vector on AVX-512 (k_nearest_tiles.hpp: force_half_tiles, or the CPU's
@@ -62,8 +74,6 @@ namespace boids::tiles {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using fast::HWY_NAMESPACE::DD;
-using fast::HWY_NAMESPACE::DH;
-using fast::HWY_NAMESPACE::max_lanes;
 
 /// A tile's candidates, in the order they are offered: each one's slot; the tile's own agents follow one
 /// another from place `own`.
@@ -75,10 +85,12 @@ struct Candidates {
 
 /// The tile's agents [first, first + n), each of whose lists holds the keys of its k nearest among the
 /// candidates (levels 8 - k to 7 of `list`, nearest first; the levels before are -infinity) and
-/// `left_out`, the least key that sank through the list.
+/// `left_out`, the least key that sank through the list. T: the keys' type (float or double).
+template <class T>
 struct Lists {
-    alignas(64) double list[max_tile_k][max_lanes];
-    alignas(64) double left_out[max_lanes];
+    static constexpr std::size_t lanes = HWY_MAX_BYTES / sizeof(T);
+    alignas(64) T list[max_tile_k][lanes];
+    alignas(64) T left_out[lanes];
 };
 
 /// Each lane's sorted keys (levels 8 - k to 7; the levels before stay at -infinity, which a key passes
@@ -127,7 +139,7 @@ struct Levels {
         left_out = hn::Min(left_out, key);
     }
 
-    HWY_INLINE void Store(Lists& lists) const {
+    HWY_INLINE void Store(Lists<hn::TFromD<DT>>& lists) const {
         const DT dd;
         hn::Store(l0, dd, lists.list[0]);
         hn::Store(l1, dd, lists.list[1]);
@@ -142,42 +154,89 @@ struct Levels {
 };
 static_assert(max_tile_k == 8, "Levels names eight levels");
 
+/// Where a tile's keys of type T tell k_nearest's answer, as thresholds on the keys (KeyLimits::Of).
+///
+/// Double keys hold k_nearest's very distances: a lane sees candidates nearer than two rings (`seen`), and
+/// its lists rank them exactly but for those of one bucket (`gap` 1: a lane with two keys of one bucket, or
+/// a k-th of the bucket of one left out, takes the agent-by-agent search).
+///
+/// Float keys hold the distance taken in float from the same float offsets, within 2^-22 of k_nearest's
+/// double (two or three roundings of 2^-24; 2^-149 apart below the normal range, far below a bucket). Two
+/// candidates it may misorder lie within a bucket of each other (min_place_bits), so a lane answers only
+/// where its keys lie two buckets apart or more (`gap` 2), and the two-ring bounds take a margin of 2^-20:
+/// a lane sees the candidates below two rings and a little more (`seen`), answers where its k-th lies
+/// below two rings for certain (`answered`), and is checked for a k-th within one ring where it may be
+/// (`near`). Twice as many float lanes as double ones share a candidate's operations.
+template <class T>
+struct KeyLimits {
+    T seen, answered, near;
+    std::uint32_t gap;
+
+    static KeyLimits Of(double near2, double far2) {
+        constexpr T inf = std::numeric_limits<T>::infinity();
+        if constexpr (std::is_same_v<T, double>) {
+            return {far2, inf, near2, 1};
+        } else {
+            constexpr double margin = 0x1p-20;
+            const auto up = [&](double v) {
+                return std::nextafter(static_cast<float>(v * (1 + margin)), inf);
+            };
+            const auto down = [&](double v) {
+                return std::nextafter(static_cast<float>(v * (1 - margin)), 0.0f);
+            };
+            return {up(far2), down(far2), up(near2), 2};
+        }
+    }
+};
+
+/// Whether a tile of float keys tells k_nearest's answer where a grid's rings are `near2` and `far2`
+/// (KeyLimits): its distances and margins within the range of normal floats, with room.
+inline bool float_keys_hold(double near2, double far2) {
+    return near2 >= 0x1p-100 && far2 <= 0x1p100;
+}
+
 /// Ranks the candidates for the tile's agents in lanes: offers each candidate to each lane that may see
-/// it (in the lane's own 5 x 5 cells, nearer than two rings, not itself).
+/// it (in the lane's own 5 x 5 cells, nearer than limits.seen, not itself). `bits`: the keys' place bits.
 template <class DT, bool kImages, bool kSeven, class Real>
 HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std::uint32_t first,
-                       std::size_t n, int k, Real width, Real height, double far2,
-                       const Candidates& candidates, Lists& lists) {
+                       std::size_t n, int k, Real width, Real height, const KeyLimits<hn::TFromD<DT>>& limits,
+                       int bits, const Candidates& candidates, Lists<hn::TFromD<DT>>& lists) {
+    using T = hn::TFromD<DT>;
     using V = hn::Vec<DT>;
     using M = hn::Mask<DT>;
     const DT dd;
     const hn::Rebind<Real, DT> dr;
     const hn::RebindToUnsigned<DT> du;
+    using U = hn::TFromD<decltype(du)>;
     using VR = hn::Vec<decltype(dr)>;
+    constexpr std::size_t max_lanes = Lists<T>::lanes;
     const Real* const xs = grid.xs().data();
     const Real* const ys = grid.ys().data();
     const std::size_t lanes = hn::Lanes(dd);
     alignas(64) Real ax[max_lanes], ay[max_lanes];
-    alignas(64) double own_column[max_lanes];
+    alignas(64) T own_column[max_lanes];
     for (std::size_t i = 0; i < lanes; ++i) { // the spare lanes repeat the last agent
         const std::size_t a = first + std::min(i, n - 1);
         ax[i] = xs[a];
         ay[i] = ys[a];
-        own_column[i] = column[a];
+        own_column[i] = static_cast<T>(column[a]);
     }
     const VR px = hn::Load(dr, ax), py = hn::Load(dr, ay);
     // A lane sees the candidates of its own five columns, told by the grid's own binning (slot_lines), not
     // by a bound on distances and their rounding: without images [column - 2, column + 2], with them the
-    // columns' distance the shorter way round the torus.
+    // columns' distance the shorter way round the torus. (Lines are exact in float too: a grid has fewer
+    // than 2^24 of them to an axis.)
     const V lane_column = hn::Load(dd, own_column);
-    const V columns = hn::Set(dd, static_cast<double>(grid.columns())), two = hn::Set(dd, 2.0);
+    const V columns = hn::Set(dd, static_cast<T>(grid.columns())), two = hn::Set(dd, T(2));
     const V low = hn::Sub(lane_column, two), high = hn::Add(lane_column, two);
-    const V far = hn::Set(dd, far2), inf = hn::Inf(dd);
-    const auto truncate = hn::Set(du, ~place_mask);
+    const V seen_below = hn::Set(dd, limits.seen), inf = hn::Inf(dd);
+    const auto truncate = hn::Set(du, static_cast<U>(~((U{1} << bits) - 1)));
     const VR w = hn::Set(dr, width), h = hn::Set(dr, height);
     const VR hw = hn::Set(dr, width / Real(2)), hh = hn::Set(dr, height / Real(2));
     const VR nhw = hn::Neg(hw), nhh = hn::Neg(hh);
-    const V own = hn::Iota(dd, static_cast<double>(first)); // each lane's slot (exact in double)
+    // Each lane's own place: the tile's agents follow one another from candidates.own (places are exact in
+    // float).
+    const V own = hn::Iota(dd, static_cast<T>(candidates.own));
 
     Levels<DT, kSeven> levels(k);
     const auto offer = [&](std::uint32_t p, auto may_be_self) HWY_ATTR __attribute__((always_inline)) {
@@ -190,25 +249,30 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
             y = hn::IfThenElse(hn::Gt(ey, hh), hn::Add(y, h),
                                hn::IfThenElse(hn::Lt(ey, nhh), hn::Sub(y, h), y));
         }
-        // k_nearest's distance: the offset in the storage type, widened, squared and summed (the plain bits).
-        const V dx = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(px, x));
-        const V dy = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(py, y));
-        const V d2 = fast::HWY_NAMESPACE::WidenedDot<Real>(dx, dx, dy, dy);
-        const V col = hn::Set(dd, column[c]);
+        // The offset in the storage type, as k_nearest takes it. Double keys: widened, squared and summed
+        // (k_nearest's bits); float keys: squared and summed in float (KeyLimits).
+        V d2;
+        if constexpr (std::is_same_v<T, double>) {
+            const V dx = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(px, x));
+            const V dy = fast::HWY_NAMESPACE::WidenLanes<Real>(dd, hn::Sub(py, y));
+            d2 = fast::HWY_NAMESPACE::WidenedDot<Real>(dx, dx, dy, dy);
+        } else {
+            const V dx = hn::Sub(px, x), dy = hn::Sub(py, y);
+            d2 = hn::MulAdd(dx, dx, hn::Mul(dy, dy));
+        }
+        const V col = hn::Set(dd, static_cast<T>(column[c]));
         M seen;
         if constexpr (kImages) { // on a torus: the columns' distance the shorter way round
             const V apart = hn::Abs(hn::Sub(col, lane_column));
-            seen = hn::And(hn::Lt(d2, far), hn::Le(hn::Min(apart, hn::Sub(columns, apart)), two));
+            seen = hn::And(hn::Lt(d2, seen_below), hn::Le(hn::Min(apart, hn::Sub(columns, apart)), two));
         } else {
-            seen = hn::And(hn::Lt(d2, far), hn::And(hn::Ge(col, low), hn::Le(col, high)));
+            seen = hn::And(hn::Lt(d2, seen_below), hn::And(hn::Ge(col, low), hn::Le(col, high)));
         }
         if constexpr (decltype(may_be_self)::value) {
-            seen = hn::AndNot(hn::Eq(own, hn::Set(dd, static_cast<double>(c))), seen);
+            seen = hn::AndNot(hn::Eq(own, hn::Set(dd, static_cast<T>(p))), seen);
         }
         levels.Sink(hn::IfThenElse(
-            seen,
-            hn::BitCast(dd, hn::Or(hn::And(hn::BitCast(du, d2), truncate), hn::Set(du, std::uint64_t{p}))),
-            inf));
+            seen, hn::BitCast(dd, hn::Or(hn::And(hn::BitCast(du, d2), truncate), hn::Set(du, U{p}))), inf));
     };
     const std::uint32_t own_from = candidates.own, own_to = candidates.own + static_cast<std::uint32_t>(n);
     for (std::uint32_t p = 0; p < own_from; ++p) {
@@ -223,11 +287,12 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
     levels.Store(lists);
 }
 
-/// k_nearest_tiles with tiles of DT's lanes (TilesOfItsWidth).
+/// k_nearest_tiles with tiles of DT's lanes (TilesOfItsWidth), whose keys are DT's floats or doubles.
 template <class DT, class Real>
 HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_t begin, std::uint32_t end,
                     int k, bool wrap, Real width, Real height, std::uint32_t* nearest, std::size_t stride,
                     int* count) {
+    using T = hn::TFromD<DT>;
     KNearest found; // once per call: its 1 KiB list is zeroed when made
     // past_two_rings: the agent's lane found fewer than k nearer than two rings in its 5 x 5 cells.
     const auto by_agent = [&](std::uint32_t s, bool past_two_rings = false) {
@@ -250,9 +315,10 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         }
         return;
     }
-    using V = hn::Vec<DT>;
     using M = hn::Mask<DT>;
     const DT dd;
+    const hn::RebindToUnsigned<DT> du;
+    using U = hn::TFromD<decltype(du)>;
     const hn::ScalableTag<std::uint32_t> du32;
     const auto from_zero = hn::Iota(du32, 0); // Highway 1.0's Iota goes through memory: made once
     const std::size_t lanes = hn::Lanes(dd);
@@ -261,18 +327,21 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
     // k_nearest's ring search stops after ring 2 when its k-th is nearer than two rings, and after ring 1
     // (the 3 x 3 cells' list, which takes the agent-by-agent search) when nearer than one.
     const double near2 = grid.min_cell() * grid.min_cell(), far2 = 4 * near2;
+    const KeyLimits<T> limits = KeyLimits<T>::Of(near2, far2);
     // Without a seam in the block, and a block well within half the world, no nearest image differs from
     // the candidate's own position.
     const double half_w = static_cast<double>(width) / 2, half_h = static_cast<double>(height) / 2;
     const bool rows_clear = 5 * g.cell_h < 0.99 * half_h;
     Candidates candidates;
-    Lists lists;
+    Lists<T> lists;
     for (std::uint32_t first = begin; first < end;) {
-        // The tile: consecutive agents of one row of cells, a vector of them at most.
+        // The tile: consecutive agents of one row of cells, a vector of them at most, whose block of
+        // columns fits the grid.
         const double row_line = lines.row[first];
         double low_line = lines.column[first], high_line = low_line;
         std::uint32_t past = first + 1;
-        while (past < end && past - first < lanes && lines.row[past] == row_line) {
+        while (past < end && past - first < lanes && lines.row[past] == row_line &&
+               std::max(high_line, lines.column[past]) - std::min(low_line, lines.column[past]) + 5 <= nx) {
             low_line = std::min(low_line, lines.column[past]);
             high_line = std::max(high_line, lines.column[past]);
             ++past;
@@ -318,65 +387,77 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
             first = past;
             continue;
         }
+        const int bits = place_bits(candidates.count);
         const bool images = wrap && (spans == 2 || row < 2 || row + 2 >= ny || !rows_clear ||
                                      (high - low + 5) * g.cell_w >= 0.99 * half_w);
         if (images) {
-            RankTile<DT, true, false>(grid, lines.column, first, n, k, width, height, far2, candidates,
-                                      lists);
+            RankTile<DT, true, false>(grid, lines.column, first, n, k, width, height, limits, bits,
+                                      candidates, lists);
         } else if (k == 7) {
-            RankTile<DT, false, true>(grid, lines.column, first, n, k, width, height, far2, candidates,
-                                      lists);
+            RankTile<DT, false, true>(grid, lines.column, first, n, k, width, height, limits, bits,
+                                      candidates, lists);
         } else {
-            RankTile<DT, false, false>(grid, lines.column, first, n, k, width, height, far2, candidates,
-                                       lists);
+            RankTile<DT, false, false>(grid, lines.column, first, n, k, width, height, limits, bits,
+                                       candidates, lists);
         }
         // Each lane's list, as slots; the lanes whose list may not be k_nearest's then take the
         // agent-by-agent search, which writes over it. Which lanes those are is told in lanes, without a
         // branch per level.
+        const auto key_place = [&](T key) { return place(std::bit_cast<U>(key), bits); };
         const auto top = static_cast<std::size_t>(max_tile_k - k); // the list's first level
         for (std::size_t j = top; j < max_tile_k; ++j) {
             std::uint32_t* const level = nearest + (j - top) * stride + (first - begin);
             for (std::size_t i = 0; i < n; ++i) {
-                level[i] = candidates.slot[place(lists.list[j][i])];
+                level[i] = candidates.slot[key_place(lists.list[j][i])];
             }
         }
         std::fill(count + (first - begin), count + (past - begin), k);
-        const hn::RebindToUnsigned<DT> du;
-        const auto distance_bits = [&](const double* keys) HWY_ATTR {
-            return hn::ShiftRight<place_bits>(hn::BitCast(du, hn::Load(dd, keys)));
+        const auto bucket = [&](const T* keys) HWY_ATTR {
+            return hn::ShiftRightSame(hn::BitCast(du, hn::Load(dd, keys)), bits);
         };
-        // k found nearer than two rings, and no two of the same truncated distance, nor the k-th as one left
-        // out.
-        const V kth = hn::Load(dd, lists.list[max_tile_k - 1]);
-        auto nearer = distance_bits(lists.list[max_tile_k - 1]);
-        auto tied = hn::Eq(distance_bits(lists.left_out), nearer);
+        // Keys less than limits.gap buckets apart: a lane's successive levels, and its k-th and the least
+        // left out (no nearer than the k-th).
+        const auto gap = hn::Set(du, static_cast<U>(limits.gap));
+        const auto kth = hn::Load(dd, lists.list[max_tile_k - 1]);
+        auto nearer = bucket(lists.list[max_tile_k - 1]);
+        auto tied = hn::Lt(hn::Sub(bucket(lists.left_out), nearer), gap);
         for (std::size_t j = max_tile_k - 1; j-- > top;) {
-            const auto level = distance_bits(lists.list[j]);
-            tied = hn::Or(tied, hn::Eq(level, nearer));
+            const auto level = bucket(lists.list[j]);
+            tied = hn::Or(tied, hn::Lt(hn::Sub(nearer, level), gap));
             nearer = level;
         }
+        // The keys with their places cleared (their buckets' least distances).
+        const auto truncate = hn::Set(du, static_cast<U>(~((U{1} << bits) - 1)));
+        const auto truncated = [&](auto v) HWY_ATTR {
+            return hn::BitCast(dd, hn::And(hn::BitCast(du, v), truncate));
+        };
+        // Fewer than k seen; or a k-th not below two rings for certain: a key below the truncated bound has
+        // its whole bucket below it (a key of the bound's bucket may stand for a distance above it).
         const M few = hn::Not(hn::Lt(kth, hn::Inf(dd)));
-        const M unanswered = hn::Or(few, hn::RebindMask(dd, tied));
+        const M unanswered =
+            hn::Or(hn::Not(hn::Lt(kth, truncated(hn::Set(dd, limits.answered)))), hn::RebindMask(dd, tied));
         // A k-th nearer than one ring: the ring search stops after ring 1, with the 3 x 3 cells' k nearest.
         // Those are these when all these lie in the 3 x 3 cells (the k nearest of the 5 x 5 cells, and so of
-        // any part of them that holds all k). A key's truncated distance is at most the distance, so a lane
-        // whose truncated k-th is not below one ring has its k-th farther.
-        const M may_be_near = hn::Lt(hn::BitCast(dd, hn::And(hn::BitCast(du, kth), hn::Set(du, ~place_mask))),
-                                     hn::Set(dd, near2));
-        std::uint8_t bits[3][8] = {};
-        hn::StoreMaskBits(dd, unanswered, bits[0]);
-        hn::StoreMaskBits(dd, hn::AndNot(unanswered, may_be_near), bits[1]);
-        hn::StoreMaskBits(dd, few, bits[2]);
-        const unsigned by_search = bits[0][0], near = bits[1][0], past_two_rings = bits[2][0];
+        // any part of them that holds all k). A key's truncated distance is at most its distance, so a lane
+        // whose truncated k-th is not below limits.near has its k-th farther than one ring.
+        const M may_be_near = hn::Lt(truncated(kth), hn::Set(dd, limits.near));
+        const auto lane_bits = [&](M m) HWY_ATTR {
+            std::uint8_t b[8] = {};
+            hn::StoreMaskBits(dd, m, b);
+            return static_cast<unsigned>(b[0]) | static_cast<unsigned>(b[1]) << 8;
+        };
+        const unsigned by_search = lane_bits(unanswered);
+        const unsigned near = lane_bits(hn::AndNot(unanswered, may_be_near));
+        const unsigned past_two_rings = lane_bits(few);
         for (std::size_t i = 0; i < n; ++i) {
             const std::uint32_t s = first + static_cast<std::uint32_t>(i);
             bool answered = ((by_search >> i) & 1u) == 0;
             if (((near >> i) & 1u) != 0) {
-                const std::uint32_t c = candidates.slot[place(lists.list[max_tile_k - 1][i])];
+                const std::uint32_t c = candidates.slot[key_place(lists.list[max_tile_k - 1][i])];
                 if (k_nearest_distance2(grid.x(s), grid.y(s), grid.x(c), grid.y(c), wrap, width, height) <
                     near2) {
                     for (std::size_t j = top; answered && j < max_tile_k; ++j) {
-                        const std::uint32_t m = candidates.slot[place(lists.list[j][i])];
+                        const std::uint32_t m = candidates.slot[key_place(lists.list[j][i])];
                         answered = lines_apart(lines.column[m], lines.column[s], nx, wrap) <= 1 &&
                                    lines_apart(lines.row[m], lines.row[s], ny, wrap) <= 1;
                     }
@@ -390,19 +471,30 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
     }
 }
 
-/// Tiles of half a vector on AVX-512 where the CPU splits 512-bit operations (half_tiles), of a whole one
-/// elsewhere.
+/// Tiles of float keys from float storage (KeyLimits), of double keys from double storage or where a
+/// grid's rings leave floats' range (float_keys_hold); of half a vector on AVX-512 where the CPU splits
+/// 512-bit operations (half_tiles), of a whole one elsewhere.
 template <class Real>
 HWY_ATTR void TilesOfItsWidth(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_t begin,
                               std::uint32_t end, int k, bool wrap, Real width, Real height,
                               std::uint32_t* nearest, std::size_t stride, int* count) {
-    if constexpr (fast::HWY_NAMESPACE::half_vectors) {
-        if (half_tiles()) {
-            Tiles<DH>(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
+    const auto of_width = [&]<class D>(D) HWY_ATTR {
+        if constexpr (fast::HWY_NAMESPACE::half_vectors) {
+            if (half_tiles()) {
+                Tiles<hn::Half<D>>(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
+                return;
+            }
+        }
+        Tiles<D>(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
+    };
+    const double near2 = grid.min_cell() * grid.min_cell();
+    if constexpr (std::is_same_v<Real, float>) {
+        if (float_keys_hold(near2, 4 * near2)) {
+            of_width(hn::ScalableTag<float>());
             return;
         }
     }
-    Tiles<DD>(grid, lines, begin, end, k, wrap, width, height, nearest, stride, count);
+    of_width(DD());
 }
 
 template <class Real>

@@ -213,5 +213,57 @@ TEST(KNearestTiles, ANearestBinnedTwoColumnsOverIsLeftOutAsByTheRingSearch) {
     on_every_target([&] { EXPECT_EQ(differences(w, side, false, {1, 2}), 0); });
 }
 
+/// A flock in which agent 0 (A) has B (agent 1) and C (agent 2) nearest, B nearer by a hair: their offsets,
+/// in units of 2^-14 (exact in float), are (26050, 38367) and (6092, 45973), whose squares sum to 2150629189
+/// and 2150629193. In float, with or without a fused multiply-add, C's squared distance rounds below B's, and
+/// the two lie in neighbouring buckets of the tiles' float keys for any place bits up to 12: only keys two
+/// buckets apart tell the order (k_nearest_tiles.cpp, KeyLimits).
+World<float> misordered_by_floats() {
+    World<float> w = uniform<float>(3000, 1000, 31);
+    constexpr float unit = 0x1p-14f, x = 500.0f, y = 500.0f;
+    const auto place = [&](std::size_t i, float dx, float dy) {
+        w.kind[i] = Kind::Boid;
+        w.x[i] = x + dx * unit;
+        w.y[i] = y + dy * unit;
+    };
+    place(0, 0, 0);
+    place(1, 26050, 38367);
+    place(2, 6092, 45973);
+    return w;
+}
+
+TEST(KNearestTiles, TwoDistancesAFloatMisordersGoToTheRingSearch) {
+    const World<float> w = misordered_by_floats();
+    const auto offset = [&](std::size_t i, int axis) {
+        return axis == 0 ? w.x[0] - w.x[i] : w.y[0] - w.y[i];
+    };
+    const auto exact = [&](std::size_t i) {
+        return static_cast<double>(offset(i, 0)) * offset(i, 0) +
+               static_cast<double>(offset(i, 1)) * offset(i, 1);
+    };
+    const auto fused = [&](std::size_t i) {
+        return std::fma(offset(i, 0), offset(i, 0), offset(i, 1) * offset(i, 1));
+    };
+    const auto unfused = [&](std::size_t i) {
+        const float xx = offset(i, 0) * offset(i, 0), yy = offset(i, 1) * offset(i, 1);
+        return xx + yy;
+    };
+    ASSERT_LT(exact(1), exact(2));
+    ASSERT_GT(fused(1), fused(2));
+    ASSERT_GT(unfused(1), unfused(2));
+    SpatialGrid<float> grid;
+    grid.build(w, GridMembers::Flocking, 0, true, 1000, 1000, 1);
+    std::uint32_t a = 0;
+    for (std::uint32_t slot = 0; slot < grid.size(); ++slot) {
+        a = grid.agent(slot) == 0 ? slot : a;
+    }
+    KNearest want;
+    k_nearest(grid, grid.x(a), grid.y(a), 0, 7, true, 1000.0f, 1000.0f, want);
+    ASSERT_EQ(want.count, 7);
+    ASSERT_EQ(grid.agent(want.found[0].slot), 1u) << "B nearest, then C";
+    ASSERT_EQ(grid.agent(want.found[1].slot), 2u);
+    on_every_target([&] { EXPECT_EQ(differences(w, 1000, true, {2, 7}), 0); });
+}
+
 } // namespace
 } // namespace boids
