@@ -4,17 +4,20 @@
 //
 // With about one agent per cell, an agent's k = 7 nearest nearly always lie within two cells and farther
 // than one, so k_nearest takes them from the 5 x 5 cells around the agent's. Agents in consecutive slots of
-// one row of cells share most of those cells: a tile of them (double lanes; see splits_512_bit_operations)
-// reads each shared candidate once, broadcast to every lane, and each lane keeps its own sorted list of the
-// nearest in registers (a candidate sinks through it by min and max, no branch per lane). The candidates each
-// lane may see are exactly its own 5 x 5 cells (a lane ignores the tile's other columns).
+// one row of cells share most of those cells: a tile of them (float lanes from float storage, double lanes
+// otherwise; see splits_512_bit_operations) reads each shared candidate once, broadcast to every lane, and
+// each lane keeps its own sorted list of the nearest in registers (a candidate sinks through it by min and
+// max, no branch per lane). The candidates each lane may see are exactly its own 5 x 5 cells (a lane ignores
+// the tile's other columns).
 //
 // A lane's list is k_nearest's when the lane's k-th lies within two cells and not within one, and no two of
-// its distances tie (the lanes rank by distance and a candidate's place in the tile, not by world index).
-// Every other agent (fewer than k within two cells, a k-th within one, a tie, a crowd of more candidates
-// than a tile lists, k above max_tile_k, a 3D grid or one of fewer than 5 x 5 cells) takes
-// k_nearest_two_rings, which gives k_nearest's list in every case; one with fewer than k within two cells
-// takes k_nearest_past_two_rings, which does not look there again.
+// its distances tie or lie closer than a float's rounding could misorder (the lanes rank by distance and a
+// candidate's place in the tile, not by world index), or when its k-th lies within one cell and all k lie in
+// its 3 x 3 cells. Every other agent (fewer than k within two cells, a k-th within one with a neighbour
+// beyond the 3 x 3 cells, such a tie, a crowd of more candidates than a tile lists, k above max_tile_k, a 3D
+// grid or one of fewer than 5 x 5 cells) takes k_nearest_two_rings, which gives k_nearest's list in every
+// case; one with fewer than k within two cells takes k_nearest_past_two_rings, which does not look there
+// again.
 
 #include "boids/detail/neighbour_search.hpp"
 
@@ -25,8 +28,9 @@
 namespace boids {
 
 /// Whether this CPU executes a 512-bit vector operation as two 256-bit halves (AMD's Zen 4): there a tile
-/// takes half a vector on AVX-512, four agents whose block lists 5 x 8 cells' candidates, 10 half-width
-/// candidate vectors per agent, where a tile of eight lists 5 x 12 cells' in 15 whole ones (7.5 per agent).
+/// takes half a vector on AVX-512, 8 agents in float lanes whose block lists 5 x 12 cells' candidates, 7.5
+/// half-width candidate vectors per agent, where a tile of 16 lists 5 x 20 cells' in 6.25 whole ones per
+/// agent (in double lanes 4 agents, 10 half-width vectors each, against 8 and 7.5 whole ones).
 /// Elsewhere (Intel's AVX-512 cores, which issue a 512-bit operation as fast as a 256-bit one) a tile takes
 /// a whole vector.
 bool splits_512_bit_operations();
