@@ -50,10 +50,16 @@ inline int place_bits(std::uint32_t count) {
     return std::max(min_place_bits, static_cast<int>(std::bit_width(count - 1u)));
 }
 
+/// The bits of a key that hold its place, for `bits` place bits.
+template <class Bits>
+Bits place_mask(int bits) {
+    return static_cast<Bits>((Bits{1} << bits) - 1);
+}
+
 /// The candidate place a key's bits hold.
 template <class Bits>
 std::uint32_t place(Bits key, int bits) {
-    return static_cast<std::uint32_t>(key & ((Bits{1} << bits) - 1));
+    return static_cast<std::uint32_t>(key & place_mask<Bits>(bits));
 }
 
 /// Whether a tile takes half a vector on AVX-512 (k_nearest_tiles.hpp: force_half_tiles, or the CPU's
@@ -230,7 +236,7 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
     const V columns = hn::Set(dd, static_cast<T>(grid.columns())), two = hn::Set(dd, T(2));
     const V low = hn::Sub(lane_column, two), high = hn::Add(lane_column, two);
     const V seen_below = hn::Set(dd, limits.seen), inf = hn::Inf(dd);
-    const auto truncate = hn::Set(du, static_cast<U>(~((U{1} << bits) - 1)));
+    const auto truncate = hn::Set(du, static_cast<U>(~place_mask<U>(bits)));
     const VR w = hn::Set(dr, width), h = hn::Set(dr, height);
     const VR hw = hn::Set(dr, width / Real(2)), hh = hn::Set(dr, height / Real(2));
     const VR nhw = hn::Neg(hw), nhh = hn::Neg(hh);
@@ -427,7 +433,7 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
             nearer = level;
         }
         // The keys with their places cleared (their buckets' least distances).
-        const auto truncate = hn::Set(du, static_cast<U>(~((U{1} << bits) - 1)));
+        const auto truncate = hn::Set(du, static_cast<U>(~place_mask<U>(bits)));
         const auto truncated = [&](auto v) HWY_ATTR {
             return hn::BitCast(dd, hn::And(hn::BitCast(du, v), truncate));
         };

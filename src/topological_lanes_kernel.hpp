@@ -11,8 +11,8 @@ namespace boids::fast {
 
 /// What topological::Policy's bearings and new_heading take besides an agent and its sums.
 struct TopologicalSteering {
-    double too_close;      ///< body_length + avoidance
-    double align_within;   ///< body_length * 5 + coherence * 2
+    double too_close;      ///< TopologicalParams::too_close()
+    double align_within;   ///< TopologicalParams::align_within()
     double tolerance;      ///< 0.5 + adherence * 5 / 1000 (degrees)
     double turn_rate;      ///< base_turn_rate * frame_time (degrees per step)
     double edge_turn_rate; ///< degrees per step at the very edge

@@ -57,6 +57,11 @@ struct TopologicalParams {
     WrapStyle wrap_style = WrapStyle::Torus;           ///< how boundary = wrap wraps
     HeadingRange heading_range = HeadingRange::Signed; ///< where headings are kept
     bool operator==(const TopologicalParams&) const = default;
+
+    /// Nearer than this, a boid turns away from its nearest neighbour.
+    [[nodiscard]] double too_close() const { return body_length + avoidance; }
+    /// A target (centroid or nearest) nearer than this: the boid aligns with its neighbours instead.
+    [[nodiscard]] double align_within() const { return body_length * 5 + coherence * 2; }
 };
 
 } // namespace boids
@@ -160,14 +165,13 @@ struct Policy {
         b.vy = static_cast<double>(a.vy);
         b.vx = static_cast<double>(a.vx);
         if (s.count > 1) {
-            const double too_close = own.body_length + own.avoidance;
-            b.flee_nearest = angle::length(s.nearest_dx, s.nearest_dy) < too_close;
+            b.flee_nearest = angle::length(s.nearest_dx, s.nearest_dy) < own.too_close();
             // Toward the centroid, or toward (then, in new_heading, away from) the nearest neighbour.
             const double tx = b.flee_nearest ? -s.nearest_dx : s.x_sum / s.count - static_cast<double>(a.x);
             const double ty = b.flee_nearest ? -s.nearest_dy : s.y_sum / s.count - static_cast<double>(a.y);
             b.target_distance = angle::length(tx, ty);
             // A target this near: align with the neighbours' mean heading instead.
-            const bool aligning = b.target_distance < own.body_length * 5 + own.coherence * 2;
+            const bool aligning = b.target_distance < own.align_within();
             b.aim_y = aligning ? s.sin_sum : ty;
             b.aim_x = aligning ? s.cos_sum : tx;
         }
@@ -188,12 +192,11 @@ struct Policy {
         double turn = 0.0;
         double target_angle = heading;
         if (s.count > 1) {
-            const double too_close = own.body_length + own.avoidance;
             target_angle = degrees(aim_angle); // the neighbours' mean heading, or the target's (bearings)
             if (std::abs(target_angle - heading) > 0.5 + own.adherence * 5 / 1000) {
                 turn = turn_toward(target_angle, heading);
             }
-            if (b.target_distance < too_close && b.flee_nearest) {
+            if (b.target_distance < own.too_close() && b.flee_nearest) {
                 turn = -turn;
             }
         }
@@ -284,10 +287,7 @@ struct Topological {
     /// The k-nearest search works with any cell size: 0 lets the grid choose fine cells.
     static double grid_range(const Params&) { return 0.0; }
     /// The distance within which a boid aligns with its neighbours.
-    static double link_range(const Params& p) {
-        const TopologicalParams& t = own<TopologicalParams>(p);
-        return t.body_length * 5 + t.coherence * 2;
-    }
+    static double link_range(const Params& p) { return own<TopologicalParams>(p).align_within(); }
 
     /// PyNBoids' wrap (wrap_style = sprite) replaces the torus.
     static bool sprite_wrap(const Params& p) {

@@ -45,8 +45,8 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
     const double *const ux = heading.ux, *const uy = heading.uy;
     const TopologicalParams& own = policy.own;
     const Params& params = policy.params;
-    const fast::TopologicalSteering steering{own.body_length + own.avoidance,
-                                             own.body_length * 5 + own.coherence * 2,
+    const fast::TopologicalSteering steering{own.too_close(),
+                                             own.align_within(),
                                              0.5 + own.adherence * 5 / 1000,
                                              base_turn_rate * frame_time,
                                              edge_turn_rate,
