@@ -97,9 +97,9 @@ HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const dou
         }
     };
     // One vector of agents at a time, each with its own list of candidates in reach: the square root and
-    // the divisions cost an instruction each whichever lanes a candidate reaches, and two vectors sharing
-    // the list of both their agents took each through the other's candidates too (docs/PERFORMANCE.md
-    // §3.4, "Couzin's lanes, one vector at a time").
+    // the divisions take the whole vector whichever lanes a candidate reaches, and two vectors sharing the
+    // list of both their agents took each through the other's candidates too (docs/PERFORMANCE.md §3.4,
+    // "Couzin's lanes, one vector at a time").
     EachLaneVectorOf<LaneOffset::ImageMinusAgent, 1, true>(
         grid, group, runs,
         [&](auto d, std::uint32_t at, std::size_t n) {

@@ -451,8 +451,10 @@ HWY_ATTR bool WithinHalfTorus(const InRangeGrid<Real>& grid, LaneGroup group, co
 }
 
 /// EachLaneVector, with nearest images only on a torus and only where a candidate may need one (unless the
-/// runs say none can, WithinHalfTorus looks). A model with few sums takes two vectors at a time; one with
-/// many, one (two would not fit the registers). `filtered` and `own_radii` as LaneVectors.
+/// runs say none can, WithinHalfTorus looks). A model with few sums and cheap terms takes two vectors at a
+/// time; one with many sums (two would not fit the registers) or with terms that cost the whole vector
+/// whichever lanes a candidate reaches (Couzin's square root and divisions), one, over its own list.
+/// `filtered` and `own_radii` as LaneVectors.
 template <LaneOffset offset = LaneOffset::ImageMinusAgent, std::size_t most = 2, bool filtered = false,
           bool own_radii = false, class Real, class... Model>
 HWY_ATTR void EachLaneVectorOf(const InRangeGrid<Real>& grid, LaneGroup group, const CandidateRuns& runs,
