@@ -255,7 +255,8 @@ bool skipped_after_backslash(char32_t c) {
 /// whitespace, valid TOML in part, but the reader's behaviour there is undefined). Strings are basic ("..."),
 /// literal ('...') or multi-line; an unterminated one ends at its line break, where the parser reports it.
 /// Brackets inside values (arrays, inline tables) are counted so that an array's line starting with '[' is
-/// not a header.
+/// not a header. A multi-line string ends, as in the parser, at the end of a run of three to five of its
+/// quotes (one or two of them the string's last characters); a shorter run is part of the string.
 std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_view text) {
     enum class In { Bare, Comment, Basic, Literal, MultiBasic, MultiLiteral } in = In::Bare;
     int depth = 0;          // open '[' and '{' of values
@@ -272,6 +273,14 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
     const auto terminator = [](char t) {
         return t == ' ' || t == '\t' || t == '\n' || t == '\r' || t == ',' || t == ']' || t == '}' ||
                t == '#';
+    };
+    // How many of quote `q` stand at the start of `rest`, at most five: a multi-line string's end.
+    const auto quote_run = [](std::string_view rest, char q) {
+        std::size_t n = 0;
+        while (n < 5 && n < rest.size() && rest[n] == q) {
+            ++n;
+        }
+        return n;
     };
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
@@ -337,18 +346,20 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
                 ++i; // an escaped character, a quote included
             } else if (in == In::Basic && (c == '"' || c == '\n')) {
                 in = In::Bare;
-            } else if (in == In::MultiBasic && rest.starts_with("\"\"\"")) {
-                in = In::Bare;
-                i += 2;
+            } else if (in == In::MultiBasic && c == '"') {
+                const std::size_t run = quote_run(rest, '"');
+                in = run >= 3 ? In::Bare : in;
+                i += run - 1;
             }
             break;
         case In::Literal:
             in = (c == '\'' || c == '\n') ? In::Bare : in;
             break;
         case In::MultiLiteral:
-            if (rest.starts_with("'''")) {
-                in = In::Bare;
-                i += 2;
+            if (c == '\'') {
+                const std::size_t run = quote_run(rest, '\'');
+                in = run >= 3 ? In::Bare : in;
+                i += run - 1;
             }
             break;
         }

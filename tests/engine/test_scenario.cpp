@@ -149,6 +149,15 @@ TEST(Scenario, RefusesWhatTheTomlParserMustNotSee) {
     EXPECT_EQ(
         parse_scenario("description = \"\"\"caf\xC3\xA9 \\\n  \xE4\xB8\xAD\"\"\"\n", "ok.toml").description,
         "caf\xC3\xA9 \xE4\xB8\xAD"); // U+4E2D is not in those ranges
+    // A multi-line string ends after a run of three to five quotes, its last one or two part of it, so what
+    // follows is outside it (found by the fuzzer: U+FEFD after '''' reached the whitespace test).
+    EXPECT_NE(message("range ='''a\nb''''\t\xEF\xBB\xBD[1\n").find("s.toml line 2: " + outside),
+              std::string::npos);
+    EXPECT_NE(message("description = \"\"\"a\"\"\"\"\" \xC3\xA9\n").find(outside), std::string::npos);
+    EXPECT_EQ(parse_scenario("description = '''a''''\n", "ok.toml").description, "a'");
+    EXPECT_EQ(parse_scenario("description = '''a'' b'''''\n", "ok.toml").description, "a'' b''");
+    EXPECT_EQ(parse_scenario("description = \"\"\"\"a\"\"\"\"\" # \xC3\xA9\n", "ok.toml").description,
+              "\"a\"\"");
     // A real byte-order mark is fine.
     EXPECT_EQ(parse_scenario("\xEF\xBB\xBFseed = 5\n", "bom.toml").seed, 5u);
 }
