@@ -274,15 +274,17 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
         return t == ' ' || t == '\t' || t == '\n' || t == '\r' || t == ',' || t == ']' || t == '}' ||
                t == '#';
     };
-    // How many of quote `q` stand at the start of `rest`, at most five: a multi-line string's end.
-    const auto quote_run = [](std::string_view rest, char q) {
-        std::size_t n = 0;
-        while (n < 5 && n < rest.size() && rest[n] == q) {
-            ++n;
+    std::size_t i = 0;
+    // In a multi-line string, passes the run of its quote `q` at `i` (at most five): three or more end it.
+    const auto pass_quotes = [&](char q) {
+        std::size_t run = 1;
+        while (run < 5 && i + run < text.size() && text[i + run] == q) {
+            ++run;
         }
-        return n;
+        in = run >= 3 ? In::Bare : in;
+        i += run - 1;
     };
-    for (std::size_t i = 0; i < text.size(); ++i) {
+    for (; i < text.size(); ++i) {
         const char c = text[i];
         const std::string_view rest = text.substr(i);
         const bool was_line_start = line_start;
@@ -347,9 +349,7 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
             } else if (in == In::Basic && (c == '"' || c == '\n')) {
                 in = In::Bare;
             } else if (in == In::MultiBasic && c == '"') {
-                const std::size_t run = quote_run(rest, '"');
-                in = run >= 3 ? In::Bare : in;
-                i += run - 1;
+                pass_quotes('"');
             }
             break;
         case In::Literal:
@@ -357,9 +357,7 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
             break;
         case In::MultiLiteral:
             if (c == '\'') {
-                const std::size_t run = quote_run(rest, '\'');
-                in = run >= 3 ? In::Bare : in;
-                i += run - 1;
+                pass_quotes('\'');
             }
             break;
         }
