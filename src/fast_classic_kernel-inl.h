@@ -174,6 +174,16 @@ HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t s
     a.apart_d2 = hn::IfThenElseZero(exact, hn::Set(d, Real(-1)));
 }
 
+/// (v.d) |v.d| for the lanes' velocities v and the offset d to a candidate (view_test's q).
+template <bool k3D, class D>
+HWY_INLINE hn::Vec<D> signed_square_along(const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz) {
+    auto along = hn::MulAdd(a.vx, dx, hn::Mul(a.vy, dy));
+    if constexpr (k3D) {
+        along = hn::MulAdd(a.vz, dz, along);
+    }
+    return hn::Mul(along, hn::Abs(along));
+}
+
 /// The lanes that see a candidate at offset (dx, dy, dz) = agent - candidate, d2 its squared length:
 /// classic::in_field_of_view to the bit. With v the lane's velocity, t = -d the direction to the candidate
 /// and c the cosine of half the field of view, the test is v.t >= c |v| |t|, which, written with x |x|
@@ -193,11 +203,7 @@ HWY_INLINE void view_lanes(D d, const FlockInCellOrder<Real>& f, std::uint32_t s
 template <bool kHidden, bool k3D, class D>
 HWY_INLINE hn::Mask<D> view_test(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
                                  hn::Vec<D> d2, const ViewCone<D>& cone, double cos_half_fov) {
-    auto along = hn::MulAdd(a.vx, dx, hn::Mul(a.vy, dy));
-    if constexpr (k3D) {
-        along = hn::MulAdd(a.vz, dz, along);
-    }
-    const auto signed_square = hn::Mul(along, hn::Abs(along));
+    const auto signed_square = signed_square_along<k3D>(a, dx, dy, dz);
     const auto seen = hn::Le(signed_square, hn::Mul(cone.seen, d2));
     const auto hidden = hn::Gt(signed_square, hn::Mul(cone.hidden, d2));
     if (HWY_LIKELY(all_in_either(d, seen, hidden))) {
@@ -219,6 +225,15 @@ template <bool k3D, class D>
 HWY_INLINE hn::Mask<D> out_of_view(D d, const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
                                    hn::Vec<D> d2, const ViewCone<D>& cone, double cos_half_fov) {
     return view_test<true, k3D>(d, a, dx, dy, dz, d2, cone, cos_half_fov);
+}
+
+/// The lanes that surely do not see a candidate: view_test's cheap form alone, which leaves out the lanes
+/// it cannot decide (near the cone's edge, and every lane that takes the double test: their threshold is
+/// NaN). Its complement is a superset of the lanes that see it, for a test that then decides exactly.
+template <bool k3D, class D>
+HWY_INLINE hn::Mask<D> surely_hidden(const Lanes<D>& a, hn::Vec<D> dx, hn::Vec<D> dy, hn::Vec<D> dz,
+                                     hn::Vec<D> d2, const ViewCone<D>& cone) {
+    return hn::Gt(signed_square_along<k3D>(a, dx, dy, dz), hn::Mul(cone.hidden, d2));
 }
 
 /// The lanes' bounding box (first `count` lanes) and reach, for list_and_add.
@@ -509,15 +524,16 @@ HWY_INLINE void add_candidate(D d, const FlockInCellOrder<Real>& f, std::uint32_
         (void)visual;
     }
     if constexpr ((kView & view_sight) != 0) {
-        // The lanes whose agent may have this candidate dead ahead (in_view's exact cone test with the sight
-        // angle) keep it if it is the nearest there so far, by the plain path's own double test. A candidate
-        // at the agent's own position (itself, mostly) is never ahead there: left out here, where d2 > 0
-        // says so; in the lanes that take the exact view test an offset may square to 0 in the lanes' type
-        // and still be ahead in double, so there every candidate goes to that test (view_lanes).
+        // The lanes whose agent may have this candidate dead ahead keep it if it is the nearest there so
+        // far, by the plain path's own double test (sight_settle), which also decides the cone: so here
+        // the lanes the cheap cone test cannot rule out (surely_hidden), without the exact test that
+        // in_view takes near the cone's edge. A candidate at the agent's own position (itself, mostly) is
+        // never ahead there: left out here, where d2 > 0 says so; in the lanes that take the exact view
+        // test an offset may square to 0 in the lanes' type and still be ahead in double, so there every
+        // candidate goes to that test (view_lanes).
         static_assert(!k3D, "Flake's line of sight is planar");
         const auto apart = hn::And(hn::And(near, a.agents), hn::Gt(d2, a.apart_d2));
-        const auto ahead =
-            hn::And(apart, in_view<k3D>(d, a, dx, dy, dz, d2, a.sight_cone, f.c.cos_line_of_sight));
+        const auto ahead = hn::AndNot(surely_hidden<k3D>(a, dx, dy, dz, d2, a.sight_cone), apart);
         sight_note(d, f, j, xj, yj, a, ahead);
     }
     if constexpr (kRareClose) {

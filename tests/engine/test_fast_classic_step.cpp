@@ -757,6 +757,29 @@ TEST(FastClassicStep, LineOfSightSeesANeighbourTooCloseToSquare) {
     }
 }
 
+TEST(FastClassicStep, LineOfSightDecidesANeighbourOnTheConesEdgeAsThePlainPath) {
+    // A sight angle of 45 degrees and neighbours at exactly 45 degrees from an agent's heading: the
+    // plain path's double test hides them (30 < 30.000000000000004), so the agent does not sidestep. The
+    // kernel notes every candidate its lanes' cheap test cannot rule out, these among them, and the
+    // settling decides them by that double test.
+    for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+        Params p = busy_params(boundary);
+        p.line_of_sight_factor = 0.8;
+        p.line_of_sight_angle = 45;
+        SCOPED_TRACE(scene_name(p));
+        const auto edges = [&]<class Real>(Real) {
+            World<Real> w = busy_world<Real>(p, 0);
+            w.add(Kind::Boid, Real(600), Real(400), Real(3), Real(0), Real(0));
+            w.add(Kind::Boid, Real(610), Real(410), Real(3), Real(0), Real(0)); // on its cone, to its left
+            w.add(Kind::Boid, Real(610), Real(390), Real(3), Real(0), Real(0)); // and to its right
+            return w;
+        };
+        expect_fast_equals_plain(p, edges(0.0f), 1);
+        expect_fast_equals_plain(p, edges(0.0), 1);
+        expect_plain_bits_on_every_simd_target(p, edges(0.0f), 1, scene_name(p));
+    }
+}
+
 TEST(FastClassicStep, LineOfSightGivesThePlainPathsBitsOnEverySimdTarget) {
     for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
         Params p = busy_params(boundary);
