@@ -338,6 +338,28 @@ HWY_NOINLINE void sight_settle(D d, const FlockInCellOrder<Real>& f, Sight<D>& s
     const std::size_t lanes = hn::Lanes(d);
     const auto cos_sight = hn::Set(dd, f.c.cos_line_of_sight);
     const auto zero = hn::Zero(dd);
+    // The notes with a lane in each part, in order, listed first without a branch: most notes have one
+    // lane, so a branch per note and part on whether it has any there mispredicts.
+    constexpr std::size_t max_parts = Sight<D>::max_lanes * sizeof(double) / HWY_MAX_BYTES;
+    static_assert(max_parts == 1 || max_parts == 2,
+                  "the lanes of the kernel's type span one or two vectors of doubles");
+    const auto bits_of = [&](std::size_t e) {
+        std::uint64_t bits = 0;
+        for (std::size_t b = 0; b < Sight<D>::lane_bytes; ++b) {
+            bits |= static_cast<std::uint64_t>(sight.lanes[e][b]) << (8 * b);
+        }
+        return bits;
+    };
+    const std::uint64_t part_bits = part >= 64 ? ~0ull : (1ull << part) - 1;
+    std::uint16_t in_part[max_parts][Sight<D>::capacity];
+    std::size_t in_part_count[max_parts] = {};
+    for (std::size_t e = 0; e < sight.noted; ++e) {
+        const std::uint64_t bits = bits_of(e);
+        for (std::size_t k = 0; k < max_parts; ++k) {
+            in_part[k][in_part_count[k]] = static_cast<std::uint16_t>(e);
+            in_part_count[k] += static_cast<std::size_t>(((bits >> (k * part)) & part_bits) != 0);
+        }
+    }
     for (std::size_t p0 = 0; p0 < lanes; p0 += part) {
         const auto vx = in_double(dd, dr, hn::LoadU(dr, sight.vx + p0));
         const auto vy = in_double(dd, dr, hn::LoadU(dr, sight.vy + p0));
@@ -346,16 +368,11 @@ HWY_NOINLINE void sight_settle(D d, const FlockInCellOrder<Real>& f, Sight<D>& s
         auto best_d2 = hn::Load(dd, sight.ahead_d2 + p0);
         auto best_index = hn::Load(dd, sight.ahead_index + p0);
         auto best_cross = hn::Load(dd, sight.ahead_cross + p0);
-        for (std::size_t e = 0; e < sight.noted; ++e) {
+        const std::size_t k = p0 / part;
+        for (std::size_t listed = 0; listed < in_part_count[k]; ++listed) {
+            const std::size_t e = in_part[k][listed];
             // This part's bits of the note, in bytes from its first lane (LoadMaskBits' layout).
-            std::uint64_t bits = 0;
-            for (std::size_t b = 0; b < Sight<D>::lane_bytes; ++b) {
-                bits |= static_cast<std::uint64_t>(sight.lanes[e][b]) << (8 * b);
-            }
-            bits = (bits >> p0) & (part >= 64 ? ~0ull : (1ull << part) - 1);
-            if (bits == 0) {
-                continue;
-            }
+            const std::uint64_t bits = (bits_of(e) >> p0) & part_bits;
             std::uint8_t part_bytes[8];
             for (std::size_t b = 0; b < 8; ++b) {
                 part_bytes[b] = static_cast<std::uint8_t>(bits >> (8 * b));
