@@ -81,9 +81,13 @@ struct Policy : heading::ConstantSpeed<Real> {
         }
     }
 
-    /// The preferred direction's x component of an informed agent (0 for the uninformed).
+    /// The preferred direction's x component of an informed agent (0 for the uninformed). A table rather
+    /// than comparisons: the fast pass asks it for every agent, and one in ten informed, in no order a
+    /// branch predictor learns, mispredicted.
     static double preferred_x(Kind kind) {
-        return kind == Kind::Scout1 ? 1.0 : kind == Kind::Scout2 ? -1.0 : 0.0;
+        static constexpr std::array<double, kind_count> by_kind{0.0, 1.0, -1.0, 0.0}; // Kind's order
+        static_assert(static_cast<int>(Kind::Scout1) == 1 && static_cast<int>(Kind::Scout2) == 2);
+        return by_kind[static_cast<std::size_t>(kind)];
     }
 
     /// Steps 1 to 3 of the rule: the unit direction the zones ask for, with an informed agent's preference.

@@ -63,7 +63,7 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
         for (std::uint32_t s = begin; s < end; ++s) {
             const std::uint32_t k = s - begin;
             const Sums sums = start(s);
-            repelled[k] = all.repelled[k] != 0 ? 1.0 : 0.0;
+            repelled[k] = static_cast<double>(all.repelled[k] != 0); // 1 or 0, without a branch
             hx[k] = sums.hx;
             hy[k] = sums.hy;
             gx[k] = Policy<Real>::preferred_x(pass.w.kind[flock.agent(s)]);
