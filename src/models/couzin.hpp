@@ -82,8 +82,8 @@ struct Policy : heading::ConstantSpeed<Real> {
     }
 
     /// The preferred direction's x component of an informed agent (0 for the uninformed). A table rather
-    /// than comparisons: the fast pass asks it for every agent, and one in ten informed, in no order a
-    /// branch predictor learns, mispredicted.
+    /// than comparisons: the fast pass asks it for every agent, and the informed ones come in no order a
+    /// branch predictor learns.
     static double preferred_x(Kind kind) {
         static constexpr std::array<double, kind_count> by_kind{0.0, 1.0, -1.0, 0.0}; // Kind's order
         static_assert(static_cast<int>(Kind::Scout1) == 1 && static_cast<int>(Kind::Scout2) == 2);
