@@ -343,21 +343,21 @@ HWY_NOINLINE void sight_settle(D d, const FlockInCellOrder<Real>& f, Sight<D>& s
     constexpr std::size_t max_parts = Sight<D>::max_lanes * sizeof(double) / HWY_MAX_BYTES;
     static_assert(max_parts == 1 || max_parts == 2,
                   "the lanes of the kernel's type span one or two vectors of doubles");
-    const auto bits_of = [&](std::size_t e) {
+    // Each listed note's bits for the part, from the part's first lane.
+    const std::uint64_t part_bits = part >= 64 ? ~0ull : (1ull << part) - 1;
+    std::uint16_t in_part[max_parts][Sight<D>::capacity];
+    std::uint64_t part_lanes[max_parts][Sight<D>::capacity];
+    std::size_t in_part_count[max_parts] = {};
+    for (std::size_t e = 0; e < sight.noted; ++e) {
         std::uint64_t bits = 0;
         for (std::size_t b = 0; b < Sight<D>::lane_bytes; ++b) {
             bits |= static_cast<std::uint64_t>(sight.lanes[e][b]) << (8 * b);
         }
-        return bits;
-    };
-    const std::uint64_t part_bits = part >= 64 ? ~0ull : (1ull << part) - 1;
-    std::uint16_t in_part[max_parts][Sight<D>::capacity];
-    std::size_t in_part_count[max_parts] = {};
-    for (std::size_t e = 0; e < sight.noted; ++e) {
-        const std::uint64_t bits = bits_of(e);
         for (std::size_t k = 0; k < max_parts; ++k) {
+            const std::uint64_t mine = (bits >> (k * part)) & part_bits;
             in_part[k][in_part_count[k]] = static_cast<std::uint16_t>(e);
-            in_part_count[k] += static_cast<std::size_t>(((bits >> (k * part)) & part_bits) != 0);
+            part_lanes[k][in_part_count[k]] = mine;
+            in_part_count[k] += static_cast<std::size_t>(mine != 0);
         }
     }
     for (std::size_t p0 = 0; p0 < lanes; p0 += part) {
@@ -372,7 +372,7 @@ HWY_NOINLINE void sight_settle(D d, const FlockInCellOrder<Real>& f, Sight<D>& s
         for (std::size_t listed = 0; listed < in_part_count[k]; ++listed) {
             const std::size_t e = in_part[k][listed];
             // This part's bits of the note, in bytes from its first lane (LoadMaskBits' layout).
-            const std::uint64_t bits = (bits_of(e) >> p0) & part_bits;
+            const std::uint64_t bits = part_lanes[k][listed];
             std::uint8_t part_bytes[8];
             for (std::size_t b = 0; b < 8; ++b) {
                 part_bytes[b] = static_cast<std::uint8_t>(bits >> (8 * b));
