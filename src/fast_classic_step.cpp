@@ -171,7 +171,7 @@ template <class Real>
 void FastClassicStep<Real>::write_back(World<Real>& world, int threads) {
     std::array<std::pair<const Real*, Real*>, 7> columns{};
     std::size_t count = 0;
-    const auto add = [&](const std::vector<Real>& from, std::vector<Real>& to) {
+    const auto add = [&](const auto& from, std::vector<Real>& to) {
         columns[count++] = {from.data(), to.data()};
     };
     add(cur_.x, world.x);
@@ -352,7 +352,9 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
         });
     // Scatter, an agent at a time (branch-free, as the histogram): stayers keep their order, so each cell
     // starts with its stayers in world order; newcomers follow. Without the kernel's flags (first step,
-    // margin mode) each slot also records its cell, for the general fix-up below.
+    // margin mode) each slot also records its cell, for the general fix-up below. Two passes: every
+    // slot's place first (its cell's cursor, the chain of increments alone), written over its cell, then
+    // the moves, whose stores then know their addresses as soon as they issue.
     const bool scouts = has_scouts_;
     const bool three_d = three_d_;
     const bool perching = perching_;
@@ -376,10 +378,14 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
             for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
                 const std::uint32_t c = cell_of[s];
                 const std::uint32_t to = counters[counter_of(c)]++;
-                to_agent[to] = agent[s];
                 if constexpr (decltype(record_cell)::value) {
                     to_cell[to] = c;
                 }
+                cell_of[s] = to;
+            }
+            for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+                const std::uint32_t to = cell_of[s];
+                to_agent[to] = agent[s];
                 to_x[to] = x[s];
                 to_y[to] = y[s];
                 to_vx[to] = vx[s];

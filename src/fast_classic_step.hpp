@@ -13,6 +13,7 @@
 #include "boids/profile.hpp"
 #include "boids/world.hpp"
 #include "fast_classic_kernel.hpp"
+#include "spread_column_allocator.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -23,16 +24,20 @@ namespace boids::detail {
 /// path's predator grid; such worlds take the plain path.
 inline constexpr std::size_t fast_path_max_predators = 64;
 
+/// A column with an entry per slot, starting at its own offset in a page (SpreadColumnAllocator).
+template <class T>
+using SlotColumn = std::vector<T, SpreadColumnAllocator<T>>;
+
 /// The flocking agents' state in slot order, one column per field (the agent's world index travels
 /// with it, and its kind and bias when the world holds scouts; otherwise the world's bias column stays
 /// the authority and these two columns are empty). z and vz are empty in a 2D world.
 template <class Real>
 struct SlotColumns {
-    std::vector<std::uint32_t> agent;
-    std::vector<Kind> kind;
-    std::vector<Real> x, y, vx, vy, bias;
-    std::vector<Real> z, vz;
-    std::vector<std::int32_t> rest; ///< perching only (World::rest)
+    SlotColumn<std::uint32_t> agent;
+    SlotColumn<Kind> kind;
+    SlotColumn<Real> x, y, vx, vy, bias;
+    SlotColumn<Real> z, vz;
+    SlotColumn<std::int32_t> rest; ///< perching only (World::rest)
 
     /// Sizes the columns for `count` slots plus `padding` (SIMD loads may read one vector past the end);
     /// kind and bias only when `scouts`, z and vz only when `three_d`, rest only when `perching`.
@@ -102,13 +107,13 @@ private:
     bool perching_ = false;                ///< the slots carry the agents' rest (World::rest)
     std::vector<std::uint32_t> predators_; ///< world indices of the predators, in world order
 
-    SlotColumns<Real> cur_, next_;            ///< the flock in slot order; sort and kernel alternate them
-    std::vector<std::uint32_t> slot_cell_;    ///< cell of each slot of cur_
-    std::vector<std::uint32_t> sorted_cell_;  ///< cell of each slot of next_ (general fix-up only)
-    std::vector<std::uint32_t> histograms_;   ///< per thread: stayers' and newcomers' counters per cell
-    std::vector<std::uint32_t> newcomers_at_; ///< per cell: the slot of its first newcomer
-    std::vector<std::uint32_t> chunk_total_;  ///< per thread: agents in its share of the cells
-    std::vector<std::uint32_t> cell_start_;   ///< nx * ny * nz + 1 slot offsets
+    SlotColumns<Real> cur_, next_;          ///< the flock in slot order; sort and kernel alternate them
+    SlotColumn<std::uint32_t> slot_cell_;   ///< cell of each slot of cur_; the sort writes its place in next_
+    SlotColumn<std::uint32_t> sorted_cell_; ///< cell of each slot of next_ (general fix-up only)
+    std::vector<std::uint32_t> histograms_; ///< per thread: stayers' and newcomers' counters per cell
+    std::vector<std::uint32_t> newcomers_at_;                ///< per cell: the slot of its first newcomer
+    std::vector<std::uint32_t> chunk_total_;                 ///< per thread: agents in its share of the cells
+    std::vector<std::uint32_t> cell_start_;                  ///< nx * ny * nz + 1 slot offsets
     std::vector<Real> predator_x_, predator_y_, predator_z_; ///< the predators' old positions
     std::vector<ReachBox<Real>> obstacle_reach_;             ///< the obstacles' reach boxes
     std::vector<ReachBox<Real>> food_reach_;                 ///< this step's food sources' reach boxes
