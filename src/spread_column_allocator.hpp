@@ -23,8 +23,7 @@ public:
 
     SpreadColumnAllocator() = default;
     template <class U>
-    SpreadColumnAllocator(const SpreadColumnAllocator<U>&) noexcept {
-    } // NOLINT: converting, as std::allocator
+    SpreadColumnAllocator(const SpreadColumnAllocator<U>&) noexcept {} // NOLINT: converting
 
     [[nodiscard]] T* allocate(std::size_t n) {
         const std::size_t offset = next_offset();
