@@ -248,39 +248,54 @@ void w20_table(const BenchPlan& plan) {
     std::printf("%3s %10s %9s %8s %8s %11s %10s %9s %8s %8s %6s %6s %10s\n", "dim", "N", "steps/s", "ns/boid",
                 "grid ms", "neighbour ms", "integr ms", "total ms", "min ms", "cpu ms", "steps", "path",
                 "peak RSS");
-    std::vector<std::pair<long long, double>> planar_ns; // N and ns/boid-step in 2D, for the 3D/2D ratio
-    for (const int dims : plan.dimensions) {
-        for (const long long n : plan.sizes) {
-            const Scenario s = dims == 3 ? w20_3d_scenario(n) : w20_scenario(n);
-            const Rounds t = time_rounds<Real>(s, plan, plan.threads, plan.plain);
-            const StepProfile& total = t.total;
-            const double inv = 1.0 / static_cast<double>(t.steps);
-            const double per_step_s = t.seconds * inv;
-            const double rss = peak_rss_bytes();
-            const double ns = per_step_s * 1e9 / static_cast<double>(n);
-            std::string ratio;
-            if (dims == 2) {
-                planar_ns.emplace_back(n, ns);
-            } else {
-                for (const auto& [n2, ns2] : planar_ns) {
-                    if (n2 == n) {
-                        ratio = " 3D/2D " + std::to_string(ns / ns2).substr(0, 4) + "x";
-                    }
-                }
-            }
-            std::printf("%3d %10lld %9.1f %8.1f %8.3f %11.3f %10.3f %9.3f %8.3f %8.3f %6lld %6s %4.0f MiB "
-                        "(%.0f B/boid)%s\n",
-                        dims, n, 1.0 / per_step_s, ns, total.grid_build_ms * inv, total.neighbours_ms * inv,
-                        total.integrate_ms * inv, total.total_ms * inv, t.fastest_ms, t.cpu * 1e3 * inv,
-                        t.steps, t.fast ? "fast" : "plain", rss / (1024.0 * 1024.0),
-                        rss / static_cast<double>(n), ratio.c_str());
-            std::fflush(stdout);
+    const auto print_row = [&](int dims, long long n, const Rounds& t, double rss, const std::string& note) {
+        const StepProfile& total = t.total;
+        const double inv = 1.0 / static_cast<double>(t.steps);
+        const double per_step_s = t.seconds * inv;
+        std::printf("%3d %10lld %9.1f %8.1f %8.3f %11.3f %10.3f %9.3f %8.3f %8.3f %6lld %6s %4.0f MiB "
+                    "(%.0f B/boid)%s\n",
+                    dims, n, 1.0 / per_step_s, per_step_s * 1e9 / static_cast<double>(n),
+                    total.grid_build_ms * inv, total.neighbours_ms * inv, total.integrate_ms * inv,
+                    total.total_ms * inv, t.fastest_ms, t.cpu * 1e3 * inv, t.steps, t.fast ? "fast" : "plain",
+                    rss / (1024.0 * 1024.0), rss / static_cast<double>(n), note.c_str());
+        std::fflush(stdout);
+    };
+    const bool both = plan.dimensions.size() == 2;
+    for (const long long n : plan.sizes) {
+        if (!both) {
+            const int dims = plan.dimensions.front();
+            const Rounds t = time_rounds<Real>(dims == 3 ? w20_3d_scenario(n) : w20_scenario(n), plan,
+                                               plan.threads, plan.plain);
+            print_row(dims, n, t, peak_rss_bytes(), "");
+            continue;
         }
+        // Both dimensions: their rounds in turn, so that the 3D/2D ratio compares steps timed moments
+        // apart, not a minute apart (a virtual machine's speed drifts between the two; §2 of
+        // docs/PERFORMANCE.md). Each dimension gets at least --seconds.
+        const Scenario planar = w20_scenario(n), spatial = w20_3d_scenario(n);
+        Rounds r2, r3;
+        double planar_rss = 0.0; // the peak before the first 3D round of this size
+        do {
+            add_round<Real>(r2, planar, plan, plan.threads, plan.plain, false);
+            if (r3.steps == 0) {
+                planar_rss = peak_rss_bytes();
+            }
+            add_round<Real>(r3, spatial, plan, plan.threads, plan.plain, false);
+        } while (r2.seconds < plan.seconds || r3.seconds < plan.seconds);
+        const double mean_ratio =
+            (r3.seconds / static_cast<double>(r3.steps)) / (r2.seconds / static_cast<double>(r2.steps));
+        char ratio[64];
+        std::snprintf(ratio, sizeof ratio, " 3D/2D %.2fx, fastest steps %.2fx", mean_ratio,
+                      r3.fastest_ms / r2.fastest_ms);
+        print_row(2, n, r2, planar_rss, "");
+        print_row(3, n, r3, peak_rss_bytes(), ratio);
     }
-    std::printf("min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time, "
-                "all threads.\n"
-                "3D/2D: ns/boid-step in 3D over 2D at the same N (target <= 2.5x). Peak RSS so far; one size "
-                "alone: /usr/bin/time -v boids bench --sizes N\n");
+    std::printf(
+        "min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time, "
+        "all threads.\n"
+        "3D/2D: ns/boid-step in 3D over 2D at the same N, their rounds in turn (target <= 2.5x); fastest "
+        "steps: min ms over min ms. Peak RSS so far; one size alone: /usr/bin/time -v boids bench "
+        "--sizes N\n");
     print_machine_load("table", table_load.cores());
 }
 

@@ -212,8 +212,16 @@ TEST(Cli, BenchPrintsTheW20TableWithPhasesIsaAndMemory) {
     EXPECT_NE(r.out.find("      4000 "), std::string::npos) << r.out;
     // 5 header lines (the CPU's among them), 2 rows in 2D and 2 in 3D, 2 notes, the machine's load.
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 13) << r.out;
+    // Each size's 2D and 3D rows together (their rounds taken in turn), the ratio on the 3D row.
+    const std::size_t planar = r.out.find("  2       2000 "), spatial = r.out.find("  3       2000 ");
+    const std::size_t next = r.out.find("  2       4000 ");
+    ASSERT_NE(next, std::string::npos) << r.out;
+    EXPECT_LT(planar, spatial) << r.out;
+    EXPECT_LT(spatial, next) << r.out;
     EXPECT_NE(r.out.find("  3       4000 "), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("3D/2D "), std::string::npos) << r.out;
+    const std::size_t ratio = r.out.find(" 3D/2D ", spatial);
+    EXPECT_LT(ratio, r.out.find('\n', spatial)) << r.out;
+    EXPECT_NE(r.out.find("x, fastest steps ", ratio), std::string::npos) << r.out;
     const Result flat = boids("bench --sizes 2000 --seconds 0.01 --warmup 1 --steps 2 --dimensions 2");
     EXPECT_EQ(flat.code, 0) << flat.err;
     EXPECT_EQ(flat.out.find("  3       2000 "), std::string::npos) << flat.out;
