@@ -603,15 +603,25 @@ struct CandidateRun {
 /// The most runs a tile has: 3 layers x 3 rows x (the line's columns, and one column across each seam).
 inline constexpr int max_tile_runs = 27;
 
+/// A tile's runs (tile_runs): how many, which one holds the tile's own agents, and whether any is across
+/// a wrap seam. Noted as the runs are collected: a test of every run's shift afterwards took a branch per
+/// axis and run, mispredicted near the seams.
+struct TileRuns {
+    int count = 0;
+    int own = 0;
+    bool seam = false;
+};
+
 /// The runs of candidates of a tile of columns [col0, col1] in line (layer, row), in the plain path's order
-/// (layers, then rows, then columns); returns how many there are. Collecting them first keeps one copy of
-/// the neighbour loop per variant in the kernel (instead of one per run, which multiplied the code by 9 in
-/// 2D and 27 in 3D: compile time, instruction cache).
+/// (layers, then rows, then columns). Collecting them first keeps one copy of the neighbour loop per variant
+/// in the kernel (instead of one per run, which multiplied the code by 9 in 2D and 27 in 3D: compile time,
+/// instruction cache).
 template <bool kWrap, bool k3D, class Real>
-HWY_INLINE int tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, int col0, int col1,
-                         CandidateRun<Real>* runs) {
+HWY_INLINE TileRuns tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, int col0, int col1,
+                              CandidateRun<Real>* runs) {
     const int nx = f.nx, ny = f.ny, nz = f.nz;
     const Real zero(0);
+    TileRuns tile;
     int count = 0;
     for (int dl = k3D ? -1 : 0; dl <= (k3D ? 1 : 0); ++dl) {
         int l = layer + dl;
@@ -622,6 +632,7 @@ HWY_INLINE int tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, in
             }
             shift_z = l < 0 ? f.c.depth : -f.c.depth; // as for rows, below
             l = l < 0 ? nz - 1 : 0;
+            tile.seam = true;
         }
         for (int dr = -1; dr <= 1; ++dr) {
             int r = row + dr;
@@ -634,6 +645,7 @@ HWY_INLINE int tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, in
                 // row ny - 1), as classic::nearest_image places them.
                 shift_y = r < 0 ? f.c.height : -f.c.height;
                 r = r < 0 ? ny - 1 : 0;
+                tile.seam = true;
             }
             const std::uint32_t* line_start =
                 f.cell_start +
@@ -642,14 +654,20 @@ HWY_INLINE int tile_runs(const FlockInCellOrder<Real>& f, int layer, int row, in
             const int lo = std::max(col0 - 1, 0), hi = std::min(col1 + 1, nx - 1);
             if (kWrap && col0 - 1 < 0) { // the column across the left seam
                 runs[count++] = {line_start[nx - 1], line_start[nx], {f.c.width, shift_y, shift_z}};
+                tile.seam = true;
+            }
+            if (dl == 0 && dr == 0) {
+                tile.own = count;
             }
             runs[count++] = {line_start[lo], line_start[hi + 1], {zero, shift_y, shift_z}};
             if (kWrap && col1 + 1 >= nx) { // the column across the right seam
                 runs[count++] = {line_start[0], line_start[1], {-f.c.width, shift_y, shift_z}};
+                tile.seam = true;
             }
         }
     }
-    return count;
+    tile.count = count;
+    return tile;
 }
 
 /// The neighbour loop over the listed candidates [begin, end), seen at their listed positions (kListed:
@@ -703,13 +721,13 @@ HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool seam, Ca
 /// of the 3 x 3 x 3 block's candidates: its edges and corners are far from a tile), and runs the neighbour
 /// loop over the list. The list keeps the plain path's order; it is run early only if it could overflow.
 /// A run (about 5 cells) is examined two vectors at a time with no loop in the common case: a loop whose
-/// trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs. `seam`: some
-/// run is across a wrap seam; then the tile's candidates are culled and listed at the positions the tile
+/// trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs. `tile.seam`:
+/// some run is across a wrap seam; then the tile's candidates are culled and listed at the positions the tile
 /// sees (x - shift, the nearest images), and the loop reads them from the list. The lanes' own agents are
 /// the `own_count` slots from `own` (a.slot): listed whole, and their place noted (see add_list).
 template <bool kWrap, unsigned kView, bool k3D, class D, class Real>
-HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, const CandidateRun<Real>* runs,
-                             int count, std::uint32_t own, std::size_t own_count, const Lanes<D>& a,
+HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, const CandidateRun<Real>* runs,
+                             TileRuns tile, std::uint32_t own, std::size_t own_count, const Lanes<D>& a,
                              NeighbourSums<D>& sums) {
     const std::size_t lanes = hn::Lanes(d);
     const hn::RebindToSigned<D> di;
@@ -720,7 +738,7 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, co
     const auto lane_index = hn::Sub(a.slot, hn::Set(di, static_cast<TI>(own)));
     std::size_t size = 0; // a local: the list's stores may alias list.size as far as the compiler knows
     std::size_t own_begin = 0, own_end = 0;
-    const bool listed = kWrap && seam;
+    const bool listed = kWrap && tile.seam;
     const auto flush_if_full = [&]() {
         if (HWY_UNLIKELY(size + lanes > CandidateList<D>::capacity)) {
             list.size = size;
@@ -734,7 +752,7 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, co
     // operations; its square is that of max(lo - v, v - hi, 0) to the bit.
     const auto outside = [&](hn::Vec<D> v, hn::Vec<D> lo, hn::Vec<D> hi)
                              HWY_ATTR { return hn::Sub(v, hn::Min(hn::Max(v, lo), hi)); };
-    for (int r = 0; r < count; ++r) {
+    for (int r = 0; r < tile.count; ++r) {
         const CandidateRun<Real>& run = runs[r];
         const auto sx = hn::Set(d, run.shift.x), sy = hn::Set(d, run.shift.y), sz = hn::Set(d, run.shift.z);
         // Lists the kept slots among [k, k + lanes) ∩ [k, end). Loads may run past `end` into the next cells
@@ -778,7 +796,7 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, bool seam, co
                 list_vector(k, end); // a crowded run
             }
         };
-        if (!run.shift.any() && run.begin <= own && own < run.end) {
+        if (r == tile.own) {
             // The run of the tile's own line: its own agents are listed whole, between the others.
             list_segment(run.begin, own);
             flush_if_full();
@@ -825,19 +843,15 @@ HWY_INLINE void add_tile_candidates(D d, const FlockInCellOrder<Real>& f, bool g
                                     int col0, int col1, std::uint32_t slot0, std::size_t agents,
                                     const Lanes<D>& a, NeighbourSums<D>& s) {
     CandidateRun<Real> runs[max_tile_runs];
-    const int count = tile_runs<kWrap, k3D>(f, layer, row, col0, col1, runs);
+    const TileRuns tile = tile_runs<kWrap, k3D>(f, layer, row, col0, col1, runs);
     if (general) {
-        add_runs<kWrap, true, kView, k3D>(d, f, runs, count, a, s);
+        add_runs<kWrap, true, kView, k3D>(d, f, runs, tile.count, a, s);
     } else if constexpr (k3D) {
         // 3D tiles gather their culled candidates in a list and run one neighbour loop over it; 2D tiles
         // run the loop over each run of candidates directly (culling and listing measured slower there).
-        bool seam = false;
-        for (int k = 0; k < count; ++k) {
-            seam = seam || runs[k].shift.any();
-        }
-        list_and_add<kWrap, kView, k3D>(d, f, seam, runs, count, slot0, agents, a, s);
+        list_and_add<kWrap, kView, k3D>(d, f, runs, tile, slot0, agents, a, s);
     } else {
-        add_runs<kWrap, false, kView, k3D>(d, f, runs, count, a, s);
+        add_runs<kWrap, false, kView, k3D>(d, f, runs, tile.count, a, s);
     }
 }
 
