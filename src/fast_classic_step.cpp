@@ -33,6 +33,7 @@
 #include "fast_classic_kernel.hpp"
 #include "models/key_table.hpp"
 #include "neighbour_pass.hpp"
+#include "obstacle_rules.hpp"
 #include "predator_behavior.hpp"
 
 #include <algorithm>
@@ -521,10 +522,18 @@ void FastClassicStep<Real>::move_predators(World<Real>& world, const Params& par
                 });
         }
         hunter.steer(sight, a);
+        // Moved as the plain path's integrate phase moves every agent: wrapped, then kept out of obstacles
+        // (which may also take the inward part of its velocity).
         Real px = a.x + a.vx, py = a.y + a.vy;
+        Real pz = three_d_ ? a.z + a.vz : Real(0);
         if (c.wrap) {
             px = classic::wrap_position(px, c.width);
             py = classic::wrap_position(py, c.height);
+            pz = three_d_ ? classic::wrap_position(pz, c.depth) : pz;
+        }
+        if (!params.obstacles.empty()) {
+            keep_out_of_obstacles(params.obstacles, three_d_ ? params.depth : 0.0, px, py, pz, a.vx, a.vy,
+                                  a.vz);
         }
         world.x[i] = px;
         world.y[i] = py;
@@ -532,7 +541,7 @@ void FastClassicStep<Real>::move_predators(World<Real>& world, const Params& par
         world.vy[i] = a.vy;
         world.target[i] = a.target;
         if (three_d_) {
-            world.z[i] = c.wrap ? classic::wrap_position(a.z + a.vz, c.depth) : a.z + a.vz;
+            world.z[i] = pz;
             world.vz[i] = a.vz;
         }
     }
@@ -549,11 +558,6 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, l
     if (!(params.visual_range > 0.0)) {
         return false;
     }
-    // Obstacles change how the plain path's predators turn (predators::Behavior::turns_as_in_spec), which
-    // phase 3 below does not do: such worlds take the plain path.
-    const auto predators_fly_here = [&](std::size_t predators) {
-        return predators == 0 || params.obstacles.empty();
-    };
     // On a torus, an obstacle whose keep-out may push an agent across the world's edge takes the plain path.
     if (params.boundary == Boundary::Wrap &&
         !obstacles_keep_points_in_world(params, params.dimensions == 3)) {
@@ -568,11 +572,11 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, l
         for (const Kind k : world.kind) {
             predators += k == Kind::Predator;
         }
-        if (predators > fast_path_max_predators || !predators_fly_here(predators)) {
+        if (predators > fast_path_max_predators) {
             return false;
         }
         load(world, params, threads);
-    } else if (predators_.size() > fast_path_max_predators || !predators_fly_here(predators_.size())) {
+    } else if (predators_.size() > fast_path_max_predators) {
         sync(world, true, threads); // give the world back to the plain path
         return false;
     }
