@@ -114,26 +114,27 @@ std::vector<Scenario> w20_every_model(long long boids) {
     };
     extension("classic fov 270", "field of view 270 degrees",
               [](Scenario& s) { s.params.fov_angle = 270.0; });
-    extension("classic obstacles",
-              "the obstacles preset's two pillars and wall (margin 25, turn 0.6), placed as in its 800 x 600 "
-              "room scaled to the world, sizes kept",
-              [](Scenario& s) {
-                  s.params.obstacle_margin = 25;
-                  s.params.obstacle_turn_factor = 0.6;
-                  for (const auto& [x, y, radius] :
-                       {std::array<double, 3>{250, 300, 50}, std::array<double, 3>{560, 220, 35}}) {
-                      Obstacle pillar;
-                      std::tie(pillar.x, pillar.y) = from_room(s, x, y);
-                      pillar.radius = radius;
-                      s.params.obstacles.push_back(pillar);
-                  }
-                  Obstacle wall;
-                  wall.shape = Obstacle::Shape::Rect;
-                  std::tie(wall.x0, wall.y0) = from_room(s, 500, 380);
-                  wall.x1 = wall.x0 + 120;
-                  wall.y1 = wall.y0 + 30;
-                  s.params.obstacles.push_back(wall);
-              });
+    const std::string obstacles =
+        "the obstacles preset's two pillars and wall (margin 25, turn 0.6), placed as in "
+        "its 800 x 600 room scaled to the world, sizes kept";
+    const auto place_obstacles = [](Scenario& s) {
+        s.params.obstacle_margin = 25;
+        s.params.obstacle_turn_factor = 0.6;
+        for (const auto& [x, y, radius] :
+             {std::array<double, 3>{250, 300, 50}, std::array<double, 3>{560, 220, 35}}) {
+            Obstacle pillar;
+            std::tie(pillar.x, pillar.y) = from_room(s, x, y);
+            pillar.radius = radius;
+            s.params.obstacles.push_back(pillar);
+        }
+        Obstacle wall;
+        wall.shape = Obstacle::Shape::Rect;
+        std::tie(wall.x0, wall.y0) = from_room(s, 500, 380);
+        wall.x1 = wall.x0 + 120;
+        wall.y1 = wall.y0 + 30;
+        s.params.obstacles.push_back(wall);
+    };
+    extension("classic obstacles", obstacles, place_obstacles);
     extension(
         "classic food",
         "the obstacles preset's food source circling its room, scaled to the world (speed 2, range 150, "
@@ -175,6 +176,12 @@ std::vector<Scenario> w20_every_model(long long boids) {
             s.params.predator_behavior = behavior;
         });
     }
+    // The obstacles preset's scene: its lab predator among its obstacles (two, as in the rows above).
+    extension("classic obstacles, predators",
+              obstacles + ", with " + with_predators + " that fly straight on", [&](Scenario& s) {
+                  place_obstacles(s);
+                  s.agents.predators = 2;
+              });
     return scenes;
 }
 

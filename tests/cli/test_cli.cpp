@@ -257,6 +257,7 @@ TEST(Cli, BenchModelsPrintsEveryModelAndExtensionAtW20sNeighbourCount) {
         {"classic predators edge", "fast"},
         {"classic predators chasing", "fast"},
         {"classic predators pursuing", "fast"},
+        {"classic obstacles, predators", "fast"},
     };
     std::istringstream lines(r.out);
     std::string line;
