@@ -956,6 +956,56 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         resting = hn::Gt(hn::Load(d, lane_rest), zero);
     }
 
+    // Step 5: flee the predators in range (sum of offsets, then a fixed kick by sign). After the edges
+    // (Adams' VGA predator page's order), or first of all (the ECE 4760 lab page's: step 2 then reads the
+    // kicked velocity).
+    const auto flee_predators = [&]() HWY_ATTR {
+        if (f.predators == 0) {
+            return;
+        }
+        auto pdx = zero, pdy = zero, pdz = zero;
+        const auto range = hn::Set(d, c.predator_range);
+        const auto range2 = hn::Set(d, c.predator_range2);
+        for (std::size_t p = 0; p < f.predators; ++p) {
+            auto px = hn::Set(d, f.predator_x[p]), py = hn::Set(d, f.predator_y[p]);
+            if constexpr (kWrap) {
+                px = nearest_image(d, x, px, c.width, c.half_width);
+                py = nearest_image(d, y, py, c.height, c.half_height);
+            }
+            const auto dx = hn::Sub(x, px), dy = hn::Sub(y, py);
+            auto in_box = hn::And(hn::Lt(hn::Abs(dx), range), hn::Lt(hn::Abs(dy), range));
+            auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+            auto dz = zero;
+            if constexpr (k3D) {
+                auto pz = hn::Set(d, f.predator_z[p]);
+                if constexpr (kWrap) {
+                    pz = nearest_image(d, z, pz, c.depth, c.half_depth);
+                }
+                dz = hn::Sub(z, pz);
+                in_box = hn::And(in_box, hn::Lt(hn::Abs(dz), range));
+                d2 = hn::Add(d2, hn::Mul(dz, dz));
+            }
+            const auto in_range = hn::And(in_box, hn::Lt(d2, range2));
+            pdx = hn::IfThenElse(in_range, hn::Add(pdx, dx), pdx);
+            pdy = hn::IfThenElse(in_range, hn::Add(pdy, dy), pdy);
+            if constexpr (k3D) {
+                pdz = hn::IfThenElse(in_range, hn::Add(pdz, dz), pdz);
+            }
+        }
+        const auto kick = hn::Set(d, c.predator_turn);
+        if constexpr (k3D) {
+            vz = hn::IfThenElse(hn::Gt(pdz, zero), hn::Add(vz, kick), vz);
+            vz = hn::IfThenElse(hn::Lt(pdz, zero), hn::Sub(vz, kick), vz);
+        }
+        vy = hn::IfThenElse(hn::Gt(pdy, zero), hn::Add(vy, kick), vy);
+        vy = hn::IfThenElse(hn::Lt(pdy, zero), hn::Sub(vy, kick), vy);
+        vx = hn::IfThenElse(hn::Gt(pdx, zero), hn::Add(vx, kick), vx);
+        vx = hn::IfThenElse(hn::Lt(pdx, zero), hn::Sub(vx, kick), vx);
+    };
+    if (c.predators_first) {
+        flee_predators();
+    }
+
     // Step 2: cohesion and alignment (agents with no neighbour keep their velocity).
     const auto n = counted(d, s.count);
     const auto has_neighbours = hn::Gt(n, zero);
@@ -996,46 +1046,8 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
         }
     }
 
-    // Step 5: flee the predators in range (sum of offsets, then a fixed kick by sign).
-    if (f.predators > 0) {
-        auto pdx = zero, pdy = zero, pdz = zero;
-        const auto range = hn::Set(d, c.predator_range);
-        const auto range2 = hn::Set(d, c.predator_range2);
-        for (std::size_t p = 0; p < f.predators; ++p) {
-            auto px = hn::Set(d, f.predator_x[p]), py = hn::Set(d, f.predator_y[p]);
-            if constexpr (kWrap) {
-                px = nearest_image(d, x, px, c.width, c.half_width);
-                py = nearest_image(d, y, py, c.height, c.half_height);
-            }
-            const auto dx = hn::Sub(x, px), dy = hn::Sub(y, py);
-            auto in_box = hn::And(hn::Lt(hn::Abs(dx), range), hn::Lt(hn::Abs(dy), range));
-            auto d2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
-            auto dz = zero;
-            if constexpr (k3D) {
-                auto pz = hn::Set(d, f.predator_z[p]);
-                if constexpr (kWrap) {
-                    pz = nearest_image(d, z, pz, c.depth, c.half_depth);
-                }
-                dz = hn::Sub(z, pz);
-                in_box = hn::And(in_box, hn::Lt(hn::Abs(dz), range));
-                d2 = hn::Add(d2, hn::Mul(dz, dz));
-            }
-            const auto in_range = hn::And(in_box, hn::Lt(d2, range2));
-            pdx = hn::IfThenElse(in_range, hn::Add(pdx, dx), pdx);
-            pdy = hn::IfThenElse(in_range, hn::Add(pdy, dy), pdy);
-            if constexpr (k3D) {
-                pdz = hn::IfThenElse(in_range, hn::Add(pdz, dz), pdz);
-            }
-        }
-        const auto kick = hn::Set(d, c.predator_turn);
-        if constexpr (k3D) {
-            vz = hn::IfThenElse(hn::Gt(pdz, zero), hn::Add(vz, kick), vz);
-            vz = hn::IfThenElse(hn::Lt(pdz, zero), hn::Sub(vz, kick), vz);
-        }
-        vy = hn::IfThenElse(hn::Gt(pdy, zero), hn::Add(vy, kick), vy);
-        vy = hn::IfThenElse(hn::Lt(pdy, zero), hn::Sub(vy, kick), vy);
-        vx = hn::IfThenElse(hn::Gt(pdx, zero), hn::Add(vx, kick), vx);
-        vx = hn::IfThenElse(hn::Lt(pdx, zero), hn::Sub(vx, kick), vx);
+    if (!c.predators_first) {
+        flee_predators();
     }
 
     // Steps 6-7: scouts' dynamic bias and pull toward their side.

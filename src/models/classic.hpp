@@ -69,7 +69,7 @@ inline constexpr std::array<Extension, 12> extensions{{
     {"predator_speed", [](const Params& p) { return p.predator_speed != 0.0; }, &ModelAbilities::hunting, true},
     // Only the classic model's boids flee predators; the order means nothing to the others (they do not
     // read the key), so it is not refused under them.
-    {"predator_order", [](const Params& p) { return p.predator_order != PredatorOrder::AfterEdges; }, nullptr},
+    {"predator_order", [](const Params& p) { return p.predator_order != PredatorOrder::AfterEdges; }, nullptr, true},
     {"gravity", [](const Params& p) { return p.gravity != 0.0; }, &ModelAbilities::extensions, true},
     {"max_dive_speed", [](const Params& p) { return p.max_dive_speed != 0.0; }, &ModelAbilities::extensions, true},
     {"line_of_sight_factor", [](const Params& p) { return p.line_of_sight_factor != 0.0; }, &ModelAbilities::extensions, true},

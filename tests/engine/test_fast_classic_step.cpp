@@ -370,6 +370,25 @@ TEST(FastClassicStep, HuntingPredatorsIn3DGiveThePlainPathsBits) {
     expect_hunts_give_plain_bits(3);
 }
 
+TEST(FastClassicStep, PredatorsFirstGiveThePlainPathsBits) {
+    // The ECE 4760 lab page's order (predator_order = before-flocking): the boids flee before cohesion and
+    // alignment, which then read the kicked velocity. The lab's predators and hunting ones, with a predator
+    // range that reaches well into the flock.
+    for (const int dimensions : {2, 3}) {
+        for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+            Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
+            p.predator_order = PredatorOrder::BeforeFlocking;
+            p.predator_range = 120;
+            SCOPED_TRACE(scene_name(p));
+            expect_fast_equals_plain(p, busy_world<float>(p, 4), 20);
+            expect_fast_equals_plain(p, busy_world<double>(p, 4), 10);
+            p.predator_behavior = PredatorBehavior::Pursue;
+            expect_hunt_gives_plain_bits(p, hunting_world<float>(p), 20);
+            expect_plain_bits_on_every_simd_target(p, hunting_world<float>(p), 10, scene_name(p));
+        }
+    }
+}
+
 TEST(FastClassicStep, PredatorsAtTheirOwnSpeedGiveThePlainPathsBits) {
     // The lab's predator at a speed of its own: it keeps turning back at the margins.
     for (const int dimensions : {2, 3}) {
@@ -1157,6 +1176,7 @@ TEST(FastClassicStep, FallsBackToThePlainPathWhereItDoesNotApply) {
                                            {"gravity", "0.1", true},
                                            {"max_dive_speed", "5", true},
                                            {"perch_rest_max", "20", true},
+                                           {"predator_order", "before-flocking", true},
                                            {"speed_estimate", "alpha-max-beta-min", false}}) {
         Params extended = p;
         set_param(extended, key, value);
