@@ -671,10 +671,12 @@ TEST(FastClassicStep, PredatorsAmongObstaclesGiveThePlainPathsBits) {
     // the lab's predator, chasing and pursuing ones, at the boids' speed limits and at a speed of their own.
     for (const int dimensions : {2, 3}) {
         for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+            const Params scene =
+                with_obstacles(dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary));
             int kept_out = 0;
             for (const PredatorBehavior behavior :
                  {PredatorBehavior::Edge, PredatorBehavior::ChaseCentroid, PredatorBehavior::Pursue}) {
-                Params p = with_obstacles(dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary));
+                Params p = scene;
                 p.predator_behavior = behavior;
                 p.predator_vision = 150;
                 p.predator_speed = behavior == PredatorBehavior::ChaseCentroid ? 7.0 : 0.0;
@@ -688,8 +690,7 @@ TEST(FastClassicStep, PredatorsAmongObstaclesGiveThePlainPathsBits) {
                     expect_plain_bits_on_every_simd_target(p, start, 10, scene_name(p));
                 }
             }
-            EXPECT_GT(kept_out, 3) << scene_name(
-                with_obstacles(busy_params(boundary))); // they met the obstacles
+            EXPECT_GT(kept_out, 3) << scene_name(scene) << ": the predators never met the obstacles";
         }
     }
 }
