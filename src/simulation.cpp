@@ -168,6 +168,7 @@ void Simulation<Real>::step_once() {
                                  whole_flock_grids_ ? whole_flock_grids_->data() : nullptr,
                                  agent_ids_.size() == world_.size() ? agent_ids_.data() : nullptr)) {
             last_step_fast_ = true;
+            last_profile_.fast_steps = 1;
             total_profile_ += last_profile_;
             ++steps_taken_;
             timed();
@@ -215,6 +216,7 @@ void Simulation<Real>::step_once() {
         profile.integrate_ms = ms_since(t);
     }
     profile.total_ms = ms_since(t_start);
+    profile.fast_steps = last_step_fast_ ? 1 : 0; // a model's fast pass (neighbour_phase)
     last_profile_ = profile;
     total_profile_ += profile;
     ++steps_taken_;

@@ -2,6 +2,7 @@
 
 #include "boids/control_server.hpp"
 #include "boids/error.hpp"
+#include "boids/fast_path.hpp"
 #include "boids/file_io.hpp"
 #include "boids/fix15.hpp"
 #include "boids/hash.hpp"
@@ -141,10 +142,12 @@ template <class Real>
 void print_summary(const RunPlan& plan, const Simulation<Real>& sim, long long steps, double seconds) {
     const StepProfile& total = sim.total_profile();
     const double per_step = steps > 0 ? 1.0 / static_cast<double>(steps) : 0.0;
-    char line[160];
-    std::snprintf(line, sizeof line, "%.3f ms: grid %.3f, neighbours %.3f, integrate %.3f",
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "%.3f ms: grid %.3f, neighbours %.3f, integrate %.3f (fast path on %lld of %lld steps%s%s)",
                   total.total_ms * per_step, total.grid_build_ms * per_step, total.neighbours_ms * per_step,
-                  total.integrate_ms * per_step);
+                  total.integrate_ms * per_step, total.fast_steps, steps, total.fast_steps > 0 ? ", " : "",
+                  total.fast_steps > 0 ? fast_path_isa() : "");
     print_summary(plan, sim.world(), sim.params(), std::to_string(sim.threads()) + " threads", line, steps,
                   seconds);
 }

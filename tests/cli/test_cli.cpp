@@ -38,6 +38,22 @@ TEST(Cli, RunHeadlessWithEveryOptionAndDump) {
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 62);
 }
 
+TEST(Cli, RunSaysHowManyStepsTookTheFastPath) {
+    // Every preset's scene at its own size on the fast path, steps counted: the lab's (its predator order),
+    // the obstacles preset (its predator among the obstacles), a model's fast pass; and scenes that cannot.
+    for (const char* preset : {"ece4760", "obstacles", "couzin", "vga-predator"}) {
+        const Result r = boids(std::string("run --headless --steps 7 --threads 2 --preset ") + preset);
+        ASSERT_EQ(r.code, 0) << r.err;
+        EXPECT_NE(r.out.find("(fast path on 7 of 7 steps, "), std::string::npos) << preset << ":\n" << r.out;
+    }
+    for (const char* plain :
+         {"--preset pynboids", "--precision fix15", "--set speed_estimate=alpha-max-beta-min"}) {
+        const Result r = boids(std::string("run --headless --steps 7 ") + plain);
+        ASSERT_EQ(r.code, 0) << r.err;
+        EXPECT_NE(r.out.find("(fast path on 0 of 7 steps)"), std::string::npos) << plain << ":\n" << r.out;
+    }
+}
+
 TEST(Cli, InitThenDumpWithZeroStepsReproducesTheState) {
     const fs::path dump1 = tmp_dir() / "a.csv", dump2 = tmp_dir() / "b.csv";
     ASSERT_EQ(boids("run --headless --steps 13 --dump " + dump1.string()).code, 0);

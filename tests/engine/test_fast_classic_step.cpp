@@ -1218,6 +1218,13 @@ TEST(FastClassicStep, ProfileIsFilled) {
     EXPECT_GT(last.neighbours_ms, 0.0);
     EXPECT_GE(last.total_ms, last.grid_build_ms + last.neighbours_ms);
     EXPECT_GE(sim.total_profile().total_ms, last.total_ms);
+    // The fast steps counted, in one step's profile and in the total; the plain path's are not.
+    EXPECT_EQ(last.fast_steps, 1);
+    EXPECT_EQ(sim.total_profile().fast_steps, 3);
+    sim.set_fast_path(false);
+    sim.step(2);
+    EXPECT_EQ(sim.last_profile().fast_steps, 0);
+    EXPECT_EQ(sim.total_profile().fast_steps, 3);
     EXPECT_GT(fast_path_lanes(false), 0u);
     EXPECT_GE(fast_path_lanes(false), fast_path_lanes(true));
 }
