@@ -258,6 +258,7 @@ py::dict profile_dict(const StepProfile& p) {
     d["grid_build_ms"] = p.grid_build_ms;
     d["neighbours_ms"] = p.neighbours_ms;
     d["integrate_ms"] = p.integrate_ms;
+    d["fast_steps"] = p.fast_steps;
     return d;
 }
 
@@ -544,7 +545,8 @@ void export_world(py::module_& m) {
             "A dict: steps, agents and counts by kind, mean_speed (px/step) and polarization (1 = aligned) "
             "of\n"
             "the flocking agents, state_hash, precision, threads, and the step profile in milliseconds\n"
-            "(last_step and total: total_ms, grid_build_ms, neighbours_ms, integrate_ms).")
+            "(last_step and total: total_ms, grid_build_ms, neighbours_ms, integrate_ms), with the steps\n"
+            "the fast path took (fast_steps: 0 or 1 in last_step).")
         .def(
             "summary",
             [](PyWorld& w) {

@@ -298,8 +298,9 @@ def test_spawn_remove_reset_and_stats():
     assert s["steps"] == 4 and s["agents"] == 26 and s["predators"] == 2
     assert 3 <= s["mean_speed"] <= 6 and 0 <= s["polarization"] <= 1
     assert s["state_hash"] == w.state_hash() and s["precision"] == "f32" and s["threads"] == 1
-    assert set(s["last_step"]) == {"total_ms", "grid_build_ms", "neighbours_ms", "integrate_ms"}
+    assert set(s["last_step"]) == {"total_ms", "grid_build_ms", "neighbours_ms", "integrate_ms", "fast_steps"}
     assert s["total"]["total_ms"] >= s["last_step"]["total_ms"] >= 0
+    assert s["last_step"]["fast_steps"] == 1 and s["total"]["fast_steps"] == 4  # the classic model's SIMD path
     assert w.summary().startswith("steps=4 paused=false agents=26 ")
     w.reset()
     assert w.steps == 0 and w.state_hash() == start
