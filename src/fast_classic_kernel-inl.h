@@ -1115,11 +1115,19 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     const auto upper_limit = [&](hn::Vec<D> v) HWY_ATTR {
         return c.dives ? hn::IfThenElse(hn::Gt(v, zero), hn::Set(d, c.max_dive_speed), max_speed) : max_speed;
     };
-    auto speed2 = hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy));
-    if constexpr (k3D) {
-        speed2 = hn::Add(speed2, hn::Mul(vz, vz));
+    // The speed, or the lab's alpha-max-beta-min estimate of it from vx and vy (speed_estimate).
+    hn::Vec<D> speed;
+    if (c.exact_speed) {
+        auto speed2 = hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy));
+        if constexpr (k3D) {
+            speed2 = hn::Add(speed2, hn::Mul(vz, vz));
+        }
+        speed = hn::Sqrt(speed2);
+    } else {
+        const auto ax = hn::Abs(vx), ay = hn::Abs(vy);
+        speed = hn::Add(hn::Mul(hn::Set(d, c.alpha), hn::Max(ax, ay)),
+                        hn::Mul(hn::Set(d, c.beta), hn::Min(ax, ay)));
     }
-    const auto speed = hn::Sqrt(speed2);
     const auto slow = hn::Lt(speed, min_speed);
     if (c.min_speed <= c.max_speed && (!c.dives || c.min_speed <= c.max_dive_speed)) {
         // A lane is slow or fast, not both: one division per component serves both limits. (A slow lane is

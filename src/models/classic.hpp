@@ -63,7 +63,7 @@ struct Extension {
 // clang-format off
 inline constexpr std::array<Extension, 12> extensions{{
     {"update", [](const Params& p) { return p.update != UpdateOrder::Synchronous; }, &ModelAbilities::sequential},
-    {"speed_estimate", [](const Params& p) { return p.speed_estimate != SpeedEstimate::Exact; }, &ModelAbilities::extensions},
+    {"speed_estimate", [](const Params& p) { return p.speed_estimate != SpeedEstimate::Exact; }, &ModelAbilities::extensions, true},
     {"fov_angle", [](const Params& p) { return p.fov_angle < 360.0; }, &ModelAbilities::extensions, true},
     {"predator_behavior", [](const Params& p) { return p.predator_behavior != PredatorBehavior::Edge; }, &ModelAbilities::hunting, true},
     {"predator_speed", [](const Params& p) { return p.predator_speed != 0.0; }, &ModelAbilities::hunting, true},

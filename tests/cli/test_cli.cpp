@@ -46,8 +46,7 @@ TEST(Cli, RunSaysHowManyStepsTookTheFastPath) {
         ASSERT_EQ(r.code, 0) << r.err;
         EXPECT_NE(r.out.find("(fast path on 7 of 7 steps, "), std::string::npos) << preset << ":\n" << r.out;
     }
-    for (const char* plain :
-         {"--preset pynboids", "--precision fix15", "--set speed_estimate=alpha-max-beta-min"}) {
+    for (const char* plain : {"--preset pynboids", "--precision fix15", "--set update=sequential"}) {
         const Result r = boids(std::string("run --headless --steps 7 ") + plain);
         ASSERT_EQ(r.code, 0) << r.err;
         EXPECT_NE(r.out.find("(fast path on 0 of 7 steps)"), std::string::npos) << plain << ":\n" << r.out;

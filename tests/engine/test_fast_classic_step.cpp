@@ -389,6 +389,21 @@ TEST(FastClassicStep, PredatorsFirstGiveThePlainPathsBits) {
     }
 }
 
+TEST(FastClassicStep, LabSpeedEstimateGivesThePlainPathsBits) {
+    // The lab's alpha-max-beta-min estimate of the speed (planar: 3D worlds refuse it) in the speed limits,
+    // with a narrow band of speeds that most boids cross each step, the lab's predators among them.
+    for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+        Params p = busy_params(boundary);
+        p.speed_estimate = SpeedEstimate::AlphaMaxBetaMin;
+        p.min_speed = 3;
+        p.max_speed = 4;
+        SCOPED_TRACE(scene_name(p));
+        expect_fast_equals_plain(p, busy_world<float>(p, 2), 20);
+        expect_fast_equals_plain(p, busy_world<double>(p, 2), 10);
+        expect_plain_bits_on_every_simd_target(p, busy_world<float>(p, 2), 10, scene_name(p));
+    }
+}
+
 TEST(FastClassicStep, PredatorsAtTheirOwnSpeedGiveThePlainPathsBits) {
     // The lab's predator at a speed of its own: it keeps turning back at the margins.
     for (const int dimensions : {2, 3}) {
@@ -1178,7 +1193,7 @@ TEST(FastClassicStep, FallsBackToThePlainPathWhereItDoesNotApply) {
                                            {"max_dive_speed", "5", true},
                                            {"perch_rest_max", "20", true},
                                            {"predator_order", "before-flocking", true},
-                                           {"speed_estimate", "alpha-max-beta-min", false}}) {
+                                           {"speed_estimate", "alpha-max-beta-min", true}}) {
         Params extended = p;
         set_param(extended, key, value);
         Simulation<float> one = make_sim(extended, busy_world<float>(p, 0), true, 2);
