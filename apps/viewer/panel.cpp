@@ -2,6 +2,7 @@
 
 #include "panel_mapping.hpp"
 
+#include "boids/fast_path.hpp"
 #include "boids/precision.hpp"
 #include "boids/scenario.hpp"
 
@@ -445,8 +446,9 @@ void draw_hud(const ViewerState& state, const char* precision) {
     }
     ImGui::Text("render %.1f fps (%.2f ms/frame)", s.render_fps, s.render_ms);
     const StepProfile& p = s.last_profile;
-    ImGui::Text("step %.2f ms: grid %.2f  neighbours %.2f  integrate %.2f", p.total_ms, p.grid_build_ms,
-                p.neighbours_ms, p.integrate_ms);
+    const std::string path = step_path_note(p, s.steps_taken, fast_path_isa());
+    ImGui::Text("step %.2f ms%s: grid %.2f  neighbours %.2f  integrate %.2f", p.total_ms, path.c_str(),
+                p.grid_build_ms, p.neighbours_ms, p.integrate_ms);
     ImGui::Text("elapsed %.1f s   %lld steps", s.elapsed_s, s.steps_taken);
     if (state.paused) {
         ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "paused (space resumes, . steps)");

@@ -21,6 +21,13 @@ const char* bottleneck_name(Bottleneck b) {
     return b == Bottleneck::Step ? "the step" : "drawing";
 }
 
+std::string step_path_note(const StepProfile& last, long long steps_taken, std::string_view isa) {
+    if (steps_taken == 0) {
+        return {};
+    }
+    return last.fast_steps > 0 ? " (fast path, " + std::string(isa) + ")" : " (plain path)";
+}
+
 std::optional<SimRate> parse_sim_rate(std::string_view text) {
     if (text == "max") {
         return SimRate::Unlimited;

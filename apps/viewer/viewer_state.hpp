@@ -59,6 +59,12 @@ enum class Bottleneck { Step, Drawing };
 /// "the step" or "drawing", for the HUD and the grow report.
 [[nodiscard]] const char* bottleneck_name(Bottleneck b);
 
+/// Which path took the last step, for the HUD: " (fast path, AVX2)" with the SIMD target `isa`, " (plain
+/// path)", or nothing before the first step. A scene the fast path does not take (the sequential update,
+/// fixed point) steps many times slower, and the slider that caused it may be far from the frame rate's line.
+[[nodiscard]] std::string step_path_note(const StepProfile& last, long long steps_taken,
+                                         std::string_view isa);
+
 /// Measurements the viewer writes once per frame, for the HUD and for outside controllers.
 struct ViewerStats {
     long long steps_taken = 0;

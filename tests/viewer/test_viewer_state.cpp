@@ -43,4 +43,13 @@ TEST(ViewerState, TheBottleneckIsThePartThatCostsMorePerFrame) {
     EXPECT_STREQ(bottleneck_name(Bottleneck::Step), "the step");
 }
 
+// The HUD's step line says which path took the last step, once there is one.
+TEST(ViewerState, TheStepLineNamesThePathThatTookTheLastStep) {
+    StepProfile fast;
+    fast.fast_steps = 1;
+    EXPECT_EQ(step_path_note(fast, 12, "AVX2"), " (fast path, AVX2)");
+    EXPECT_EQ(step_path_note(StepProfile{}, 12, "AVX2"), " (plain path)");
+    EXPECT_EQ(step_path_note(StepProfile{}, 0, "AVX2"), "");
+}
+
 } // namespace boids::viewer
