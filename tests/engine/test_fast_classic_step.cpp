@@ -657,6 +657,7 @@ World<Real> predators_among_obstacles(const Params& p) {
 template <class Real>
 int predators_kept_out(const Params& p, const World<Real>& start, int steps) {
     Simulation<Real> plain = make_sim(p, start, false, 2);
+    const classic::Constants<Real> c(p);
     int kept_out = 0;
     for (int s = 0; s < steps; ++s) {
         const World<Real> before = plain.world();
@@ -668,8 +669,7 @@ int predators_kept_out(const Params& p, const World<Real>& start, int steps) {
                 continue;
             }
             Real x = before.x[i] + w.vx[i], y = before.y[i] + w.vy[i];
-            if (p.boundary == Boundary::Wrap) {
-                const classic::Constants<Real> c(p);
+            if (c.wrap) {
                 x = classic::wrap_position(x, c.width);
                 y = classic::wrap_position(y, c.height);
             }
