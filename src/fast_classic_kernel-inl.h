@@ -19,8 +19,7 @@
 // of view below 360 degrees takes each pair's view test in lanes where its answer is certain and in double,
 // as the plain path does, where it is not (in_view); Flake's line of sight notes the candidates that test may
 // put in a lane's sight cone and shows them to the plain path's own double test in the same order (Sight). So
-// the fast path reproduces the plain path's bits (predator sums aside, see fast_classic_step.cpp), on every
-// instruction set.
+// the fast path reproduces the plain path's bits on every instruction set.
 
 #include "fast_classic_kernel.hpp"
 

@@ -17,10 +17,8 @@
 // the rows back as it ends (the next look will likely come after it), and sync() skips rows already current,
 // so a program that reads the world after every step pays the scatter inside the step, once.
 //
-// Bits: the geometry is SpatialGrid::build's and the kernel sums in the plain path's order, so the
-// result is the plain path's to the bit, except that a boid sums the predators in range in world order
-// rather than predator-grid order (only the sign of that sum is used, and with two or fewer predators in
-// range the sums are equal since addition commutes).
+// Bits: the geometry is SpatialGrid::build's and the kernel sums in the plain path's order (the predators
+// in range in world order, as every path sums them), so the result is the plain path's to the bit.
 
 #include "fast_classic_step.hpp"
 

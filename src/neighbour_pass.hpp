@@ -22,6 +22,7 @@
 #include "neighbour_pass_types.hpp"
 #include "predator_behavior.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace boids {
@@ -93,41 +94,59 @@ void neighbour_pass(const World<Real>& w, const SpatialGrid<Real>& flock, const 
                     Next& next, int threads, const std::uint32_t* ids = nullptr) {
     const std::size_t n = w.size();
     const bool depth = geo.three_d;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
-    for (std::size_t i = 0; i < n; ++i) {
-        Agent<Real> a = agent_at(w, i, depth, ids);
-        const auto neighbour = [&](const SpatialGrid<Real>& grid, std::uint32_t s) {
-            return geo.neighbour(a, grid.x(s), grid.y(s), grid.z(s), grid.vx(s), grid.vy(s), grid.vz(s),
-                                 grid.agent(s));
-        };
-        if (is_flocking(a.kind)) {
-            typename Policy::Sums sums{};
-            if constexpr (requires { policy.start(sums, a); }) {
-                policy.start(sums, a);
-            }
-            if constexpr (Policy::query == NeighbourQuery::InRange) {
-                flock.for_each_candidate(a.x, a.y, a.z, [&](std::uint32_t s) {
-                    if (flock.agent(s) != a.index) {
-                        policy.accumulate(sums, a, neighbour(flock, s));
-                    }
-                });
-            } else {
-                KNearest nearest;
-                k_nearest(flock, a.x, a.y, a.index, policy.k(), geo.wrap, geo.width, geo.height, nearest,
-                          policy.block_cell());
-                for (int m = 0; m < nearest.count; ++m) { // nearest first
-                    policy.accumulate(sums, a,
-                                      neighbour(flock, nearest.found[static_cast<std::size_t>(m)].slot));
+#pragma omp parallel num_threads(threads)
+    {
+        // The predator slots of an agent's block of cells, summed in world order (step 5).
+        std::vector<std::uint32_t> predator_slots;
+#pragma omp for schedule(dynamic, 1024)
+        for (std::size_t i = 0; i < n; ++i) {
+            Agent<Real> a = agent_at(w, i, depth, ids);
+            const auto neighbour = [&](const SpatialGrid<Real>& grid, std::uint32_t s) {
+                return geo.neighbour(a, grid.x(s), grid.y(s), grid.z(s), grid.vx(s), grid.vy(s), grid.vz(s),
+                                     grid.agent(s));
+            };
+            if (is_flocking(a.kind)) {
+                typename Policy::Sums sums{};
+                if constexpr (requires { policy.start(sums, a); }) {
+                    policy.start(sums, a);
                 }
+                if constexpr (Policy::query == NeighbourQuery::InRange) {
+                    flock.for_each_candidate(a.x, a.y, a.z, [&](std::uint32_t s) {
+                        if (flock.agent(s) != a.index) {
+                            policy.accumulate(sums, a, neighbour(flock, s));
+                        }
+                    });
+                } else {
+                    KNearest nearest;
+                    k_nearest(flock, a.x, a.y, a.index, policy.k(), geo.wrap, geo.width, geo.height, nearest,
+                              policy.block_cell());
+                    for (int m = 0; m < nearest.count; ++m) { // nearest first
+                        policy.accumulate(sums, a,
+                                          neighbour(flock, nearest.found[static_cast<std::size_t>(m)].slot));
+                    }
+                }
+                // The predators in range are summed in world order, as the brute-force oracle
+                // (reference_step), the sequential pass and the fast path sum them: the grid visits its cells
+                // in block order, and three offsets or more summed in another order can round to a sum of
+                // another sign, which is all step 5 reads. Two add to the same sum in either order.
+                predator_slots.clear();
+                predators.for_each_candidate(a.x, a.y, a.z,
+                                             [&](std::uint32_t s) { predator_slots.push_back(s); });
+                if (predator_slots.size() > 2) {
+                    std::sort(predator_slots.begin(), predator_slots.end(),
+                              [&](std::uint32_t l, std::uint32_t r) {
+                                  return predators.agent(l) < predators.agent(r);
+                              });
+                }
+                for (const std::uint32_t s : predator_slots) {
+                    policy.accumulate_predator(sums, a, neighbour(predators, s));
+                }
+                policy.steer(sums, a);
+            } else {
+                steer_predator<Real, Policy>(a, flock, geo, hunter);
             }
-            predators.for_each_candidate(a.x, a.y, a.z, [&](std::uint32_t s) {
-                policy.accumulate_predator(sums, a, neighbour(predators, s));
-            });
-            policy.steer(sums, a);
-        } else {
-            steer_predator<Real, Policy>(a, flock, geo, hunter);
+            store_next(a, i, depth, next);
         }
-        store_next(a, i, depth, next);
     }
 }
 

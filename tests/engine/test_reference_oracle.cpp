@@ -5,12 +5,15 @@
 // with a tolerance far below anything a wrong neighbour set or a wrong rule would produce; a free-running
 // comparison would instead measure the flock's chaos.
 
+#include "boids/detail/spatial_grid.hpp"
 #include "boids/simulation.hpp"
 #include "boids/spawn.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 namespace boids {
 namespace {
@@ -115,6 +118,57 @@ TEST(GridMatchesOracle, SinglePrecisionStaysClose) {
         }
         world = sim.world();
     }
+}
+
+/// One boid and three predators in range whose x offsets are +60, -60 and the smallest step below the
+/// boid's x: summed in world order the tiny one is lost against 60 and the sum is 0 (no turn along x);
+/// summed in the predator grid's block order (the row across the seam first, the tiny one's row last) it
+/// survives, and the boid would turn. Every path sums them in world order, as the oracle does.
+template <class Real>
+void expect_predators_summed_in_world_order() {
+    Params p;
+    p.boundary = Boundary::Wrap;
+    p.width = p.height = 1000;
+    p.predator_range = 100;
+    p.predator_turn_factor = 0.5;
+    p.min_speed = 2;
+    p.max_speed = 6;
+    World<Real> world;
+    const Real x = 1;
+    world.add(Kind::Boid, x, 490, 0, 3, 0);
+    world.add(Kind::Predator, std::nextafter(x, Real(0)), 510, 0, 1, 0); // in the row above the boid's
+    world.add(Kind::Predator, 61, 490, 0, 1, 0);                         // offset -60
+    world.add(Kind::Predator, 941, 490, 0, 1, 0);                        // offset +60 across the seam
+    // The predator grid (a 4 x 4 torus of 250 px cells for so few members) visits them in the order 3, 2,
+    // 1: the column across the seam first, then the boid's cell, then the row above.
+    SpatialGrid<Real> grid;
+    grid.build(world, GridMembers::Predators, p.predator_range, true, p.width, p.height, 1);
+    std::vector<std::uint32_t> visited;
+    grid.for_each_candidate(world.x[0], world.y[0],
+                            [&](std::uint32_t s) { visited.push_back(grid.agent(s)); });
+    ASSERT_EQ(visited, (std::vector<std::uint32_t>{3, 2, 1})) << "the scene no longer tests the order";
+    World<Real> expected = world;
+    reference_step(expected, p);
+    ASSERT_EQ(expected.vx[0], Real(0)) << "the oracle's sum in world order is 0 along x";
+    for (const bool fast : {false, true}) {
+        for (const UpdateOrder update : {UpdateOrder::Synchronous, UpdateOrder::Sequential}) {
+            Params q = p;
+            q.update = update;
+            Simulation<Real> sim(q, world);
+            sim.set_fast_path(fast);
+            sim.step();
+            EXPECT_EQ(sim.last_step_fast(), fast && update == UpdateOrder::Synchronous);
+            EXPECT_EQ(sim.world().vx[0], expected.vx[0])
+                << (fast ? "fast" : "plain") << " path, "
+                << (update == UpdateOrder::Sequential ? "sequential" : "synchronous") << " update";
+            EXPECT_EQ(sim.world().vy[0], expected.vy[0]);
+        }
+    }
+}
+
+TEST(GridMatchesOracle, PredatorsInRangeSummedInWorldOrder) {
+    expect_predators_summed_in_world_order<float>();
+    expect_predators_summed_in_world_order<double>();
 }
 
 } // namespace
