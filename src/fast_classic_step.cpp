@@ -382,25 +382,37 @@ void FastClassicStep<Real>::sort_by_cell(bool cells_known) {
                 }
                 cell_of[s] = to;
             }
-            for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
-                const std::uint32_t to = cell_of[s];
-                to_agent[to] = agent[s];
-                to_x[to] = x[s];
-                to_y[to] = y[s];
-                to_vx[to] = vx[s];
-                to_vy[to] = vy[s];
-                if (scouts) { // kinds and biases travel along only when scouts make them vary
-                    to_kind[to] = kind[s];
-                    to_bias[to] = bias[s];
+            // The moves, compiled for the columns that travel: with a test per agent and column the
+            // loop kept every column's pointers live and reloaded some from the stack for each agent.
+            const auto move = [&](auto with_scouts, auto with_depth, auto with_rest) {
+                for (std::size_t s = chunk.begin; s < chunk.end; ++s) {
+                    const std::uint32_t to = cell_of[s];
+                    to_agent[to] = agent[s];
+                    to_x[to] = x[s];
+                    to_y[to] = y[s];
+                    to_vx[to] = vx[s];
+                    to_vy[to] = vy[s];
+                    if constexpr (decltype(with_scouts)::value) { // kinds and biases vary only with scouts
+                        to_kind[to] = kind[s];
+                        to_bias[to] = bias[s];
+                    }
+                    if constexpr (decltype(with_depth)::value) {
+                        to_z[to] = z[s];
+                        to_vz[to] = vz[s];
+                    }
+                    if constexpr (decltype(with_rest)::value) {
+                        to_rest[to] = rest[s];
+                    }
                 }
-                if (three_d) {
-                    to_z[to] = z[s];
-                    to_vz[to] = vz[s];
-                }
-                if (perching) {
-                    to_rest[to] = rest[s];
-                }
-            }
+            };
+            const auto flag = [](bool b, auto then) {
+                return b ? then(std::true_type{}) : then(std::false_type{});
+            };
+            flag(scouts, [&](auto with_scouts) {
+                flag(three_d, [&](auto with_depth) {
+                    flag(perching, [&](auto with_rest) { move(with_scouts, with_depth, with_rest); });
+                });
+            });
         };
         if (cells_known) {
             scatter(std::false_type{});
