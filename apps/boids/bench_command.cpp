@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <malloc.h>
 #include <omp.h>
 #include <string>
 #include <sys/resource.h>
@@ -135,6 +136,12 @@ double peak_rss_bytes() {
     return static_cast<double>(usage.ru_maxrss) * 1024.0;
 }
 
+/// Bytes the C library's allocator holds for the program now (in use, from its heap and its own mappings).
+double allocated_bytes() {
+    const struct mallinfo2 info = mallinfo2();
+    return static_cast<double>(info.uordblks + info.hblkhd);
+}
+
 /// Steps a simulation for about `seconds` of wall time (at least 3 steps).
 struct Timing {
     long long steps = 0;
@@ -188,6 +195,21 @@ struct Rounds {
     double neighbours = -1.0; ///< mean_neighbours() at the end of the last round, when asked for
 };
 
+/// One timed step of `sim` into `r`: its wall time, CPU time and phases.
+template <class Real>
+void time_step(Rounds& r, Simulation<Real>& sim) {
+    const double cpu_start = process_cpu_seconds();
+    const auto before = Clock::now();
+    sim.step();
+    const double seconds = std::chrono::duration<double>(Clock::now() - before).count();
+    r.cpu += process_cpu_seconds() - cpu_start;
+    r.step_s.push_back(seconds);
+    r.seconds += seconds;
+    r.total += sim.last_profile();
+    r.fastest_ms = std::min(r.fastest_ms, sim.last_profile().total_ms);
+    ++r.steps;
+}
+
 /// One round into `r`: spawn, plan.warmup steps, plan.steps timed steps. With `count_neighbours`, the round
 /// that brings `r` to plan.seconds also counts the flock's mean neighbours at its end.
 template <class Real>
@@ -195,18 +217,9 @@ void add_round(Rounds& r, const Scenario& s, const BenchPlan& plan, int threads,
                bool count_neighbours) {
     Simulation<Real> sim = make_sim<Real>(s, threads, plain);
     sim.step(plan.warmup);
-    const double cpu_start = process_cpu_seconds();
     for (long long k = 0; k < plan.steps; ++k) {
-        const auto before = Clock::now();
-        sim.step();
-        const double seconds = std::chrono::duration<double>(Clock::now() - before).count();
-        r.step_s.push_back(seconds);
-        r.seconds += seconds;
-        r.total += sim.last_profile();
-        r.fastest_ms = std::min(r.fastest_ms, sim.last_profile().total_ms);
+        time_step(r, sim);
     }
-    r.cpu += process_cpu_seconds() - cpu_start;
-    r.steps += plan.steps;
     r.fast = sim.last_step_fast();
     if (count_neighbours && r.seconds >= plan.seconds) {
         r.neighbours = mean_neighbours(sim.world(), s.params);
@@ -269,18 +282,29 @@ void w20_table(const BenchPlan& plan) {
             print_row(dims, n, t, peak_rss_bytes(), "");
             continue;
         }
-        // Both dimensions: their rounds in turn, so that the 3D/2D ratio compares steps timed moments
-        // apart, not a minute apart (a virtual machine's speed drifts between the two; §2 of
-        // docs/PERFORMANCE.md). Each dimension gets at least --seconds.
+        // Both dimensions: a round of each at once, their timed steps in turn (a 2D step, then a 3D step),
+        // so that the 3D/2D ratio compares steps timed moments apart: a shared machine's speed drifts by
+        // 10-20% within seconds (docs/PERFORMANCE.md, §2), longer than a round at 1M. Each dimension gets
+        // at least --seconds. The 3D row's memory is the peak less what the 2D flock allocated.
         const Scenario planar = w20_scenario(n), spatial = w20_3d_scenario(n);
         Rounds r2, r3;
-        double planar_rss = 0.0; // the peak before the first 3D round of this size
+        double planar_rss = 0.0, planar_allocated = 0.0;
         do {
-            add_round<Real>(r2, planar, plan, plan.threads, plan.plain, false);
-            if (r3.steps == 0) {
+            const double allocated_before = allocated_bytes();
+            Simulation<Real> flat = make_sim<Real>(planar, plan.threads, plan.plain);
+            flat.step(plan.warmup);
+            if (r2.steps == 0) {
                 planar_rss = peak_rss_bytes();
+                planar_allocated = std::max(0.0, allocated_bytes() - allocated_before);
             }
-            add_round<Real>(r3, spatial, plan, plan.threads, plan.plain, false);
+            Simulation<Real> deep = make_sim<Real>(spatial, plan.threads, plan.plain);
+            deep.step(plan.warmup);
+            for (long long k = 0; k < plan.steps; ++k) {
+                time_step(r2, flat);
+                time_step(r3, deep);
+            }
+            r2.fast = flat.last_step_fast();
+            r3.fast = deep.last_step_fast();
         } while (r2.seconds < plan.seconds || r3.seconds < plan.seconds);
         const double mean_ratio =
             (r3.seconds / static_cast<double>(r3.steps)) / (r2.seconds / static_cast<double>(r2.steps));
@@ -288,14 +312,14 @@ void w20_table(const BenchPlan& plan) {
         std::snprintf(ratio, sizeof ratio, " 3D/2D %.2fx, fastest steps %.2fx", mean_ratio,
                       r3.fastest_ms / r2.fastest_ms);
         print_row(2, n, r2, planar_rss, "");
-        print_row(3, n, r3, peak_rss_bytes(), ratio);
+        print_row(3, n, r3, peak_rss_bytes() - planar_allocated, ratio);
     }
     std::printf(
         "min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time, "
         "all threads.\n"
-        "3D/2D: ns/boid-step in 3D over 2D at the same N, their rounds in turn (target <= 2.5x); fastest "
-        "steps: min ms over min ms. Peak RSS so far; one size alone: /usr/bin/time -v boids bench "
-        "--sizes N\n");
+        "3D/2D: ns/boid-step in 3D over 2D at the same N, their steps in turn (target <= 2.5x); fastest "
+        "steps: min ms over min ms. Peak RSS so far (3D: less the 2D flock's); one size alone: "
+        "/usr/bin/time -v boids bench --sizes N\n");
     print_machine_load("table", table_load.cores());
 }
 
