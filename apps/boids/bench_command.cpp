@@ -16,6 +16,7 @@
 #include <limits>
 #include <malloc.h>
 #include <omp.h>
+#include <optional>
 #include <string>
 #include <sys/resource.h>
 #include <vector>
@@ -210,17 +211,55 @@ void time_step(Rounds& r, Simulation<Real>& sim) {
     ++r.steps;
 }
 
+/// `steps` steps of each of two flocks, in turns of four: four of `a`, four of `b`, and so on, so that both
+/// meet the machine in the same state (a shared machine's speed drifts by 10-20% within seconds, more than
+/// rounds apart can follow). The first step of a turn is not timed: it brings its flock back into the
+/// caches (a step right after the other flock's measured 3-5% slower at 100,000 agents). The flocks fly
+/// as many steps as alone, so they reach the same state.
+template <class Real>
+void time_steps_in_turn(Simulation<Real>& a, Rounds& ra, Simulation<Real>& b, Rounds& rb, long long steps) {
+    constexpr long long per_turn = 4;
+    const auto turn = [](Simulation<Real>& sim, Rounds& r, long long count) {
+        for (long long j = 0; j < count; ++j) {
+            if (j == 0 && count > 1) {
+                sim.step();
+            } else {
+                time_step(r, sim);
+            }
+        }
+    };
+    for (long long k = 0; k < steps; k += per_turn) {
+        const long long count = std::min(per_turn, steps - k);
+        turn(a, ra, count);
+        turn(b, rb, count);
+    }
+}
+
 /// One round into `r`: spawn, plan.warmup steps, plan.steps timed steps. With `count_neighbours`, the round
-/// that brings `r` to plan.seconds also counts the flock's mean neighbours at its end.
+/// that brings `r` to plan.seconds also counts the flock's mean neighbours at its end. With `reference`, a
+/// round of that scene on the fast path flies beside it into `beside`, their timed steps in turn
+/// (time_steps_in_turn).
 template <class Real>
 void add_round(Rounds& r, const Scenario& s, const BenchPlan& plan, int threads, bool plain,
-               bool count_neighbours) {
+               bool count_neighbours, const Scenario* reference = nullptr, Rounds* beside = nullptr) {
     Simulation<Real> sim = make_sim<Real>(s, threads, plain);
     sim.step(plan.warmup);
-    for (long long k = 0; k < plan.steps; ++k) {
-        time_step(r, sim);
+    std::optional<Simulation<Real>> other;
+    if (reference != nullptr) {
+        other.emplace(make_sim<Real>(*reference, threads, false));
+        other->step(plan.warmup);
+    }
+    if (other) {
+        time_steps_in_turn(sim, r, *other, *beside, plan.steps);
+    } else {
+        for (long long k = 0; k < plan.steps; ++k) {
+            time_step(r, sim);
+        }
     }
     r.fast = sim.last_step_fast();
+    if (other) {
+        beside->fast = other->last_step_fast();
+    }
     if (count_neighbours && r.seconds >= plan.seconds) {
         r.neighbours = mean_neighbours(sim.world(), s.params);
     }
@@ -253,8 +292,8 @@ void w20_table(const BenchPlan& plan) {
     std::printf(
         "boids bench: W20 = classic model, vga-predator parameters, wrap world at 20 neighbours in\n"
         "visual range on average (3D: a cube at the density of 20 in a sphere of radius 40), uniform start.\n"
-        "Rounds of: spawn, %lld warm-up steps, %lld timed steps; rounds repeat until %g s are timed per "
-        "size.\n",
+        "Rounds of: spawn, %lld warm-up steps, %lld timed steps (2D and 3D: in turns of four, the first "
+        "untimed);\nrounds repeat until %g s are timed per size.\n",
         plan.warmup, plan.steps, plan.seconds);
     print_header<Real>(plan, resolved_threads(plan));
     const OtherLoad table_load;
@@ -282,10 +321,10 @@ void w20_table(const BenchPlan& plan) {
             print_row(dims, n, t, peak_rss_bytes(), "");
             continue;
         }
-        // Both dimensions: a round of each at once, their timed steps in turn (a 2D step, then a 3D step),
-        // so that the 3D/2D ratio compares steps timed moments apart: a shared machine's speed drifts by
-        // 10-20% within seconds (docs/PERFORMANCE.md, §2), longer than a round at 1M. Each dimension gets
-        // at least --seconds. The 3D row's memory is the peak less what the 2D flock allocated.
+        // Both dimensions: a round of each at once, their timed steps in turn (time_steps_in_turn), so that
+        // the 3D/2D ratio compares steps timed moments apart: a shared machine's speed drifts by 10-20%
+        // within seconds (docs/PERFORMANCE.md, §2), less than a round lasts at 1M. Each dimension gets at
+        // least --seconds. The 3D row's memory is the peak less what the 2D flock allocated.
         const Scenario planar = w20_scenario(n), spatial = w20_3d_scenario(n);
         Rounds r2, r3;
         double planar_rss = 0.0, planar_allocated = 0.0;
@@ -299,10 +338,7 @@ void w20_table(const BenchPlan& plan) {
             }
             Simulation<Real> deep = make_sim<Real>(spatial, plan.threads, plan.plain);
             deep.step(plan.warmup);
-            for (long long k = 0; k < plan.steps; ++k) {
-                time_step(r2, flat);
-                time_step(r3, deep);
-            }
+            time_steps_in_turn(flat, r2, deep, r3, plan.steps);
             r2.fast = flat.last_step_fast();
             r3.fast = deep.last_step_fast();
         } while (r2.seconds < plan.seconds || r3.seconds < plan.seconds);
@@ -317,7 +353,7 @@ void w20_table(const BenchPlan& plan) {
     std::printf(
         "min ms: the fastest timed step (least disturbed by other processes). cpu ms: CPU time, "
         "all threads.\n"
-        "3D/2D: ns/boid-step in 3D over 2D at the same N, their steps in turn (target <= 2.5x); fastest "
+        "3D/2D: ns/boid-step in 3D over 2D at the same N, both flocks at once (target <= 2.5x); fastest "
         "steps: min ms over min ms. Peak RSS so far (3D: less the 2D flock's); one size alone: "
         "/usr/bin/time -v boids bench --sizes N\n");
     print_machine_load("table", table_load.cores());
@@ -430,9 +466,10 @@ void models_table(const BenchPlan& plan) {
         "boids bench --models: every model, and the classic model with each extension alone, each in a "
         "square\nwrap world sized so that a boid has on average %g others within its model's range "
         "(W20's count),\nuniform start, synchronous update. Rounds of: spawn, %lld warm-up steps, %lld "
-        "timed steps; the rows take\ntheir rounds in turn until %g s are timed per row and thread setting. "
-        "ns: the median timed step /\nagents. x fast: over the classic fast path's ns at the same threads. "
-        "neighbours: the mean count within\nrange after the last round.\n",
+        "steps; the rows take their\nrounds in turn until %g s are timed per row and thread setting. Each "
+        "row but the first flies beside\na classic fast flock, steps in turns of four (the first of each "
+        "untimed). ns: the median timed\nstep / agents. x fast: over that classic flock's ns at the same "
+        "threads. neighbours: the mean count\nwithin range after the last round.\n",
         w20_mean_neighbours, plan.warmup, plan.steps, plan.seconds);
     std::printf("%s, fast path SIMD %s (%zu lanes, %s); threads: 1", plan.f64 ? "f64" : "f32",
                 fast_path_isa(), fast_path_lanes(plan.f64),
@@ -455,7 +492,6 @@ void models_table(const BenchPlan& plan) {
             }
         }
         std::printf("\n");
-        std::vector<double> reference_ns; // the classic fast path's figures, column by column
         // Every scene; the classic model and each other model also on the plain path it reproduces (the
         // extensions change the plain classic row little).
         std::vector<std::pair<const Scenario*, bool>> rows; // scene, plain path
@@ -467,48 +503,52 @@ void models_table(const BenchPlan& plan) {
         }
         // The rows' rounds in turn (one of each row and thread setting that is not yet timed long enough,
         // then again), so that a stretch in which other processes take the cores falls on every row alike
-        // and the median steps, and the ratios to the classic row, see past it.
+        // and the median steps see past it. Each row but the classic fast path's flies beside a classic
+        // fast flock, their steps in turn (time_steps_in_turn), and its ratio is to that flock's steps.
         std::vector<Rounds> timed(rows.size() * thread_counts.size());
+        std::vector<Rounds> beside(rows.size() * thread_counts.size());
+        const Scenario& reference = scenes.front();
         for (bool more = true; more;) {
             more = false;
             for (std::size_t row = 0; row < rows.size(); ++row) {
                 for (std::size_t t = 0; t < thread_counts.size(); ++t) {
-                    Rounds& r = timed[row * thread_counts.size() + t];
+                    const std::size_t at = row * thread_counts.size() + t;
+                    Rounds& r = timed[at];
                     if (r.seconds < plan.seconds) {
-                        add_round<Real>(r, *rows[row].first, plan, thread_counts[t], rows[row].second,
-                                        t == 0);
+                        add_round<Real>(r, *rows[row].first, plan, thread_counts[t], rows[row].second, t == 0,
+                                        row == 0 ? nullptr : &reference, &beside[at]);
                         more = more || r.seconds < plan.seconds;
                     }
                 }
             }
         }
-        for (std::size_t row = 0; row < rows.size(); ++row) {
-            const Scenario& scene = *rows[row].first;
-            const bool plain = rows[row].second;
-            const std::string label = plain ? scene.name + ", plain path" : scene.name;
-            const auto agents = static_cast<double>(scene.agents.total());
-            std::string path;
-            double neighbours = -1.0;
+        // ns per boid-step of rounds, a column per thread setting (and the CPU time on one thread).
+        const auto columns = [&](const std::vector<Rounds>& rounds, std::size_t row, double agents) {
             std::vector<double> ns;
             for (std::size_t t = 0; t < thread_counts.size(); ++t) {
-                const Rounds& r = timed[row * thread_counts.size() + t];
+                const Rounds& r = rounds[row * thread_counts.size() + t];
                 ns.push_back(median(r.step_s) * 1e9 / agents);
                 if (thread_counts[t] == 1) {
                     // On one thread the CPU time is the work alone, whatever else the machine runs.
                     ns.push_back(r.cpu * 1e9 / static_cast<double>(r.steps) / agents);
                 }
-                if (t == 0) {
-                    path = r.fast ? "fast" : "plain";
-                    neighbours = r.neighbours;
-                }
             }
-            if (row == 0) {
-                reference_ns = ns;
-            }
+            return ns;
+        };
+        const auto reference_agents = static_cast<double>(reference.agents.total());
+        for (std::size_t row = 0; row < rows.size(); ++row) {
+            const Scenario& scene = *rows[row].first;
+            const bool plain = rows[row].second;
+            const std::string label = plain ? scene.name + ", plain path" : scene.name;
+            const Rounds& first = timed[row * thread_counts.size()];
+            const std::string path = first.fast ? "fast" : "plain";
+            const double neighbours = first.neighbours;
+            const std::vector<double> ns = columns(timed, row, static_cast<double>(scene.agents.total()));
+            const std::vector<double> reference_ns = row == 0 ? ns : columns(beside, row, reference_agents);
             std::string cells;
             for (std::size_t k = 0; k < ns.size(); ++k) {
                 char cell[48];
-                std::snprintf(cell, sizeof cell, k == 1 ? " %8.1f %6.1fx" : " %13.1f %6.1fx", ns[k],
+                std::snprintf(cell, sizeof cell, k == 1 ? " %8.1f %6.2fx" : " %13.1f %6.2fx", ns[k],
                               ns[k] / reference_ns[k]);
                 cells += cell;
             }

@@ -225,8 +225,8 @@ TEST(Cli, BenchPrintsTheW20TableWithPhasesIsaAndMemory) {
     EXPECT_NE(r.out.find("threads 2, f32, fast path (SIMD "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("      2000 "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("      4000 "), std::string::npos) << r.out;
-    // 5 header lines (the CPU's among them), 2 rows in 2D and 2 in 3D, 2 notes, the machine's load.
-    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 13) << r.out;
+    // 6 header lines (the CPU's among them), 2 rows in 2D and 2 in 3D, 2 notes, the machine's load.
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 14) << r.out;
     // Each size's 2D and 3D rows together (their steps taken in turn), the ratio on the 3D row.
     const std::size_t planar = r.out.find("  2       2000 "), spatial = r.out.find("  3       2000 ");
     const std::size_t next = r.out.find("  2       4000 ");
