@@ -30,6 +30,7 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 // Highway's per-target include guard: this file is read once for each instruction set.
 #if defined(BOIDS_FAST_CLASSIC_KERNEL_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -927,14 +928,120 @@ HWY_NOINLINE void rule_by_lane(D d, hn::Mask<D> which, std::size_t count, hn::Ve
     vz = hn::Load(d, lanes[5]);
 }
 
+/// The predators a vector of agents scans in step 5: every one (index nullptr), or those at `index`, in
+/// world order (lane_predators).
+struct PredatorSubset {
+    const std::uint32_t* index = nullptr;
+    std::size_t count = 0;
+};
+
+/// With more predators than this, each vector of agents scans only the predators that may be within reach
+/// of its lanes (line_predators, lane_predators); with as few, scanning each is a handful of vector
+/// operations, less than choosing them.
+inline constexpr std::size_t predators_scanned_whole = 8;
+
+/// Where some agents lie along one axis: their least and greatest coordinate.
+struct AxisExtent {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+    void add(double v) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+};
+
+/// How far from some agents' extent a predator may lie and still be within `range` of one of them as the
+/// lanes compute it: their difference in Real rounds to at least range unless the exact one is below
+/// range (1 + 2^-20), so the test reaches that far.
+inline double predator_reach(double range) {
+    return range * (1.0 + 0x1p-20);
+}
+
+/// Whether a predator at `p` on an axis of the given length (a torus's, with kWrap) may lie within `range` of
+/// an agent in `e` along it, as finish_agents' step 5 sees it: at p, or at the image nearest_image moves it
+/// to, p + length or p - length (computed in Real, as the lanes compute them). It keeps every predator some
+/// lane can see; the lanes' own test decides.
+template <bool kWrap, class Real>
+bool may_reach(Real p, Real length, const AxisExtent& e, double range) {
+    const double reach = predator_reach(range);
+    const auto within = [&](Real v) {
+        const double u = static_cast<double>(v);
+        return u > e.lo - reach && u < e.hi + reach;
+    };
+    if constexpr (kWrap) {
+        return within(p) || within(static_cast<Real>(p + length)) || within(static_cast<Real>(p - length));
+    } else {
+        return within(p);
+    }
+}
+
+/// A predator, or on a torus one of its images, at `x` along the x axis.
+struct PredatorAlongX {
+    double x;
+    std::uint32_t index;
+};
+
+/// The predators of a line of agents: those that may lie within the predator range of the line's extent
+/// across it (along y, and z in 3D), each at x and on a torus also at its images, sorted by x. Leaving out
+/// a predator out of every lane's reach changes no sum: it would add nothing. `along` has room for three
+/// entries per predator.
+template <bool kWrap, bool k3D, class Real>
+void line_predators(const FlockInCellOrder<Real>& f, const AxisExtent& along_y, const AxisExtent& along_z,
+                    std::vector<PredatorAlongX>& along) {
+    const auto& c = f.c;
+    const auto range = static_cast<double>(c.predator_range);
+    along.clear();
+    for (std::size_t k = 0; k < f.predators; ++k) {
+        if (!may_reach<kWrap>(f.predator_y[k], c.height, along_y, range) ||
+            (k3D && !may_reach<kWrap>(f.predator_z[k], c.depth, along_z, range))) {
+            continue;
+        }
+        const Real x = f.predator_x[k];
+        const auto p = static_cast<std::uint32_t>(k);
+        along.push_back({static_cast<double>(x), p});
+        if constexpr (kWrap) {
+            along.push_back({static_cast<double>(static_cast<Real>(x + c.width)), p});
+            along.push_back({static_cast<double>(static_cast<Real>(x - c.width)), p});
+        }
+    }
+    std::sort(along.begin(), along.end(),
+              [](const PredatorAlongX& l, const PredatorAlongX& r) { return l.x < r.x; });
+}
+
+/// The predators of a line (line_predators) that may lie within the predator range of a vector's lanes,
+/// whose extents are given, written to `to` in world order (the order every path sums them in); their
+/// count. Those within reach along x are a run of the line's, found by bisection.
+template <bool kWrap, bool k3D, class Real>
+std::size_t lane_predators(const FlockInCellOrder<Real>& f, const std::vector<PredatorAlongX>& along,
+                           const AxisExtent& along_x, const AxisExtent& along_y, const AxisExtent& along_z,
+                           std::uint32_t* to) {
+    const auto& c = f.c;
+    const auto range = static_cast<double>(c.predator_range);
+    const double reach = predator_reach(range);
+    const double lo = along_x.lo - reach, hi = along_x.hi + reach;
+    auto it = std::upper_bound(along.begin(), along.end(), lo,
+                               [](double v, const PredatorAlongX& e) { return v < e.x; });
+    std::size_t kept = 0;
+    for (; it != along.end() && it->x < hi; ++it) {
+        const std::uint32_t p = it->index;
+        if (may_reach<kWrap>(f.predator_y[p], c.height, along_y, range) &&
+            (!k3D || may_reach<kWrap>(f.predator_z[p], c.depth, along_z, range))) {
+            to[kept++] = p;
+        }
+    }
+    std::sort(to, to + kept);
+    return static_cast<std::size_t>(std::unique(to, to + kept) - to); // two images of one predator
+}
+
 /// docs/MODEL.md §2.3-2.9 for `count` agents in lanes, from their neighbour sums; the new state may be
 /// stored up to slot `writable_end` (the end of the row). Out of line: it runs once per vector of agents
 /// (against ~6 candidates per agent), and one copy serves the kernel's variants of the candidate test.
-/// `sight`: the lanes' neighbours dead ahead, with a line of sight (nullptr otherwise).
+/// `sight`: the lanes' neighbours dead ahead, with a line of sight (nullptr otherwise). `near`: the predators
+/// step 5 scans.
 template <bool kWrap, bool k3D, class D, class Real>
 HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_t slot0, std::size_t count,
                               std::size_t writable_end, const Lanes<D>& a, const NeighbourSums<D>& s,
-                              const Sight<D>* sight) {
+                              const Sight<D>* sight, PredatorSubset near) {
     const auto& c = f.c;
     const auto zero = hn::Zero(d);
     const auto x = a.x, y = a.y, z = a.z;
@@ -959,13 +1066,15 @@ HWY_INLINE void finish_agents(D d, const FlockInCellOrder<Real>& f, std::uint32_
     // (Adams' VGA predator page's order), or first of all (the ECE 4760 lab page's: step 2 then reads the
     // kicked velocity).
     const auto flee_predators = [&]() HWY_ATTR {
-        if (f.predators == 0) {
+        const std::size_t scanned = near.index != nullptr ? near.count : f.predators;
+        if (scanned == 0) {
             return;
         }
         auto pdx = zero, pdy = zero, pdz = zero;
         const auto range = hn::Set(d, c.predator_range);
         const auto range2 = hn::Set(d, c.predator_range2);
-        for (std::size_t p = 0; p < f.predators; ++p) {
+        for (std::size_t k = 0; k < scanned; ++k) { // world order, as every path sums them
+            const std::size_t p = near.index != nullptr ? near.index[k] : k;
             auto px = hn::Set(d, f.predator_x[p]), py = hn::Set(d, f.predator_y[p]);
             if constexpr (kWrap) {
                 px = nearest_image(d, x, px, c.width, c.half_width);
@@ -1468,10 +1577,26 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
     const int max_tile = kWrap ? std::min(4, f.nx - 2) : 4;
     const auto lane_index = hn::Iota(di, 0); // once: Highway's Iota goes through memory
     Sight<D> sight;                          // line of sight only
+    // Many predators: each line keeps those within reach of its agents across the line (along y, and z),
+    // and each vector of agents those of the line's within reach of its lanes.
+    const bool choose_predators = f.predators > predators_scanned_whole;
+    std::vector<PredatorAlongX> line_along;
+    std::vector<std::uint32_t> near_lanes(choose_predators ? f.predators : 0);
+    line_along.reserve(choose_predators ? 3 * f.predators : 0);
     for (int line = line_begin; line < line_end; ++line) {
         const int layer = line / f.ny, row = line % f.ny;
         const std::uint32_t* start =
             f.cell_start + static_cast<std::size_t>(line) * static_cast<std::size_t>(f.nx);
+        if (choose_predators && start[0] < start[f.nx]) {
+            AxisExtent along_y, along_z;
+            for (std::uint32_t slot = start[0]; slot < start[f.nx]; ++slot) {
+                along_y.add(static_cast<double>(f.y[slot]));
+                if constexpr (k3D) {
+                    along_z.add(static_cast<double>(f.z[slot]));
+                }
+            }
+            line_predators<kWrap, k3D>(f, along_y, along_z, line_along);
+        }
         int col0 = 0;
         while (col0 < f.nx) {
             int col1 = col0;
@@ -1513,8 +1638,22 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
                 if constexpr ((kView & view_sight) != 0) {
                     sight_settle(d, f, sight);
                 }
+                PredatorSubset near;
+                if (choose_predators) {
+                    AxisExtent along[3];
+                    for (std::size_t l = 0; l < count; ++l) {
+                        along[0].add(static_cast<double>(f.x[slot + l]));
+                        along[1].add(static_cast<double>(f.y[slot + l]));
+                        if constexpr (k3D) {
+                            along[2].add(static_cast<double>(f.z[slot + l]));
+                        }
+                    }
+                    near.index = near_lanes.data();
+                    near.count = lane_predators<kWrap, k3D>(f, line_along, along[0], along[1], along[2],
+                                                            near_lanes.data());
+                }
                 finish_agents<kWrap, k3D>(d, f, slot, count, start[f.nx], a, s,
-                                          (kView & view_sight) != 0 ? &sight : nullptr);
+                                          (kView & view_sight) != 0 ? &sight : nullptr, near);
             }
             col0 = col1 + 1;
         }

@@ -578,17 +578,7 @@ bool FastClassicStep<Real>::try_step(World<Real>& world, const Params& params, l
         loaded_ = false; // the world changed shape behind our back: it is the only copy
     }
     if (!loaded_) {
-        std::size_t predators = 0;
-        for (const Kind k : world.kind) {
-            predators += k == Kind::Predator;
-        }
-        if (predators > fast_path_max_predators) {
-            return false;
-        }
         load(world, params, threads);
-    } else if (predators_.size() > fast_path_max_predators) {
-        sync(world, true, threads); // give the world back to the plain path
-        return false;
     }
     if (!compute_geometry(params, threads, whole)) {
         sync(world, true, threads); // give the world back to the plain path

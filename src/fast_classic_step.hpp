@@ -20,10 +20,6 @@
 
 namespace boids::detail {
 
-/// Predators beyond this count make the fast path's per-vector predator scan costlier than the plain
-/// path's predator grid; such worlds take the plain path.
-inline constexpr std::size_t fast_path_max_predators = 64;
-
 /// A column with an entry per slot, starting at its own offset in a page (SpreadColumnAllocator).
 template <class T>
 using SlotColumn = std::vector<T, SpreadColumnAllocator<T>>;
@@ -50,11 +46,10 @@ class FastClassicStep {
 public:
     /// One synchronous step of the classic model (docs/MODEL.md §2), the world's `step`th (where food
     /// sources are), on `threads` threads, writing the phases' timing to `profile`.
-    /// Returns false, having changed nothing, when the fast path does not apply: a visual range of 0,
-    /// more than fast_path_max_predators predators, or in wrap mode a torus less than 3 cells wide, high
-    /// or (3D) deep (where the plain path's 3 x 3 (x 3) block would visit a cell twice).
-    /// `whole`, when given, lays the grid out as that of a larger flock this world is part of (its member
-    /// count and bounding box; see GridExtent), as SpatialGrid::build does.
+    /// Returns false, having changed nothing, when the fast path does not apply: a visual range of 0, or
+    /// in wrap mode a torus less than 3 cells wide, high or (3D) deep (where the plain path's 3 x 3 (x 3)
+    /// block would visit a cell twice). `whole`, when given, lays the grid out as that of a larger flock this
+    /// world is part of (its member count and bounding box; see GridExtent), as SpatialGrid::build does.
     /// `ids`, when given, are the agents' ids in a larger flock (Simulation::set_agent_ids), which perching
     /// hashes.
     bool try_step(World<Real>& world, const Params& params, long long step, int threads, StepProfile& profile,

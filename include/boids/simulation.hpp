@@ -92,7 +92,7 @@ public:
     void set_agent_ids(std::vector<std::uint32_t> ids) { agent_ids_ = std::move(ids); }
 
     /// True when the last step ran on the fast path: for the classic model the SIMD step (with the
-    /// extensions it runs, in float or double, 2D or 3D, with a visual range > 0 and at most 64 predators),
+    /// extensions it runs, in float or double, 2D or 3D, with a visual range > 0),
     /// for the topological, weighted, Vicsek and Couzin models their fast passes (synchronous update, float
     /// or double); otherwise the plain path runs.
     [[nodiscard]] bool last_step_fast() const { return last_step_fast_; }

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -385,6 +386,32 @@ TEST(FastClassicStep, PredatorsFirstGiveThePlainPathsBits) {
             p.predator_behavior = PredatorBehavior::Pursue;
             expect_hunt_gives_plain_bits(p, hunting_world<float>(p), 20);
             expect_plain_bits_on_every_simd_target(p, hunting_world<float>(p), 10, scene_name(p));
+        }
+    }
+}
+
+TEST(FastClassicStep, ManyPredatorsGiveThePlainPathsBits) {
+    // Beyond a few predators each vector of agents scans only those within reach of its lanes (along its
+    // line, then its own extent; across the torus's seams by their images): the same sums in the same world
+    // order. A predator range that reaches well into the flock, predators fleeing and hunting in both orders.
+    for (const int dimensions : {2, 3}) {
+        for (const Boundary boundary : {Boundary::Margin, Boundary::Wrap}) {
+            for (const PredatorOrder order : {PredatorOrder::AfterEdges, PredatorOrder::BeforeFlocking}) {
+                Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
+                p.predator_range = 120;
+                p.predator_order = order;
+                SCOPED_TRACE(scene_name(p) +
+                             (order == PredatorOrder::BeforeFlocking ? ", before" : ", after"));
+                const World<float> flock = busy_world<float>(p, 150);
+                ASSERT_EQ(std::count(flock.kind.begin(), flock.kind.end(), Kind::Predator), 150);
+                expect_fast_equals_plain(p, flock, 20);
+                expect_fast_equals_plain(p, busy_world<double>(p, 150), 10);
+                p.predator_behavior = PredatorBehavior::Pursue;
+                expect_hunt_gives_plain_bits(p, busy_world<float>(p, 100), 15);
+            }
+            Params p = dimensions == 3 ? busy_params_3d(boundary) : busy_params(boundary);
+            p.predator_range = 120;
+            expect_plain_bits_on_every_simd_target(p, busy_world<float>(p, 150), 10, scene_name(p));
         }
     }
 }
@@ -1160,10 +1187,10 @@ TEST(FastClassicStep, EditingTheWorldBetweenStepsIsSeen) {
 
 TEST(FastClassicStep, FallsBackToThePlainPathWhereItDoesNotApply) {
     Params p = busy_params(Boundary::Margin);
-    // More predators than the fast path scans per vector.
-    Simulation<float> many = make_sim(p, busy_world<float>(p, 65), true, 2);
+    // Any number of predators takes the fast path (each vector scans those within its reach).
+    Simulation<float> many = make_sim(p, busy_world<float>(p, 400), true, 2);
     many.step();
-    EXPECT_FALSE(many.last_step_fast());
+    EXPECT_TRUE(many.last_step_fast());
     // A torus under 3 cells across.
     Params narrow = p;
     narrow.boundary = Boundary::Wrap;
