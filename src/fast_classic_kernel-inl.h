@@ -983,8 +983,7 @@ struct PredatorAlongX {
 
 /// The predators of a line of agents: those that may lie within the predator range of the line's extent
 /// across it (along y, and z in 3D), each at x and on a torus also at its images, sorted by x. Leaving out
-/// a predator out of every lane's reach changes no sum: it would add nothing. `along` has room for three
-/// entries per predator.
+/// a predator out of every lane's reach changes no sum: it would add nothing.
 template <bool kWrap, bool k3D, class Real>
 void line_predators(const FlockInCellOrder<Real>& f, const AxisExtent& along_y, const AxisExtent& along_z,
                     std::vector<PredatorAlongX>& along) {
@@ -1030,7 +1029,7 @@ std::size_t lane_predators(const FlockInCellOrder<Real>& f, const std::vector<Pr
         }
     }
     std::sort(to, to + kept);
-    return static_cast<std::size_t>(std::unique(to, to + kept) - to); // two images of one predator
+    return static_cast<std::size_t>(std::unique(to, to + kept) - to); // images of one predator
 }
 
 /// docs/MODEL.md §2.3-2.9 for `count` agents in lanes, from their neighbour sums; the new state may be
@@ -1580,9 +1579,12 @@ void lines_impl(const FlockInCellOrder<Real>& f, bool general, int line_begin, i
     // Many predators: each line keeps those within reach of its agents across the line (along y, and z),
     // and each vector of agents those of the line's within reach of its lanes.
     const bool choose_predators = f.predators > predators_scanned_whole;
+    // A vector lists a predator once per image within its reach (up to three on a torus narrower than
+    // twice the predator range), before keeping one.
+    const std::size_t images = kWrap ? 3 : 1;
     std::vector<PredatorAlongX> line_along;
-    std::vector<std::uint32_t> near_lanes(choose_predators ? f.predators : 0);
-    line_along.reserve(choose_predators ? 3 * f.predators : 0);
+    std::vector<std::uint32_t> near_lanes(choose_predators ? images * f.predators : 0);
+    line_along.reserve(choose_predators ? images * f.predators : 0);
     for (int line = line_begin; line < line_end; ++line) {
         const int layer = line / f.ny, row = line % f.ny;
         const std::uint32_t* start =

@@ -414,6 +414,15 @@ TEST(FastClassicStep, ManyPredatorsGiveThePlainPathsBits) {
             expect_plain_bits_on_every_simd_target(p, busy_world<float>(p, 150), 10, scene_name(p));
         }
     }
+    // A torus three cells wide with a predator range beyond its width: every image of a predator lies within
+    // reach of a vector's lanes, and each is listed (then one kept per predator).
+    Params narrow = busy_params(Boundary::Wrap);
+    narrow.width = 130;
+    narrow.margin_left = narrow.margin_right = 10;
+    narrow.predator_range = 200;
+    SCOPED_TRACE("narrow torus");
+    expect_fast_equals_plain(narrow, spawn_world<float>(narrow, AgentCounts{400, 0, 0, 40}, 3), 10);
+    expect_fast_equals_plain(narrow, spawn_world<double>(narrow, AgentCounts{400, 0, 0, 40}, 3), 10);
 }
 
 TEST(FastClassicStep, LabSpeedEstimateGivesThePlainPathsBits) {
