@@ -146,7 +146,7 @@ void CellLanesBaselineStep(benchmark::State& state) {
     }
     report_step_on(state, n);
 }
-/// The fast step and the cell-lanes kernel's flown side by side, their steps in turns of four, the first
+/// The fast step and the cell-lanes kernel flown side by side, their steps in turns of four, the first
 /// step of each turn flown but not timed (a step right after the other flock's pays for bringing its own
 /// back into the caches), as `boids bench` flies 2D and 3D. Flown one after the other, the two cases above
 /// meet a shared machine in different states: their ratio at 1M moved from 1.2x to 1.45x between two runs
