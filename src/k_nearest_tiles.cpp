@@ -358,6 +358,34 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         block_lines::Columns pieces[2];
         const int spans =
             high - low + 5 <= nx ? block_lines::column_spans(low - 2, high + 2, nx, wrap, pieces) : 0;
+        // The slots three rows on, under the tile, fetched ahead: the search past two rings reads them now
+        // (k_nearest_past_two_rings, a few agents in a hundred, each stalled on them otherwise), and the
+        // tiles a row later, as their block's last row. Found by their cells' bounds, which were fetched a
+        // row of tiles earlier as the bounds four rows on.
+        if (ny >= 7) {
+            const int from = std::max(low - 2, 0), to = std::min(high + 2, nx - 1);
+            const int three_on = block_lines::grid_row(row + 3, ny, wrap);
+            const int four_on = block_lines::grid_row(row + 4, ny, wrap);
+            if (four_on >= 0) {
+                __builtin_prefetch(start + static_cast<std::size_t>(four_on) * static_cast<std::size_t>(nx) +
+                                   from);
+            }
+            if (three_on >= 0) {
+                const std::size_t base = static_cast<std::size_t>(three_on) * static_cast<std::size_t>(nx);
+                const std::uint32_t run = start[base + static_cast<std::size_t>(from)];
+                const std::uint32_t run_end = start[base + static_cast<std::size_t>(to) + 1];
+                const auto fetch = [&](const auto* column) {
+                    constexpr std::uint32_t per_line = 64 / sizeof(*column);
+                    for (std::uint32_t s = run / per_line * per_line; s < run_end; s += per_line) {
+                        __builtin_prefetch(column + s);
+                    }
+                };
+                fetch(grid.xs().data());
+                fetch(grid.ys().data());
+                fetch(lines.column);
+                fetch(lines.row);
+            }
+        }
         // The candidates: the block's rows, the tile's own first and then outward.
         candidates.count = 0;
         candidates.own = max_candidates;
