@@ -202,11 +202,16 @@ inline bool float_keys_hold(double near2, double far2) {
 }
 
 /// Ranks the candidates for the tile's agents in lanes: offers each candidate to each lane that may see
-/// it (in the lane's own 5 x 5 cells, nearer than limits.seen, not itself). `bits`: the keys' place bits.
+/// it (in the lane's own cells, `reach` rings around its own: 5 x 5 cells for two, nearer than
+/// limits.seen, not itself). `bits`: the keys' place bits. The tile's agents are the slots [first, first +
+/// n), which follow one another in the candidates from place candidates.own; or, with `scattered`, the n
+/// slots scattered[i], each at place scattered_own[i] in the candidates.
 template <class DT, bool kImages, bool kSeven, class Real>
 HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std::uint32_t first,
-                       std::size_t n, int k, Real width, Real height, const KeyLimits<hn::TFromD<DT>>& limits,
-                       int bits, const Candidates& candidates, Lists<hn::TFromD<DT>>& lists) {
+                       std::size_t n, int k, int reach, Real width, Real height,
+                       const KeyLimits<hn::TFromD<DT>>& limits, int bits, const Candidates& candidates,
+                       Lists<hn::TFromD<DT>>& lists, const std::uint32_t* scattered = nullptr,
+                       const std::uint32_t* scattered_own = nullptr) {
     using T = hn::TFromD<DT>;
     using V = hn::Vec<DT>;
     using M = hn::Mask<DT>;
@@ -220,29 +225,30 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
     const Real* const ys = grid.ys().data();
     const std::size_t lanes = hn::Lanes(dd);
     alignas(64) Real ax[max_lanes], ay[max_lanes];
-    alignas(64) T own_column[max_lanes];
+    alignas(64) T own_column[max_lanes], own_place[max_lanes];
     for (std::size_t i = 0; i < lanes; ++i) { // the spare lanes repeat the last agent
-        const std::size_t a = first + std::min(i, n - 1);
+        const std::size_t j = std::min(i, n - 1);
+        const std::size_t a = scattered != nullptr ? scattered[j] : first + j;
         ax[i] = xs[a];
         ay[i] = ys[a];
         own_column[i] = static_cast<T>(column[a]);
+        // Each lane's own place (places are exact in float).
+        own_place[i] = static_cast<T>(scattered != nullptr ? scattered_own[j] : candidates.own + i);
     }
     const VR px = hn::Load(dr, ax), py = hn::Load(dr, ay);
-    // A lane sees the candidates of its own five columns, told by the grid's own binning (slot_lines), not
-    // by a bound on distances and their rounding: without images [column - 2, column + 2], with them the
-    // columns' distance the shorter way round the torus. (Lines are exact in float too: a grid has fewer
-    // than 2^24 of them to an axis.)
+    // A lane sees the candidates of its own columns (five for two rings), told by the grid's own binning
+    // (slot_lines), not by a bound on distances and their rounding: without images [column - reach,
+    // column + reach], with them the columns' distance the shorter way round the torus. (Lines are exact
+    // in float too: a grid has fewer than 2^24 of them to an axis.)
     const V lane_column = hn::Load(dd, own_column);
-    const V columns = hn::Set(dd, static_cast<T>(grid.columns())), two = hn::Set(dd, T(2));
-    const V low = hn::Sub(lane_column, two), high = hn::Add(lane_column, two);
+    const V columns = hn::Set(dd, static_cast<T>(grid.columns())), rings = hn::Set(dd, static_cast<T>(reach));
+    const V low = hn::Sub(lane_column, rings), high = hn::Add(lane_column, rings);
     const V seen_below = hn::Set(dd, limits.seen), inf = hn::Inf(dd);
     const auto truncate = hn::Set(du, static_cast<U>(~place_mask<U>(bits)));
     const VR w = hn::Set(dr, width), h = hn::Set(dr, height);
     const VR hw = hn::Set(dr, width / Real(2)), hh = hn::Set(dr, height / Real(2));
     const VR nhw = hn::Neg(hw), nhh = hn::Neg(hh);
-    // Each lane's own place: the tile's agents follow one another from candidates.own (places are exact in
-    // float).
-    const V own = hn::Iota(dd, static_cast<T>(candidates.own));
+    const V own = hn::Load(dd, own_place);
 
     Levels<DT, kSeven> levels(k);
     const auto offer = [&](std::uint32_t p, auto may_be_self) HWY_ATTR __attribute__((always_inline)) {
@@ -270,7 +276,7 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
         M seen;
         if constexpr (kImages) { // on a torus: the columns' distance the shorter way round
             const V apart = hn::Abs(hn::Sub(col, lane_column));
-            seen = hn::And(hn::Lt(d2, seen_below), hn::Le(hn::Min(apart, hn::Sub(columns, apart)), two));
+            seen = hn::And(hn::Lt(d2, seen_below), hn::Le(hn::Min(apart, hn::Sub(columns, apart)), rings));
         } else {
             seen = hn::And(hn::Lt(d2, seen_below), hn::And(hn::Ge(col, low), hn::Le(col, high)));
         }
@@ -280,6 +286,13 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
         levels.Sink(hn::IfThenElse(
             seen, hn::BitCast(dd, hn::Or(hn::And(hn::BitCast(du, d2), truncate), hn::Set(du, U{p}))), inf));
     };
+    if (scattered != nullptr) { // any candidate may be a lane's own agent
+        for (std::uint32_t p = 0; p < candidates.count; ++p) {
+            offer(p, std::true_type{});
+        }
+        levels.Store(lists);
+        return;
+    }
     const std::uint32_t own_from = candidates.own, own_to = candidates.own + static_cast<std::uint32_t>(n);
     for (std::uint32_t p = 0; p < own_from; ++p) {
         offer(p, std::false_type{});
@@ -338,6 +351,142 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
     // the candidate's own position.
     const double half_w = static_cast<double>(width) / 2, half_h = static_cast<double>(height) / 2;
     const bool rows_clear = 5 * g.cell_h < 0.99 * half_h;
+    // Agents whose lanes find fewer than k nearer than two rings: the ring search goes on to ring 3, and
+    // answers with the 7 x 7 cells' k nearest nearer than three rings when there are k. Such agents (a few
+    // in a hundred at one agent per cell, most of them near a gap in the flock, and so near one another)
+    // wait in `pending` until a tile's worth is known; then those of a row close enough to share their
+    // cells' candidates (columns at most max_three_rings_span apart) take a tile of their own, whose lanes
+    // rank those candidates as a tile's lanes rank theirs: a vector operation per level and candidate,
+    // where the agent-by-agent search ranks double lanes by counts after a compress per vector of
+    // candidates. A lane's list is the answer when a tile's lane would answer (its k-th below three rings
+    // for certain, its keys apart); the others take that search.
+    const double three_rings = 3 * grid.min_cell(), three2 = three_rings * three_rings; // the search's bound
+    const KeyLimits<T> limits3 = KeyLimits<T>::Of(near2, three2);
+    const bool three_rings_tiled =
+        nx >= 7 && ny >= 7 && (!std::is_same_v<T, float> || float_keys_hold(near2, three2));
+    const bool rows_clear3 = 7 * g.cell_h < 0.99 * half_h;
+    constexpr int max_three_rings_span = 4;
+    constexpr std::size_t max_pending = 256;
+    std::uint32_t pending[max_pending];
+    std::size_t pending_count = 0;
+    Candidates wide;
+    Lists<T> wide_lists;
+    std::uint32_t wide_own[Lists<T>::lanes];
+    // A tile of the agents pending[from, to) (one row, their columns within max_three_rings_span); returns
+    // the lanes it answers, as bits.
+    const auto three_rings_tile = [&](std::size_t from, std::size_t to) HWY_ATTR -> unsigned {
+        const std::uint32_t* const group = pending + from;
+        const std::size_t n = to - from;
+        const int row = static_cast<int>(lines.row[group[0]]);
+        int low = nx, high = -1;
+        for (std::size_t i = 0; i < n; ++i) {
+            low = std::min(low, static_cast<int>(lines.column[group[i]]));
+            high = std::max(high, static_cast<int>(lines.column[group[i]]));
+            wide_own[i] = max_candidates;
+        }
+        block_lines::Columns pieces[2];
+        const int spans = block_lines::column_spans(low - 3, high + 3, nx, wrap, pieces);
+        wide.count = 0;
+        for (int step = 0; step < 7; ++step) {
+            const int r = block_lines::grid_row(row + (step % 2 == 0 ? step / 2 : -(step + 1) / 2), ny, wrap);
+            if (r < 0) {
+                continue;
+            }
+            const std::size_t base = static_cast<std::size_t>(r) * static_cast<std::size_t>(nx);
+            for (int piece = 0; piece < spans; ++piece) {
+                const std::uint32_t run = start[base + static_cast<std::size_t>(pieces[piece].first)];
+                const std::uint32_t run_end = start[base + static_cast<std::size_t>(pieces[piece].last) + 1];
+                const std::uint32_t at = wide.count;
+                if (run_end - run > max_candidates - at) {
+                    return 0u; // a crowd
+                }
+                for (std::size_t i = 0; step == 0 && i < n; ++i) {
+                    if (group[i] >= run && group[i] < run_end) {
+                        wide_own[i] = at + (group[i] - run);
+                    }
+                }
+                for (std::uint32_t c = run; c < run_end; c += static_cast<std::uint32_t>(hn::Lanes(du32))) {
+                    hn::StoreU(hn::Add(from_zero, hn::Set(du32, c)), du32, wide.slot + at + (c - run));
+                }
+                wide.count = at + (run_end - run);
+            }
+        }
+        if (std::find(wide_own, wide_own + n, max_candidates) != wide_own + n) {
+            return 0u;
+        }
+        const int bits = place_bits(wide.count);
+        const bool images = wrap && (spans == 2 || row < 3 || row + 3 >= ny || !rows_clear3 ||
+                                     (high - low + 7) * g.cell_w >= 0.99 * half_w);
+        if (images) {
+            RankTile<DT, true, false>(grid, lines.column, 0, n, k, 3, width, height, limits3, bits, wide,
+                                      wide_lists, group, wide_own);
+        } else if (k == 7) {
+            RankTile<DT, false, true>(grid, lines.column, 0, n, k, 3, width, height, limits3, bits, wide,
+                                      wide_lists, group, wide_own);
+        } else {
+            RankTile<DT, false, false>(grid, lines.column, 0, n, k, 3, width, height, limits3, bits, wide,
+                                       wide_lists, group, wide_own);
+        }
+        // Each lane's list, told as a tile's lanes are below (a lane at a time: few lanes).
+        const auto key_bits = [](T key) { return std::bit_cast<U>(key); };
+        const auto bucket = [&](T key) { return static_cast<U>(key_bits(key) >> bits); };
+        const T answered_below =
+            std::bit_cast<T>(static_cast<U>(key_bits(limits3.answered) & ~place_mask<U>(bits)));
+        const std::size_t top = static_cast<std::size_t>(max_tile_k - k);
+        unsigned answered = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const T kth = wide_lists.list[max_tile_k - 1][i];
+            if (!(kth < answered_below)) {
+                continue; // fewer than k seen, or a k-th not below three rings for certain
+            }
+            U nearer = bucket(kth);
+            bool apart = static_cast<U>(bucket(wide_lists.left_out[i]) - nearer) >= limits3.gap;
+            for (std::size_t j = max_tile_k - 1; apart && j-- > top;) {
+                const U level = bucket(wide_lists.list[j][i]);
+                apart = static_cast<U>(nearer - level) >= limits3.gap;
+                nearer = level;
+            }
+            if (!apart) {
+                continue;
+            }
+            const std::uint32_t s = group[i];
+            for (std::size_t j = top; j < max_tile_k; ++j) {
+                nearest[(j - top) * stride + (s - begin)] =
+                    wide.slot[place(key_bits(wide_lists.list[j][i]), bits)];
+            }
+            count[s - begin] = k;
+            answered |= 1u << i;
+        }
+        return answered;
+    };
+    // The pending agents in tiles of a row's agents close together; the agent-by-agent search for the rest.
+    const auto flush_pending = [&]() HWY_ATTR {
+        for (std::size_t from = 0; from < pending_count;) {
+            std::size_t to = from + 1;
+            if (three_rings_tiled) {
+                const double row = lines.row[pending[from]];
+                double low = lines.column[pending[from]], high = low;
+                const auto span = [&](double column) {
+                    return std::max(high, column) - std::min(low, column);
+                };
+                while (to < pending_count && to - from < lanes && lines.row[pending[to]] == row &&
+                       span(lines.column[pending[to]]) <= max_three_rings_span &&
+                       span(lines.column[pending[to]]) + 7 <= nx) {
+                    low = std::min(low, lines.column[pending[to]]);
+                    high = std::max(high, lines.column[pending[to]]);
+                    ++to;
+                }
+            }
+            const unsigned answered = three_rings_tiled ? three_rings_tile(from, to) : 0u;
+            for (std::size_t i = from; i < to; ++i) {
+                if (((answered >> (i - from)) & 1u) == 0) {
+                    by_agent(pending[i], true);
+                }
+            }
+            from = to;
+        }
+        pending_count = 0;
+    };
     Candidates candidates;
     Lists<T> lists;
     for (std::uint32_t first = begin; first < end;) {
@@ -425,13 +574,13 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         const bool images = wrap && (spans == 2 || row < 2 || row + 2 >= ny || !rows_clear ||
                                      (high - low + 5) * g.cell_w >= 0.99 * half_w);
         if (images) {
-            RankTile<DT, true, false>(grid, lines.column, first, n, k, width, height, limits, bits,
+            RankTile<DT, true, false>(grid, lines.column, first, n, k, 2, width, height, limits, bits,
                                       candidates, lists);
         } else if (k == 7) {
-            RankTile<DT, false, true>(grid, lines.column, first, n, k, width, height, limits, bits,
+            RankTile<DT, false, true>(grid, lines.column, first, n, k, 2, width, height, limits, bits,
                                       candidates, lists);
         } else {
-            RankTile<DT, false, false>(grid, lines.column, first, n, k, width, height, limits, bits,
+            RankTile<DT, false, false>(grid, lines.column, first, n, k, 2, width, height, limits, bits,
                                        candidates, lists);
         }
         // Each lane's list, as slots; the lanes whose list may not be k_nearest's then take the
@@ -497,12 +646,21 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
                     }
                 }
             }
-            if (!answered) {
-                by_agent(s, ((past_two_rings >> i) & 1u) != 0);
+            if (answered) {
+                continue;
+            }
+            if (((past_two_rings >> i) & 1u) == 0) {
+                by_agent(s);
+                continue;
+            }
+            pending[pending_count++] = s;
+            if (pending_count == max_pending) {
+                flush_pending();
             }
         }
         first = past;
     }
+    flush_pending();
 }
 
 /// Tiles of float keys from float storage (KeyLimits), of double keys from double storage or where a

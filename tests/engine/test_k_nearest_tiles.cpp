@@ -113,6 +113,37 @@ TEST(KNearestTiles, GivesTheRingSearchsListsWhenTheKthLiesBeyondTwoRings) {
     });
 }
 
+/// `n` agents uniform in a square of `side` but for empty discs of radius `hole` around a few centres, one
+/// of them on the square's corner (on a torus, across both seams): along a disc's rim, neighbours in a row
+/// of cells have fewer than k within two rings, and share a tile past them.
+template <class Real>
+World<Real> with_holes(int n, double side, double hole, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0, side);
+    const double centres[][2] = {{0, 0}, {0.3 * side, 0.6 * side}, {0.7 * side, 0.25 * side}};
+    World<Real> w;
+    while (static_cast<int>(w.size()) < n) {
+        const double x = u(rng), y = u(rng);
+        const auto inside = [&](const double(&c)[2]) {
+            const auto apart = [&](double d) { return std::min(std::abs(d), side - std::abs(d)); };
+            return std::hypot(apart(x - c[0]), apart(y - c[1])) < hole;
+        };
+        if (std::none_of(std::begin(centres), std::end(centres), inside)) {
+            w.add(Kind::Boid, static_cast<Real>(x), static_cast<Real>(y), Real(0), Real(0), 0);
+        }
+    }
+    return w;
+}
+
+TEST(KNearestTiles, GivesTheRingSearchsListsAroundGapsInTheFlock) {
+    on_every_target([] {
+        EXPECT_EQ(differences(with_holes<float>(4000, 1000, 90, 21), 1000, true, {7, 8}), 0);
+        EXPECT_EQ(differences(with_holes<float>(4000, 1000, 90, 22), 1000, false, {7}), 0);
+        EXPECT_EQ(differences(with_holes<double>(4000, 1000, 90, 23), 1000, true, {7}), 0);
+        EXPECT_EQ(differences(with_holes<double>(4000, 1000, 90, 24), 1000, false, {6, 7}), 0);
+    });
+}
+
 TEST(KNearestTiles, TiesGoToTheLowerIndexAsInTheRingSearch) {
     testing::expect_ties_as_the_ring_search(
         [](const auto& w, double side, bool wrap, std::initializer_list<int> ks) {
