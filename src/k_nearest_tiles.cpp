@@ -507,10 +507,10 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         block_lines::Columns pieces[2];
         const int spans =
             high - low + 5 <= nx ? block_lines::column_spans(low - 2, high + 2, nx, wrap, pieces) : 0;
-        // The slots three rows on, under the tile, fetched ahead: the search past two rings reads them now
-        // (k_nearest_past_two_rings, a few agents in a hundred, each stalled on them otherwise), and the
-        // tiles a row later, as their block's last row. Found by their cells' bounds, which were fetched a
-        // row of tiles earlier as the bounds four rows on.
+        // The slots three rows on, under the tile, fetched ahead: the tiles of agents past two rings read
+        // them soon (three_rings_tile, or k_nearest_past_two_rings), the tiles a row later read them as
+        // their block's last row, and neither finds them in the cache otherwise. Found by their cells'
+        // bounds, which were fetched a row of tiles earlier as the bounds four rows on.
         if (ny >= 7) {
             const int from = std::max(low - 2, 0), to = std::min(high + 2, nx - 1);
             const int three_on = block_lines::grid_row(row + 3, ny, wrap);

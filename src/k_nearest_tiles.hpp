@@ -16,8 +16,9 @@
 // its 3 x 3 cells. Every other agent (fewer than k within two cells, a k-th within one with a neighbour
 // beyond the 3 x 3 cells, such a tie, a crowd of more candidates than a tile lists, k above max_tile_k, a 3D
 // grid or one of fewer than 5 x 5 cells) takes k_nearest_two_rings, which gives k_nearest's list in every
-// case; one with fewer than k within two cells takes k_nearest_past_two_rings, which does not look there
-// again.
+// case. Agents with fewer than k within two cells (the ring search goes on to ring 3) take tiles of their
+// own over their 7 x 7 cells, those of a row close together, answered in the same way; the rest of them
+// take k_nearest_past_two_rings, which does not look within two cells again.
 
 #include "boids/detail/neighbour_search.hpp"
 
