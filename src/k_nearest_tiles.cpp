@@ -351,6 +351,37 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
     // the candidate's own position.
     const double half_w = static_cast<double>(width) / 2, half_h = static_cast<double>(height) / 2;
     const bool rows_clear = 5 * g.cell_h < 0.99 * half_h;
+    // Lists the slots of the rows `reach` either side of `row` (the row first, then outward), in the column
+    // spans `pieces`, as `list`'s candidates; calls own_row(place, run, run_end) for each of the row's own
+    // runs. False for a crowd: more candidates than keys can tell apart.
+    const auto list_rows = [&](int row, int reach, const block_lines::Columns(&pieces)[2], int spans,
+                               Candidates& list, auto&& own_row) HWY_ATTR {
+        list.count = 0;
+        for (int step = 0; step <= 2 * reach; ++step) {
+            const int r = block_lines::grid_row(row + (step % 2 == 0 ? step / 2 : -(step + 1) / 2), ny, wrap);
+            if (r < 0) {
+                continue;
+            }
+            const std::size_t base = static_cast<std::size_t>(r) * static_cast<std::size_t>(nx);
+            for (int piece = 0; piece < spans; ++piece) {
+                const std::uint32_t run = start[base + static_cast<std::size_t>(pieces[piece].first)];
+                const std::uint32_t run_end = start[base + static_cast<std::size_t>(pieces[piece].last) + 1];
+                const std::uint32_t at = list.count;
+                if (run_end - run > max_candidates - at) {
+                    return false;
+                }
+                if (step == 0) {
+                    own_row(at, run, run_end);
+                }
+                for (std::uint32_t s = run; s < run_end; s += static_cast<std::uint32_t>(hn::Lanes(du32))) {
+                    hn::StoreU(hn::Add(from_zero, hn::Set(du32, s)), du32,
+                               list.slot + at + (s - run)); // past the end: spare
+                }
+                list.count = at + (run_end - run);
+            }
+        }
+        return true;
+    };
     // Agents whose lanes find fewer than k nearer than two rings: the ring search goes on to ring 3, and
     // answers with the 7 x 7 cells' k nearest nearer than three rings when there are k. Such agents (a few
     // in a hundred at one agent per cell, most of them near a gap in the flock, and so near one another)
@@ -386,30 +417,15 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         }
         block_lines::Columns pieces[2];
         const int spans = block_lines::column_spans(low - 3, high + 3, nx, wrap, pieces);
-        wide.count = 0;
-        for (int step = 0; step < 7; ++step) {
-            const int r = block_lines::grid_row(row + (step % 2 == 0 ? step / 2 : -(step + 1) / 2), ny, wrap);
-            if (r < 0) {
-                continue;
+        const auto own_places = [&](std::uint32_t at, std::uint32_t run, std::uint32_t run_end) {
+            for (std::size_t i = 0; i < n; ++i) {
+                if (group[i] >= run && group[i] < run_end) {
+                    wide_own[i] = at + (group[i] - run);
+                }
             }
-            const std::size_t base = static_cast<std::size_t>(r) * static_cast<std::size_t>(nx);
-            for (int piece = 0; piece < spans; ++piece) {
-                const std::uint32_t run = start[base + static_cast<std::size_t>(pieces[piece].first)];
-                const std::uint32_t run_end = start[base + static_cast<std::size_t>(pieces[piece].last) + 1];
-                const std::uint32_t at = wide.count;
-                if (run_end - run > max_candidates - at) {
-                    return 0u; // a crowd
-                }
-                for (std::size_t i = 0; step == 0 && i < n; ++i) {
-                    if (group[i] >= run && group[i] < run_end) {
-                        wide_own[i] = at + (group[i] - run);
-                    }
-                }
-                for (std::uint32_t c = run; c < run_end; c += static_cast<std::uint32_t>(hn::Lanes(du32))) {
-                    hn::StoreU(hn::Add(from_zero, hn::Set(du32, c)), du32, wide.slot + at + (c - run));
-                }
-                wide.count = at + (run_end - run);
-            }
+        };
+        if (!list_rows(row, 3, pieces, spans, wide, own_places)) {
+            return 0u;
         }
         if (std::find(wide_own, wide_own + n, max_candidates) != wide_own + n) {
             return 0u;
@@ -536,33 +552,14 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
             }
         }
         // The candidates: the block's rows, the tile's own first and then outward.
-        candidates.count = 0;
         candidates.own = max_candidates;
-        bool listed = spans > 0;
-        for (int step = 0; listed && step < 5; ++step) {
-            const int r = block_lines::grid_row(row + (step % 2 == 0 ? step / 2 : -(step + 1) / 2), ny, wrap);
-            if (r < 0) {
-                continue;
-            }
-            const std::size_t base = static_cast<std::size_t>(r) * static_cast<std::size_t>(nx);
-            for (int piece = 0; piece < spans; ++piece) {
-                const std::uint32_t run = start[base + static_cast<std::size_t>(pieces[piece].first)];
-                const std::uint32_t run_end = start[base + static_cast<std::size_t>(pieces[piece].last) + 1];
-                const std::uint32_t at = candidates.count;
-                if (run_end - run > max_candidates - at) {
-                    listed = false; // a crowd: more candidates than keys can tell apart
-                    break;
-                }
-                if (step == 0 && first >= run && first < run_end) {
-                    candidates.own = at + (first - run);
-                }
-                for (std::uint32_t s = run; s < run_end; s += static_cast<std::uint32_t>(hn::Lanes(du32))) {
-                    hn::StoreU(hn::Add(from_zero, hn::Set(du32, s)), du32,
-                               candidates.slot + at + (s - run)); // past the end: spare
-                }
-                candidates.count = at + (run_end - run);
-            }
-        }
+        const bool listed =
+            spans > 0 && list_rows(row, 2, pieces, spans, candidates,
+                                   [&](std::uint32_t at, std::uint32_t run, std::uint32_t run_end) {
+                                       if (first >= run && first < run_end) {
+                                           candidates.own = at + (first - run);
+                                       }
+                                   });
         if (!listed || candidates.own == max_candidates) {
             for (std::uint32_t s = first; s < past; ++s) {
                 by_agent(s);
