@@ -384,7 +384,7 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
     };
     // Agents whose lanes find fewer than k nearer than two rings: the ring search goes on to ring 3, and
     // answers with the 7 x 7 cells' k nearest nearer than three rings when there are k. Such agents (a few
-    // in a hundred at one agent per cell, most of them near a gap in the flock, and so near one another)
+    // in a hundred at one agent per cell, where the flock is sparse, often beside one another in a row)
     // wait in `pending` until a tile's worth is known; then those of a row close enough to share their
     // cells' candidates (columns at most max_three_rings_span apart) take a tile of their own, whose lanes
     // rank those candidates as a tile's lanes rank theirs: a vector operation per level and candidate,
