@@ -350,7 +350,6 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
     // Without a seam in the block, and a block well within half the world, no nearest image differs from
     // the candidate's own position.
     const double half_w = static_cast<double>(width) / 2, half_h = static_cast<double>(height) / 2;
-    const bool rows_clear = 5 * g.cell_h < 0.99 * half_h;
     // Lists the slots of the rows `reach` either side of `row` (the row first, then outward), in the column
     // spans `pieces`, as `list`'s candidates; calls own_row(place, run, run_end) for each of the row's own
     // runs. False for a crowd: more candidates than keys can tell apart.
@@ -382,6 +381,74 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         }
         return true;
     };
+    // Ranks a tile's candidates (RankTile) for its agents' blocks `reach` rings around their cells (columns
+    // low to high of `row`, the block's columns in `spans` pieces), with nearest images only where one may
+    // differ from the candidate's own position: a block across a seam or not well within half the world.
+    const auto rank_tile = [&](std::uint32_t first, std::size_t n, int reach, const KeyLimits<T>& with,
+                               int bits, int spans, int row, int low, int high, const Candidates& from,
+                               Lists<T>& into, const std::uint32_t* scattered = nullptr,
+                               const std::uint32_t* scattered_own = nullptr) HWY_ATTR {
+        const int block = 2 * reach + 1;
+        const bool images =
+            wrap && (spans == 2 || row < reach || row + reach >= ny || block * g.cell_h >= 0.99 * half_h ||
+                     (high - low + block) * g.cell_w >= 0.99 * half_w);
+        if (images) {
+            RankTile<DT, true, false>(grid, lines.column, first, n, k, reach, width, height, with, bits, from,
+                                      into, scattered, scattered_own);
+        } else if (k == 7) {
+            RankTile<DT, false, true>(grid, lines.column, first, n, k, reach, width, height, with, bits, from,
+                                      into, scattered, scattered_own);
+        } else {
+            RankTile<DT, false, false>(grid, lines.column, first, n, k, reach, width, height, with, bits,
+                                       from, into, scattered, scattered_own);
+        }
+    };
+    const auto top = static_cast<std::size_t>(max_tile_k - k); // a list's first level
+    // Each lane's list as slots, for the agent of slot agent_slot(i) in lane i < n: the lanes whose list may
+    // not be k_nearest's then take the agent-by-agent search, which writes over it.
+    const auto write_lists = [&](const Lists<T>& from, const Candidates& listed, int bits, std::size_t n,
+                                 auto&& agent_slot) {
+        for (std::size_t j = top; j < max_tile_k; ++j) {
+            std::uint32_t* const level = nearest + (j - top) * stride;
+            for (std::size_t i = 0; i < n; ++i) {
+                level[agent_slot(i) - begin] = listed.slot[place(std::bit_cast<U>(from.list[j][i]), bits)];
+            }
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            count[agent_slot(i) - begin] = k;
+        }
+    };
+    // A key with its place cleared (its bucket's least distance).
+    const auto truncated = [&](hn::Vec<DT> key, int bits) HWY_ATTR {
+        return hn::BitCast(dd,
+                           hn::And(hn::BitCast(du, key), hn::Set(du, static_cast<U>(~place_mask<U>(bits)))));
+    };
+    // The lanes whose lists may not be k_nearest's, told in lanes without a branch per level: fewer than k
+    // seen, or a k-th not below `with`'s rings for certain (a key below the truncated bound has its whole
+    // bucket below it; a key of the bound's bucket may stand for a distance above it), or keys less than
+    // with.gap buckets apart (a lane's successive levels, and its k-th and the least left out, which is no
+    // nearer than the k-th).
+    const auto unsure = [&](const Lists<T>& from, const KeyLimits<T>& with, int bits) HWY_ATTR {
+        const auto bucket = [&](const T* keys) HWY_ATTR {
+            return hn::ShiftRightSame(hn::BitCast(du, hn::Load(dd, keys)), bits);
+        };
+        const auto gap = hn::Set(du, static_cast<U>(with.gap));
+        auto nearer = bucket(from.list[max_tile_k - 1]);
+        auto tied = hn::Lt(hn::Sub(bucket(from.left_out), nearer), gap);
+        for (std::size_t j = max_tile_k - 1; j-- > top;) {
+            const auto level = bucket(from.list[j]);
+            tied = hn::Or(tied, hn::Lt(hn::Sub(nearer, level), gap));
+            nearer = level;
+        }
+        const auto kth = hn::Load(dd, from.list[max_tile_k - 1]);
+        return hn::Or(hn::Not(hn::Lt(kth, truncated(hn::Set(dd, with.answered), bits))),
+                      hn::RebindMask(dd, tied));
+    };
+    const auto lane_bits = [&](hn::Mask<DT> m) HWY_ATTR {
+        std::uint8_t b[8] = {};
+        hn::StoreMaskBits(dd, m, b);
+        return static_cast<unsigned>(b[0]) | static_cast<unsigned>(b[1]) << 8;
+    };
     // Agents whose lanes find fewer than k nearer than two rings: the ring search goes on to ring 3, and
     // answers with the 7 x 7 cells' k nearest nearer than three rings when there are k. Such agents (a few
     // in a hundred at one agent per cell, where the flock is sparse, often beside one another in a row)
@@ -395,7 +462,6 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
     const KeyLimits<T> limits3 = KeyLimits<T>::Of(near2, three2);
     const bool three_rings_tiled =
         nx >= 7 && ny >= 7 && (!std::is_same_v<T, float> || float_keys_hold(near2, three2));
-    const bool rows_clear3 = 7 * g.cell_h < 0.99 * half_h;
     constexpr int max_three_rings_span = 4;
     constexpr std::size_t max_pending = 256;
     std::uint32_t pending[max_pending];
@@ -431,49 +497,9 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
             return 0u;
         }
         const int bits = place_bits(wide.count);
-        const bool images = wrap && (spans == 2 || row < 3 || row + 3 >= ny || !rows_clear3 ||
-                                     (high - low + 7) * g.cell_w >= 0.99 * half_w);
-        if (images) {
-            RankTile<DT, true, false>(grid, lines.column, 0, n, k, 3, width, height, limits3, bits, wide,
-                                      wide_lists, group, wide_own);
-        } else if (k == 7) {
-            RankTile<DT, false, true>(grid, lines.column, 0, n, k, 3, width, height, limits3, bits, wide,
-                                      wide_lists, group, wide_own);
-        } else {
-            RankTile<DT, false, false>(grid, lines.column, 0, n, k, 3, width, height, limits3, bits, wide,
-                                       wide_lists, group, wide_own);
-        }
-        // Each lane's list, told as a tile's lanes are below (a lane at a time: few lanes).
-        const auto key_bits = [](T key) { return std::bit_cast<U>(key); };
-        const auto bucket = [&](T key) { return static_cast<U>(key_bits(key) >> bits); };
-        const T answered_below =
-            std::bit_cast<T>(static_cast<U>(key_bits(limits3.answered) & ~place_mask<U>(bits)));
-        const std::size_t top = static_cast<std::size_t>(max_tile_k - k);
-        unsigned answered = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const T kth = wide_lists.list[max_tile_k - 1][i];
-            if (!(kth < answered_below)) {
-                continue; // fewer than k seen, or a k-th not below three rings for certain
-            }
-            U nearer = bucket(kth);
-            bool apart = static_cast<U>(bucket(wide_lists.left_out[i]) - nearer) >= limits3.gap;
-            for (std::size_t j = max_tile_k - 1; apart && j-- > top;) {
-                const U level = bucket(wide_lists.list[j][i]);
-                apart = static_cast<U>(nearer - level) >= limits3.gap;
-                nearer = level;
-            }
-            if (!apart) {
-                continue;
-            }
-            const std::uint32_t s = group[i];
-            for (std::size_t j = top; j < max_tile_k; ++j) {
-                nearest[(j - top) * stride + (s - begin)] =
-                    wide.slot[place(key_bits(wide_lists.list[j][i]), bits)];
-            }
-            count[s - begin] = k;
-            answered |= 1u << i;
-        }
-        return answered;
+        rank_tile(0, n, 3, limits3, bits, spans, row, low, high, wide, wide_lists, group, wide_own);
+        write_lists(wide_lists, wide, bits, n, [&](std::size_t i) { return group[i]; });
+        return ~lane_bits(unsure(wide_lists, limits3, bits)) & ((1u << n) - 1);
     };
     // The pending agents in tiles of a row's agents close together; the agent-by-agent search for the rest.
     const auto flush_pending = [&]() HWY_ATTR {
@@ -568,64 +594,19 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
             continue;
         }
         const int bits = place_bits(candidates.count);
-        const bool images = wrap && (spans == 2 || row < 2 || row + 2 >= ny || !rows_clear ||
-                                     (high - low + 5) * g.cell_w >= 0.99 * half_w);
-        if (images) {
-            RankTile<DT, true, false>(grid, lines.column, first, n, k, 2, width, height, limits, bits,
-                                      candidates, lists);
-        } else if (k == 7) {
-            RankTile<DT, false, true>(grid, lines.column, first, n, k, 2, width, height, limits, bits,
-                                      candidates, lists);
-        } else {
-            RankTile<DT, false, false>(grid, lines.column, first, n, k, 2, width, height, limits, bits,
-                                       candidates, lists);
-        }
-        // Each lane's list, as slots; the lanes whose list may not be k_nearest's then take the
-        // agent-by-agent search, which writes over it. Which lanes those are is told in lanes, without a
-        // branch per level.
-        const auto key_place = [&](T key) { return place(std::bit_cast<U>(key), bits); };
-        const auto top = static_cast<std::size_t>(max_tile_k - k); // the list's first level
-        for (std::size_t j = top; j < max_tile_k; ++j) {
-            std::uint32_t* const level = nearest + (j - top) * stride + (first - begin);
-            for (std::size_t i = 0; i < n; ++i) {
-                level[i] = candidates.slot[key_place(lists.list[j][i])];
-            }
-        }
-        std::fill(count + (first - begin), count + (past - begin), k);
-        const auto bucket = [&](const T* keys) HWY_ATTR {
-            return hn::ShiftRightSame(hn::BitCast(du, hn::Load(dd, keys)), bits);
-        };
-        // Keys less than limits.gap buckets apart: a lane's successive levels, and its k-th and the least
-        // left out (no nearer than the k-th).
-        const auto gap = hn::Set(du, static_cast<U>(limits.gap));
+        rank_tile(first, n, 2, limits, bits, spans, row, low, high, candidates, lists);
+        write_lists(lists, candidates, bits, n,
+                    [&](std::size_t i) { return first + static_cast<std::uint32_t>(i); });
+        const M unanswered = unsure(lists, limits, bits);
+        // Fewer than k seen: the ring search goes on past two rings.
         const auto kth = hn::Load(dd, lists.list[max_tile_k - 1]);
-        auto nearer = bucket(lists.list[max_tile_k - 1]);
-        auto tied = hn::Lt(hn::Sub(bucket(lists.left_out), nearer), gap);
-        for (std::size_t j = max_tile_k - 1; j-- > top;) {
-            const auto level = bucket(lists.list[j]);
-            tied = hn::Or(tied, hn::Lt(hn::Sub(nearer, level), gap));
-            nearer = level;
-        }
-        // The keys with their places cleared (their buckets' least distances).
-        const auto truncate = hn::Set(du, static_cast<U>(~place_mask<U>(bits)));
-        const auto truncated = [&](auto v) HWY_ATTR {
-            return hn::BitCast(dd, hn::And(hn::BitCast(du, v), truncate));
-        };
-        // Fewer than k seen; or a k-th not below two rings for certain: a key below the truncated bound has
-        // its whole bucket below it (a key of the bound's bucket may stand for a distance above it).
         const M few = hn::Not(hn::Lt(kth, hn::Inf(dd)));
-        const M unanswered =
-            hn::Or(hn::Not(hn::Lt(kth, truncated(hn::Set(dd, limits.answered)))), hn::RebindMask(dd, tied));
         // A k-th nearer than one ring: the ring search stops after ring 1, with the 3 x 3 cells' k nearest.
         // Those are these when all these lie in the 3 x 3 cells (the k nearest of the 5 x 5 cells, and so of
         // any part of them that holds all k). A key's truncated distance is at most its distance, so a lane
         // whose truncated k-th is not below limits.near has its k-th farther than one ring.
-        const M may_be_near = hn::Lt(truncated(kth), hn::Set(dd, limits.near));
-        const auto lane_bits = [&](M m) HWY_ATTR {
-            std::uint8_t b[8] = {};
-            hn::StoreMaskBits(dd, m, b);
-            return static_cast<unsigned>(b[0]) | static_cast<unsigned>(b[1]) << 8;
-        };
+        const M may_be_near = hn::Lt(truncated(kth, bits), hn::Set(dd, limits.near));
+        const auto key_place = [&](T key) { return place(std::bit_cast<U>(key), bits); };
         const unsigned by_search = lane_bits(unanswered);
         const unsigned near = lane_bits(hn::AndNot(unanswered, may_be_near));
         const unsigned past_two_rings = lane_bits(few);
