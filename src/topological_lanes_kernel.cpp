@@ -8,6 +8,7 @@
 #include "hwy/highway.h"
 
 #include "lane_vectors-inl.h"
+#include "scattered_lanes-inl.h"
 #include "topological_lanes_kernel.hpp"
 
 #include <algorithm>
@@ -173,18 +174,9 @@ HWY_ATTR void Sums(const TopologicalNeighbours<Real>& in, std::uint32_t first, s
             // The neighbours' coordinates and headings loaded a lane at a time: with Highway's GatherIndex
             // (hardware gathers on AVX2 and AVX-512) these sums took two fifths longer on Zen 5.
             alignas(64) std::int32_t slot_of[max_lanes];
-            alignas(64) Real gx[max_lanes], gy[max_lanes];
-            alignas(64) double gux[max_lanes], guy[max_lanes];
             hn::Store(slots, di, slot_of);
-            for (std::size_t l = 0; l < lanes; ++l) {
-                const auto s = static_cast<std::uint32_t>(slot_of[l]);
-                gx[l] = in.x[s];
-                gy[l] = in.y[s];
-                gux[l] = in.ux[s];
-                guy[l] = in.uy[s];
-            }
-            VR nx = hn::Load(dr, gx), ny = hn::Load(dr, gy);
-            const V ux = hn::Load(dd, gux), uy = hn::Load(dd, guy);
+            VR nx = ScatteredLanes(dr, in.x, slot_of), ny = ScatteredLanes(dr, in.y, slot_of);
+            const V ux = ScatteredLanes(dd, in.ux, slot_of), uy = ScatteredLanes(dd, in.uy, slot_of);
             if (in.wrap) { // classic::nearest_image
                 const VR ex = hn::Sub(ax, nx), ey = hn::Sub(ay, ny);
                 nx = hn::IfThenElse(hn::Gt(ex, hw), hn::Add(nx, w),
