@@ -721,14 +721,16 @@ HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool seam, Ca
 /// of the 3 x 3 x 3 block's candidates: its edges and corners are far from a tile), and runs the neighbour
 /// loop over the list. The list keeps the plain path's order; it is run early only if it could overflow.
 /// A run (about 5 cells) is examined two vectors at a time with no loop in the common case: a loop whose
-/// trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs. `tile.seam`:
-/// some run is across a wrap seam; then the tile's candidates are culled and listed at the positions the tile
-/// sees (x - shift, the nearest images), and the loop reads them from the list. The lanes' own agents are
-/// the `own_count` slots from `own` (a.slot): listed whole, and their place noted (see add_list).
-template <bool kWrap, unsigned kView, bool k3D, class D, class Real>
-HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, const CandidateRun<Real>* runs,
-                             TileRuns tile, std::uint32_t own, std::size_t own_count, const Lanes<D>& a,
-                             NeighbourSums<D>& sums) {
+/// trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs. kListed: some
+/// run is across a wrap seam (`tile.seam`); then the tile's candidates are culled and listed at the
+/// positions the tile sees (x - shift, the nearest images), and the loop reads them from the list. A
+/// template parameter rather than a flag: the common tile then spends no test per vector on it, and the
+/// registers the shifts would hold keep the box. The lanes' own agents are the `own_count` slots from
+/// `own` (a.slot): listed whole, and their place noted (see add_list).
+template <bool kListed, unsigned kView, bool k3D, class D, class Real>
+HWY_INLINE void list_runs_and_add(D d, const FlockInCellOrder<Real>& f, const CandidateRun<Real>* runs,
+                                  TileRuns tile, std::uint32_t own, std::size_t own_count, const Lanes<D>& a,
+                                  NeighbourSums<D>& sums) {
     const std::size_t lanes = hn::Lanes(d);
     const hn::RebindToSigned<D> di;
     using TI = hn::TFromD<decltype(di)>;
@@ -736,13 +738,13 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, const Candida
     // 0, 1, 2, ... from the lanes' slots (own + lane): Highway's Iota builds its vector through memory,
     // and the wide load after narrow stores would stall on store forwarding once per tile.
     const auto lane_index = hn::Sub(a.slot, hn::Set(di, static_cast<TI>(own)));
+    const auto step = hn::Set(di, static_cast<TI>(lanes));
     std::size_t size = 0; // a local: the list's stores may alias list.size as far as the compiler knows
     std::size_t own_begin = 0, own_end = 0;
-    const bool listed = kWrap && tile.seam;
     const auto flush_if_full = [&]() {
         if (HWY_UNLIKELY(size + lanes > CandidateList<D>::capacity)) {
             list.size = size;
-            add_listed<kView, k3D>(d, f, listed, list, own_begin, own_end, a, sums);
+            add_listed<kView, k3D>(d, f, kListed, list, own_begin, own_end, a, sums);
             size = own_begin = own_end = 0;
         }
     };
@@ -754,20 +756,20 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, const Candida
                              HWY_ATTR { return hn::Sub(v, hn::Min(hn::Max(v, lo), hi)); };
     for (int r = 0; r < tile.count; ++r) {
         const CandidateRun<Real>& run = runs[r];
-        const auto sx = hn::Set(d, run.shift.x), sy = hn::Set(d, run.shift.y), sz = hn::Set(d, run.shift.z);
-        // Lists the kept slots among [k, k + lanes) ∩ [k, end). Loads may run past `end` into the next cells
-        // or the arrays' padding (and a segment may be empty); FirstN drops those lanes. The slots are
-        // compressed in a register and stored whole (the list has a vector of room past its capacity): the
-        // memory form of AVX-512's compress is several times slower on Intel cores.
-        const auto list_vector = [&](std::uint32_t k, std::uint32_t end) HWY_ATTR {
+        // Lists the kept slots among [k, k + lanes) ∩ [k, end), `slots` holding k, k + 1, ...: a lane
+        // at or past the end (in the next cells or the arrays' padding; a segment may be empty) is not
+        // kept. The slots are compressed in a register and stored whole (the list has a vector of room
+        // past its capacity): the memory form of AVX-512's compress is several times slower on Intel
+        // cores.
+        const auto list_vector = [&](std::uint32_t k, hn::Vec<decltype(di)> slots,
+                                     hn::Vec<decltype(di)> end) HWY_ATTR {
             flush_if_full();
-            const std::size_t n = end > k ? end - k : 0;
             auto x = hn::LoadU(d, f.x + k), y = hn::LoadU(d, f.y + k);
             auto z = k3D ? hn::LoadU(d, f.z + k) : zero;
-            if (listed) { // the nearest images (x - 0 is x)
-                x = hn::Sub(x, sx);
-                y = hn::Sub(y, sy);
-                z = hn::Sub(z, sz);
+            if constexpr (kListed) { // the nearest images (x - 0 is x)
+                x = hn::Sub(x, hn::Set(d, run.shift.x));
+                y = hn::Sub(y, hn::Set(d, run.shift.y));
+                z = hn::Sub(z, hn::Set(d, run.shift.z));
             }
             const auto ex = outside(x, box.lo_x, box.hi_x);
             const auto ey = outside(y, box.lo_y, box.hi_y);
@@ -776,12 +778,11 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, const Candida
                 const auto ez = outside(z, box.lo_z, box.hi_z);
                 e2 = hn::Add(e2, hn::Mul(ez, ez));
             }
-            const auto keep = hn::And(hn::Lt(e2, box.reach2), hn::FirstN(d, n));
+            const auto keep = hn::And(hn::Lt(e2, box.reach2), hn::RebindMask(d, hn::Lt(slots, end)));
             const auto keep_index = hn::RebindMask(di, keep);
-            const auto slots = hn::Add(hn::Set(di, static_cast<TI>(k)), lane_index);
             const Compressor<D> compress(d, keep);
             hn::StoreU(compress(slots), di, list.slot + size);
-            if (listed) {
+            if constexpr (kListed) {
                 hn::StoreU(compress(x), d, list.x + size);
                 hn::StoreU(compress(y), d, list.y + size);
                 hn::StoreU(compress(z), d, list.z + size);
@@ -789,11 +790,15 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, const Candida
             size += hn::CountTrue(di, keep_index);
         };
         const auto list_segment = [&](std::uint32_t begin, std::uint32_t end) HWY_ATTR {
-            list_vector(begin, end);
-            list_vector(begin + static_cast<std::uint32_t>(lanes), end);
+            const auto end_slot = hn::Set(di, static_cast<TI>(end));
+            auto slots = hn::Add(hn::Set(di, static_cast<TI>(begin)), lane_index);
+            list_vector(begin, slots, end_slot);
+            slots = hn::Add(slots, step);
+            list_vector(begin + static_cast<std::uint32_t>(lanes), slots, end_slot);
             for (std::uint32_t k = begin + 2 * static_cast<std::uint32_t>(lanes); k < end;
                  k += static_cast<std::uint32_t>(lanes)) {
-                list_vector(k, end); // a crowded run
+                slots = hn::Add(slots, step);
+                list_vector(k, slots, end_slot); // a crowded run
             }
         };
         if (r == tile.own) {
@@ -801,7 +806,7 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, const Candida
             list_segment(run.begin, own);
             flush_if_full();
             hn::StoreU(a.slot, di, list.slot + size);
-            if (listed) {
+            if constexpr (kListed) {
                 hn::StoreU(a.x, d, list.x + size);
                 hn::StoreU(a.y, d, list.y + size);
                 hn::StoreU(a.z, d, list.z + size);
@@ -815,7 +820,21 @@ HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, const Candida
         }
     }
     list.size = size;
-    add_listed<kView, k3D>(d, f, listed, list, own_begin, own_end, a, sums);
+    add_listed<kView, k3D>(d, f, kListed, list, own_begin, own_end, a, sums);
+}
+
+/// list_runs_and_add for a tile across a wrap seam or not.
+template <bool kWrap, unsigned kView, bool k3D, class D, class Real>
+HWY_INLINE void list_and_add(D d, const FlockInCellOrder<Real>& f, const CandidateRun<Real>* runs,
+                             TileRuns tile, std::uint32_t own, std::size_t own_count, const Lanes<D>& a,
+                             NeighbourSums<D>& sums) {
+    if constexpr (kWrap) {
+        if (tile.seam) {
+            list_runs_and_add<true, kView, k3D>(d, f, runs, tile, own, own_count, a, sums);
+            return;
+        }
+    }
+    list_runs_and_add<false, kView, k3D>(d, f, runs, tile, own, own_count, a, sums);
 }
 
 /// Adds the candidates of `count` runs to the lanes' sums, each run with the loop its shift and place need.
