@@ -720,8 +720,7 @@ HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool seam, Ca
 /// others are beyond the visual range of every lane, so skipping them changes no sum (in 3D about a third
 /// of the 3 x 3 x 3 block's candidates: its edges and corners are far from a tile), and runs the neighbour
 /// loop over the list. The list keeps the plain path's order; it is run early only if it could overflow.
-/// A run (about 5 cells) is examined two vectors at a time with no loop in the common case: a loop whose
-/// trip count varies from run to run ends in a mispredicted branch, and a tile has 9 runs. kListed: some
+/// A run is examined a vector at a time (its first one or two before any test: kSecondVector). kListed: some
 /// run is across a wrap seam (`tile.seam`); then the tile's candidates are culled and listed at the
 /// positions the tile sees (x - shift, the nearest images), and the loop reads them from the list. A
 /// template parameter rather than a flag: the common tile then spends no test per vector on it, and the
@@ -739,6 +738,12 @@ HWY_INLINE void list_runs_and_add(D d, const FlockInCellOrder<Real>& f, const Ca
     // and the wide load after narrow stores would stall on store forwarding once per tile.
     const auto lane_index = hn::Sub(a.slot, hn::Set(di, static_cast<TI>(own)));
     const auto step = hn::Set(di, static_cast<TI>(lanes));
+    // A run's first vector, or on vectors of 16 lanes its first two, are listed before the loop's test:
+    // a 16-lane tile's runs (about 5.4 cells, 26 candidates at W20) seldom need a third, and a loop whose
+    // trip count varies ends in a mispredicted branch. An 8-lane tile's runs (about 3.7 cells, 18
+    // candidates) need two or three vectors about equally often: there a second vector before the test
+    // measured no faster than the loop taking it, and a third slower (§4.8 of docs/PERFORMANCE.md).
+    constexpr bool kSecondVector = hn::MaxLanes(D()) >= 16;
     std::size_t size = 0; // a local: the list's stores may alias list.size as far as the compiler knows
     std::size_t own_begin = 0, own_end = 0;
     const auto flush_if_full = [&]() {
@@ -793,12 +798,15 @@ HWY_INLINE void list_runs_and_add(D d, const FlockInCellOrder<Real>& f, const Ca
             const auto end_slot = hn::Set(di, static_cast<TI>(end));
             auto slots = hn::Add(hn::Set(di, static_cast<TI>(begin)), lane_index);
             list_vector(begin, slots, end_slot);
-            slots = hn::Add(slots, step);
-            list_vector(begin + static_cast<std::uint32_t>(lanes), slots, end_slot);
-            for (std::uint32_t k = begin + 2 * static_cast<std::uint32_t>(lanes); k < end;
-                 k += static_cast<std::uint32_t>(lanes)) {
+            std::uint32_t k = begin + static_cast<std::uint32_t>(lanes);
+            if constexpr (kSecondVector) {
                 slots = hn::Add(slots, step);
-                list_vector(k, slots, end_slot); // a crowded run
+                list_vector(k, slots, end_slot);
+                k += static_cast<std::uint32_t>(lanes);
+            }
+            for (; k < end; k += static_cast<std::uint32_t>(lanes)) {
+                slots = hn::Add(slots, step);
+                list_vector(k, slots, end_slot);
             }
         };
         if (r == tile.own) {
