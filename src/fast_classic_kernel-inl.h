@@ -741,8 +741,9 @@ HWY_INLINE void list_runs_and_add(D d, const FlockInCellOrder<Real>& f, const Ca
     // A run's first vector, or on vectors of 16 lanes its first two, are listed before the loop's test:
     // a 16-lane tile's runs (about 5.4 cells, 26 candidates at W20) seldom need a third, and a loop whose
     // trip count varies ends in a mispredicted branch. An 8-lane tile's runs (about 3.7 cells, 18
-    // candidates) need two or three vectors about equally often: there a second vector before the test
-    // measured no faster than the loop taking it, and a third slower (§4.8 of docs/PERFORMANCE.md).
+    // candidates) need two or three vectors about equally often, so the test mispredicts either way:
+    // there a second vector before it measured 2% slower than the loop taking it, and a third slower
+    // still (docs/PERFORMANCE.md, §3.3 and §6).
     constexpr bool kSecondVector = hn::MaxLanes(D()) >= 16;
     std::size_t size = 0; // a local: the list's stores may alias list.size as far as the compiler knows
     std::size_t own_begin = 0, own_end = 0;
