@@ -724,8 +724,8 @@ HWY_NOINLINE void add_listed(D d, const FlockInCellOrder<Real>& f, bool seam, Ca
 /// run is across a wrap seam (`tile.seam`); then the tile's candidates are culled and listed at the
 /// positions the tile sees (x - shift, the nearest images), and the loop reads them from the list. A
 /// template parameter rather than a flag: the common tile then spends no test per vector on it, and the
-/// registers the shifts would hold keep the box. The lanes' own agents are the `own_count` slots from
-/// `own` (a.slot): listed whole, and their place noted (see add_list).
+/// registers the shifts would hold are free for the box's bounds. The lanes' own agents are the `own_count`
+/// slots from `own` (a.slot): listed whole, and their place noted (see add_list).
 template <bool kListed, unsigned kView, bool k3D, class D, class Real>
 HWY_INLINE void list_runs_and_add(D d, const FlockInCellOrder<Real>& f, const CandidateRun<Real>* runs,
                                   TileRuns tile, std::uint32_t own, std::size_t own_count, const Lanes<D>& a,
