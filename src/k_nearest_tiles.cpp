@@ -126,9 +126,22 @@ struct Levels {
         // The farther first, into a register of its own: the other order had GCC copy each level before
         // its max (seven moves per candidate).
         const auto level = [&key](V & l) HWY_ATTR __attribute__((always_inline)) {
-            const V farther = hn::Max(l, key);
-            l = hn::Min(l, key);
-            key = farther;
+            if constexpr (std::is_same_v<hn::TFromD<DT>, float>) {
+                // Float keys compared as 32-bit integers, on the vector integer units, which run more min
+                // and max a cycle than the floating-point ones: the same order, since every key is a
+                // non-negative float (a squared distance with place bits), +infinity or -infinity, and the
+                // integers of those order as the floats do (-infinity's is negative, the least of all).
+                const hn::RebindToSigned<DT> di;
+                const DT dd;
+                const auto li = hn::BitCast(di, l), ki = hn::BitCast(di, key);
+                const V farther = hn::BitCast(dd, hn::Max(li, ki));
+                l = hn::BitCast(dd, hn::Min(li, ki));
+                key = farther;
+            } else {
+                const V farther = hn::Max(l, key);
+                l = hn::Min(l, key);
+                key = farther;
+            }
         };
         // Every key sinks: a branch on whether any lane's list changes (about half the candidates) cost
         // more in mispredictions than the levels.
