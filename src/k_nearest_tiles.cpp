@@ -127,10 +127,10 @@ struct Levels {
         // its max (seven moves per candidate).
         const auto level = [&key](V & l) HWY_ATTR __attribute__((always_inline)) {
             if constexpr (std::is_same_v<hn::TFromD<DT>, float>) {
-                // Float keys compared as 32-bit integers, on the vector integer units, which run more min
-                // and max a cycle than the floating-point ones: the same order, since every key is a
-                // non-negative float (a squared distance with place bits), +infinity or -infinity, and the
-                // integers of those order as the floats do (-infinity's is negative, the least of all).
+                // Float keys compared as 32-bit integers, on the vector integer units: 3-5% off the
+                // topological step on Zen 5 (docs/PERFORMANCE.md §3.4). The same order, since every key is
+                // a non-negative float (a squared distance with place bits), +infinity or -infinity, and
+                // the integers of those order as the floats do (-infinity's is negative, the least of all).
                 const hn::RebindToSigned<DT> di;
                 const DT dd;
                 const auto li = hn::BitCast(di, l), ki = hn::BitCast(di, key);
