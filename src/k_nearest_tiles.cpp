@@ -121,27 +121,36 @@ struct Levels {
         left_out = inf;
     }
 
+    /// The nearer and the farther of two keys in each lane. Float keys are compared as 32-bit integers, on
+    /// the vector integer units: 3-5% off the topological step on Zen 5 (docs/PERFORMANCE.md §3.4). The
+    /// same order, since every key is a non-negative float (a squared distance with place bits), +infinity
+    /// or -infinity, and the integers of those order as the floats do (-infinity's is negative, the least
+    /// of all).
+    HWY_INLINE static V Nearer(V a, V b) {
+        if constexpr (std::is_same_v<hn::TFromD<DT>, float>) {
+            const hn::RebindToSigned<DT> di;
+            return hn::BitCast(DT(), hn::Min(hn::BitCast(di, a), hn::BitCast(di, b)));
+        } else {
+            return hn::Min(a, b);
+        }
+    }
+    HWY_INLINE static V Farther(V a, V b) {
+        if constexpr (std::is_same_v<hn::TFromD<DT>, float>) {
+            const hn::RebindToSigned<DT> di;
+            return hn::BitCast(DT(), hn::Max(hn::BitCast(di, a), hn::BitCast(di, b)));
+        } else {
+            return hn::Max(a, b);
+        }
+    }
+
     /// The key sinks to its place in each lane; the key it pushes past the last level is left out.
     HWY_INLINE void Sink(V key) {
         // The farther first, into a register of its own: the other order had GCC copy each level before
         // its max (seven moves per candidate).
         const auto level = [&key](V & l) HWY_ATTR __attribute__((always_inline)) {
-            if constexpr (std::is_same_v<hn::TFromD<DT>, float>) {
-                // Float keys compared as 32-bit integers, on the vector integer units: 3-5% off the
-                // topological step on Zen 5 (docs/PERFORMANCE.md §3.4). The same order, since every key is
-                // a non-negative float (a squared distance with place bits), +infinity or -infinity, and
-                // the integers of those order as the floats do (-infinity's is negative, the least of all).
-                const hn::RebindToSigned<DT> di;
-                const DT dd;
-                const auto li = hn::BitCast(di, l), ki = hn::BitCast(di, key);
-                const V farther = hn::BitCast(dd, hn::Max(li, ki));
-                l = hn::BitCast(dd, hn::Min(li, ki));
-                key = farther;
-            } else {
-                const V farther = hn::Max(l, key);
-                l = hn::Min(l, key);
-                key = farther;
-            }
+            const V farther = Farther(l, key);
+            l = Nearer(l, key);
+            key = farther;
         };
         // Every key sinks: a branch on whether any lane's list changes (about half the candidates) cost
         // more in mispredictions than the levels.
@@ -155,7 +164,7 @@ struct Levels {
         level(l5);
         level(l6);
         level(l7);
-        left_out = hn::Min(left_out, key);
+        left_out = Nearer(left_out, key);
     }
 
     HWY_INLINE void Store(Lists<hn::TFromD<DT>>& lists) const {
