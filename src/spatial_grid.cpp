@@ -29,6 +29,23 @@ std::size_t SpatialGrid<Real>::cell_of(double px, double py, double pz) const {
 }
 
 template <class Real>
+template <bool kVelocity>
+inline void SpatialGrid<Real>::copy_member(const World<Real>& world, std::size_t slot, std::uint32_t i) {
+    x_[slot] = world.x[i];
+    y_[slot] = world.y[i];
+    if (three_d_) {
+        z_[slot] = world.z[i];
+    }
+    if constexpr (kVelocity) {
+        vx_[slot] = world.vx[i];
+        vy_[slot] = world.vy[i];
+        if (three_d_) {
+            vz_[slot] = world.vz[i];
+        }
+    }
+}
+
+template <class Real>
 void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, double range, bool wrap,
                               double width, double height, double depth, int threads, bool positions_only,
                               const detail::GridExtent* whole) {
@@ -156,6 +173,42 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
     vx_.resize(everything ? m : 0);
     vy_.resize(everything ? m : 0);
     vz_.resize(everything && three_d_ ? m : 0);
+    // Few members (the predators' grid: often none, or a handful among the flock): listed first, in world
+    // order, so that the binning, the counting and the scatter visit them alone instead of every agent.
+    // The same grid as the sort below: its members keep their world order within a cell.
+    if (m * 8 <= n) {
+        std::uint32_t* const index = slot_cell_.data(); // the members' world indices, then their cells
+        std::uint32_t* const cell_of_member = index + m;
+        std::size_t k = 0;
+        for (std::size_t i = 0; k < m; ++i) {
+            index[k] = static_cast<std::uint32_t>(i);
+            k += member(i) ? 1 : 0;
+        }
+        std::uint32_t* const cursor = counters_.data();
+        std::fill(cursor, cursor + cells, 0u);
+        for (k = 0; k < m; ++k) {
+            cell_of_member[k] = static_cast<std::uint32_t>(bin(index[k]));
+            ++cursor[cell_of_member[k]];
+        }
+        std::uint32_t first = 0;
+        for (std::size_t c = 0; c < cells; ++c) {
+            cell_start_[c] = first;
+            first += cursor[c];
+            cursor[c] = cell_start_[c];
+        }
+        cell_start_[cells] = first;
+        for (k = 0; k < m; ++k) {
+            const std::uint32_t s = cursor[cell_of_member[k]]++, i = index[k];
+            if (everything) {
+                agent_[s] = i;
+                copy_member<true>(world, s, i);
+            } else {
+                copy_member<false>(world, s, i);
+            }
+        }
+        members_ = m;
+        return;
+    }
 #pragma omp parallel num_threads(threads)
     {
         const auto t = static_cast<std::size_t>(omp_get_thread_num());
@@ -219,15 +272,7 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
 #pragma omp barrier
             const std::size_t first = m * t / nt, last = m * (t + 1) / nt;
             for (std::size_t s = first; s < last; ++s) {
-                const std::uint32_t i = agent_[s];
-                x_[s] = world.x[i];
-                y_[s] = world.y[i];
-                vx_[s] = world.vx[i];
-                vy_[s] = world.vy[i];
-                if (three_d_) {
-                    z_[s] = world.z[i];
-                    vz_[s] = world.vz[i];
-                }
+                copy_member<true>(world, s, agent_[s]);
             }
         }
     }

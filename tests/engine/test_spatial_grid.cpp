@@ -101,6 +101,62 @@ TEST(SpatialGrid, CellsKeepWorldOrder) {
     EXPECT_EQ(order.size(), 10u);
 }
 
+// A grid of few members (the predators' grid, built from a list of its members) is the grid the same
+// members make as a world of their own (built by the parallel sort over every agent): the same cells, the
+// same slots in the same order, the same copies of their state; in 2D and 3D, margin and wrap, any threads.
+TEST(SpatialGrid, FewMembersMakeTheGridTheyMakeAlone) {
+    for (const bool three_d : {false, true}) {
+        for (const bool wrap : {false, true}) {
+            for (const std::size_t predators : {std::size_t{0}, std::size_t{1}, std::size_t{37}}) {
+                std::mt19937 rng(
+                    static_cast<unsigned>(11 + predators + (wrap ? 100 : 0) + (three_d ? 200 : 0)));
+                std::uniform_real_distribution<double> u(0.0, 400.0), v(-3.0, 3.0);
+                World<double> world, alone;
+                std::vector<std::uint32_t> member;
+                for (std::size_t i = 0; i < 2000; ++i) {
+                    const bool predator = i % 53 == 7 && member.size() < predators;
+                    const Kind kind = predator ? Kind::Predator : Kind::Boid;
+                    const double x = u(rng), y = u(rng), z = u(rng), vx = v(rng), vy = v(rng), vz = v(rng);
+                    if (three_d) {
+                        world.add_3d(kind, x, y, z, vx, vy, vz, 0.0);
+                    } else {
+                        world.add(kind, x, y, vx, vy, 0.0);
+                    }
+                    if (predator) {
+                        member.push_back(static_cast<std::uint32_t>(i));
+                        if (three_d) {
+                            alone.add_3d(Kind::Boid, x, y, z, vx, vy, vz, 0.0);
+                        } else {
+                            alone.add(Kind::Boid, x, y, vx, vy, 0.0);
+                        }
+                    }
+                }
+                ASSERT_EQ(member.size(), predators);
+                const double depth = three_d ? 400.0 : 0.0;
+                for (const int threads : {1, 2}) {
+                    SpatialGrid<double> few, reference;
+                    few.build(world, GridMembers::Predators, 60, wrap, 400, 400, depth, threads);
+                    reference.build(alone, GridMembers::Flocking, 60, wrap, 400, 400, depth, threads);
+                    ASSERT_EQ(few.size(), predators);
+                    ASSERT_EQ(few.columns(), reference.columns());
+                    ASSERT_EQ(few.rows(), reference.rows());
+                    const auto starts = few.cell_starts(), expected = reference.cell_starts();
+                    ASSERT_TRUE(std::equal(starts.begin(), starts.end(), expected.begin(), expected.end()));
+                    for (std::uint32_t s = 0; s < few.size(); ++s) {
+                        EXPECT_EQ(few.agent(s), member[reference.agent(s)]) << "slot " << s;
+                        EXPECT_EQ(few.x(s), reference.x(s));
+                        EXPECT_EQ(few.y(s), reference.y(s));
+                        EXPECT_EQ(few.z(s), reference.z(s));
+                        EXPECT_EQ(few.vx(s), reference.vx(s));
+                        EXPECT_EQ(few.vy(s), reference.vy(s));
+                        EXPECT_EQ(few.vz(s), reference.vz(s));
+                    }
+                }
+            }
+        }
+    }
+}
+
 // The cells follow the member count, never the space the agents span: agents strung out along one axis
 // far apart (which a state file can ask for) once made a grid of millions of cells, then gigabytes.
 TEST(SpatialGrid, CellsStayNearTheMemberCountHoweverFarAgentsSpread) {

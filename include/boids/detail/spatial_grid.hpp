@@ -281,6 +281,10 @@ private:
         }
     };
 
+    /// Slot `slot` takes the copies of world agent `i`: its position, and with kVelocity its velocity.
+    template <bool kVelocity>
+    void copy_member(const World<Real>& world, std::size_t slot, std::uint32_t i);
+
     /// Calls visit(slot) for every slot of a cell, in slot (world) order.
     template <class Visit>
     void visit_cell(std::size_t cell, Visit& visit) const {
