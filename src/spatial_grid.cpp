@@ -190,13 +190,10 @@ void SpatialGrid<Real>::build(const World<Real>& world, GridMembers members, dou
             cell_of_member[k] = static_cast<std::uint32_t>(bin(index[k]));
             ++cursor[cell_of_member[k]];
         }
-        std::uint32_t first = 0;
-        for (std::size_t c = 0; c < cells; ++c) {
-            cell_start_[c] = first;
-            first += cursor[c];
-            cursor[c] = cell_start_[c];
-        }
-        cell_start_[cells] = first;
+        detail::prefix_cursors(
+            cells, 1, cell_start_.data(), chunk_total_.data(),
+            [&](std::size_t c, std::size_t) -> std::uint32_t& { return cursor[c]; },
+            [](std::size_t, std::size_t, std::uint32_t) {}); // outside a team: one thread, no barriers
         for (k = 0; k < m; ++k) {
             const std::uint32_t s = cursor[cell_of_member[k]]++, i = index[k];
             if (everything) {
