@@ -8,11 +8,13 @@
 //   BOIDS_SIMD_TARGET=avx2 ./build/release/boids_bench --benchmark_filter=BesideCellLanes
 //                                              # the fast step against a straightforward kernel, on AVX2
 //   BOIDS_SIMD_TARGET=sse4 ./build/release/boids_bench --benchmark_filter=AngleArrays   # the models' angles
+//   ./build/release/boids_bench --benchmark_filter=DividerIssue   # square roots, divisions at each width
 //
 // ns_per_boid_step is wall time per boid per step (all threads). Reported, never asserted.
 
 #include "angle_lanes.hpp"
 #include "cell_lanes_baseline.hpp"
+#include "divider_rate.hpp"
 
 #include "boids/detail/grid_geometry.hpp"
 #include "boids/fast_path.hpp"
@@ -319,6 +321,29 @@ void AngleArrays(benchmark::State& state) {
     state.SetLabel(std::string(fast_path_isa()) + (tangents ? " atan2" : " sin_cos"));
 }
 BENCHMARK(AngleArrays)->Arg(0)->Arg(1);
+
+/// The divider's pace (divider_rate.hpp): square roots (0) or divisions (1) of doubles in vectors of 2, 4
+/// or 8 lanes (128, 256, 512 bits; the target's widest where it has fewer), four independent streams.
+/// ns_per_instruction is what a vector costs the divider, ns_per_lane what each of its lanes does.
+void DividerIssue(benchmark::State& state) {
+    const auto op = state.range(0) == 0 ? bench::DividerOp::SquareRoot : bench::DividerOp::Division;
+    constexpr std::uint64_t rounds = 1 << 16;
+    bench::DividerRun run;
+    double seed = 1.0;
+    for (auto _ : state) {
+        run = bench::divider_run(op, static_cast<std::size_t>(state.range(1)), rounds, seed);
+        benchmark::DoNotOptimize(run.sum);
+        seed += 1.0;
+    }
+    const double instructions = 4.0 * rounds;
+    using benchmark::Counter;
+    state.counters["ns_per_instruction"] =
+        Counter(instructions, Counter::kIsIterationInvariantRate | Counter::kInvert);
+    state.counters["ns_per_lane"] = Counter(instructions * static_cast<double>(run.lanes),
+                                            Counter::kIsIterationInvariantRate | Counter::kInvert);
+    state.SetLabel(std::string(fast_path_isa()) + ", " + std::to_string(64 * run.lanes) + " bits");
+}
+BENCHMARK(DividerIssue)->ArgsProduct({{0, 1}, {2, 4, 8}})->Unit(benchmark::kMicrosecond);
 
 } // namespace
 
