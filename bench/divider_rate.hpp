@@ -3,8 +3,8 @@
 // SIMD target BOIDS_SIMD_TARGET names (docs/PERFORMANCE.md §3.2, "The divider at each width"). Couzin's
 // candidate loop takes a square root and two divisions per candidate and vector of agents whichever lanes
 // the candidate reaches, so whether a wider vector costs the divider more decides what a wider tile buys:
-// on Zen 5 an instruction costs the same at 128, 256 and 512 bits, on Intel's AVX-512 cores a 512-bit one
-// costs twice a 256-bit one.
+// on Zen 5 an instruction costs the same at 128, 256 and 512 bits, on the Intel Xeon of that section a
+// 512-bit one costs twice a 256-bit one.
 //
 // Not a product path: boids_bench's DividerIssue times it; tests/bench holds its sums to scalar code.
 
