@@ -327,7 +327,11 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
             break;
         }
         case In::Comment:
-            in = c == '\n' ? In::Bare : in;
+            if (c == '\n') { // the line break ends the comment and, as in Bare, starts a key
+                in = In::Bare;
+                key_side = true;
+                in_token = false;
+            }
             break;
         case In::Basic:
         case In::MultiBasic:

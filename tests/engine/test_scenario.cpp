@@ -123,6 +123,8 @@ TEST(Scenario, RefusesWhatTheTomlParserMustNotSee) {
     // A quote inside a bare value does not start a string: the parser's look-ahead reads on through it.
     EXPECT_NE(message("[params]\nvisual_range = 5O.O3=\"\":33\"3 \xC3\xA9\n").find(outside),
               std::string::npos);
+    // A comment's line break starts a key: on the next line a quote after '=' opens a string.
+    EXPECT_NE(message("x=''#\n0='#'\xC3\xA9").find("s.toml line 2: " + outside), std::string::npos);
     // Any other assertion of the parser (here: a value starting with '}' in an array) is refused too.
     EXPECT_NE(message("[[food]]\nx = 2\ny = 2\npath = [[1,} 2], [3, 4]]\n").find("s.toml"),
               std::string::npos);
