@@ -6,7 +6,7 @@
 # code, at several times their time; the predators among obstacles, whose phase runs on one thread, and the
 # lab page's predator order, the same lanes in another order),
 # then each parser's libFuzzer harness
-# for 20 s from its seed corpus (a clang tree of the engine only).
+# for a fixed number of inputs from its seed corpus (a clang tree of the engine only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --workflow --preset test
