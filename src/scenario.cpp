@@ -259,7 +259,7 @@ bool skipped_after_backslash(char32_t c) {
 /// quotes (one or two of them the string's last characters); a shorter run is part of the string.
 std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_view text) {
     enum class In { Bare, Comment, Basic, Literal, MultiBasic, MultiLiteral } in = In::Bare;
-    int depth = 0;          // open '[' and '{' of values
+    std::string open;       // the open '[' and '{' of values, innermost last
     bool line_start = true; // only spaces and tabs so far on this line
     const auto key_start = [](char k) {
         return (k >= 'A' && k <= 'Z') || (k >= 'a' && k <= 'z') || (k >= '0' && k <= '9') || k == '_' ||
@@ -267,9 +267,12 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
     };
     // A quote starts a string only where a key or a value starts. Inside a bare token (invalid anyway) the
     // parser's look-ahead for a value's type reads on through quotes and brackets up to a terminator, so
-    // there they are ordinary characters. On the key side of a line, '=' and '.' end a token too.
+    // there they are ordinary characters. On the key side of a line, '=' and '.' end a token too. A key
+    // starts a line, an inline table and each of its entries; a value starts each entry of an array, on
+    // any of its lines.
     bool in_token = false;
     bool key_side = true;
+    const auto entry_is_key = [&] { return open.empty() || open.back() == '{'; };
     const auto terminator = [](char t) {
         return t == ' ' || t == '\t' || t == '\n' || t == '\r' || t == ',' || t == ']' || t == '}' ||
                t == '#';
@@ -294,7 +297,8 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
             // Whether this character separates tokens (then the next one may start a string).
             const bool separator = terminator(c) || (key_side && (c == '=' || c == '.'));
             key_side = c == '=' ? false : key_side;
-            key_side = c == '\n' || (!in_token && c == '{') || (c == ',' && depth > 0) ? true : key_side;
+            key_side = (c == '\n' || (c == ',' && !open.empty())) ? entry_is_key() : key_side;
+            key_side = !in_token && c == '{' ? true : key_side;
             if (c == '#') {
                 in = In::Comment;
             } else if (!in_token && (rest.starts_with("\"\"\"") || rest.starts_with("'''"))) {
@@ -306,7 +310,7 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
                 return std::pair{i,
                                  "a non-ASCII character outside a string or comment; keys and values outside "
                                  "quotes are ASCII"};
-            } else if (c == '[' && depth == 0 && was_line_start) {
+            } else if (c == '[' && open.empty() && was_line_start) {
                 std::size_t k = i + 1;
                 k += k < text.size() && text[k] == '[' ? 1 : 0;
                 while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) {
@@ -317,19 +321,19 @@ std::optional<std::pair<std::size_t, const char*>> first_bare_fault(std::string_
                 }
                 i = k - 1; // the header's key is read on from here
             } else if ((c == '[' || c == '{') && !in_token) {
-                ++depth; // an array or an inline table opens: a value or a key starts next
+                open.push_back(c); // an array or an inline table opens: a value or a key starts next
             } else {
-                if ((c == ']' || c == '}') && depth > 0) {
-                    --depth;
+                if ((c == ']' || c == '}') && !open.empty()) {
+                    open.pop_back();
                 }
                 in_token = !separator;
             }
             break;
         }
         case In::Comment:
-            if (c == '\n') { // the line break ends the comment and, as in Bare, starts a key
+            if (c == '\n') { // the line break ends the comment and, as in Bare, starts an entry
                 in = In::Bare;
-                key_side = true;
+                key_side = entry_is_key();
                 in_token = false;
             }
             break;

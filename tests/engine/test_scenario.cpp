@@ -125,6 +125,20 @@ TEST(Scenario, RefusesWhatTheTomlParserMustNotSee) {
               std::string::npos);
     // A comment's line break starts a key: on the next line a quote after '=' opens a string.
     EXPECT_NE(message("x=''#\n0='#'\xC3\xA9").find("s.toml line 2: " + outside), std::string::npos);
+    // An array's entries are values, on every line of it: there '=' is part of a bare value, and a quote
+    // after it does not open a string (found by the fuzzer: U+FD3F after `2="` in an array).
+    EXPECT_NE(message("d=[1,2=\"\xEF\xB4\xBF").find("s.toml line 1: " + outside), std::string::npos);
+    EXPECT_NE(message("d=[1,\n2=\"\xC3\xA9\"]").find("s.toml line 2: " + outside), std::string::npos);
+    EXPECT_NE(message("d=[1, # c\n2=\"\xC3\xA9\"]").find("s.toml line 2: " + outside), std::string::npos);
+    // Strings as an array's values, and as the values of an inline table's keys, even inside an array,
+    // pass the screen and the parser (then the scenario reader refuses the unknown key).
+    EXPECT_NE(message("x = [\"\xC3\xA9\",\n \"\xC3\xA9\"]\ny = [{a = \"\xC3\xA9\", b = [1, \"\xC3\xA9\"]}, "
+                      "{c = \"\xC3\xA9\"}]\n")
+                  .find("s.toml line 1: unknown key 'x'"),
+              std::string::npos);
+    EXPECT_NE(message("y = [{a = \"\xC3\xA9\", b = [1, \"\xC3\xA9\"]}, {c = \"\xC3\xA9\"}]\n")
+                  .find("s.toml line 1: unknown key 'y'"),
+              std::string::npos);
     // Any other assertion of the parser (here: a value starting with '}' in an array) is refused too.
     EXPECT_NE(message("[[food]]\nx = 2\ny = 2\npath = [[1,} 2], [3, 4]]\n").find("s.toml"),
               std::string::npos);
