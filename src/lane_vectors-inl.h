@@ -19,6 +19,7 @@
 #include "hwy/highway.h"
 
 #include "compress_lanes-inl.h"
+#include "lane_numbers-inl.h"
 #include "masked_sums-inl.h"
 #include "torus_lanes-inl.h"
 #include "vector_packs-inl.h"
@@ -221,7 +222,10 @@ HWY_ATTR void ListCandidatesInReach(const InRangeGrid<Real>& grid, std::uint32_t
             }
             for (std::size_t p = 0; p < kParts; ++p) {
                 const Compressor<decltype(du)> pick(du, hn::RebindMask(du, keep[p]));
-                hn::StoreU(pick(hn::Iota(du, static_cast<Slot>(c))), du, kept.data() + p * room + listed[p]);
+                // The slots c, c + 1, ...: not Highway's Iota, which goes through memory
+                // (lane_numbers-inl.h).
+                hn::StoreU(pick(LaneNumbersFrom(du, static_cast<Slot>(c))), du,
+                           kept.data() + p * room + listed[p]);
                 listed[p] += hn::CountTrue(dc, keep[p]);
             }
         }
@@ -278,7 +282,8 @@ HWY_ATTR void LaneVectors(const InRangeGrid<Real>& grid, std::uint32_t at, std::
         ay[j] = LoadLanes(dr, grid.y, from, n[j]);
         dax[j] = widen(ax[j]);
         day[j] = widen(ay[j]);
-        self[j] = hn::Iota(dd, static_cast<double>(from)); // slots are exact in double
+        // Slots are exact in double; not Highway's Iota, which goes through memory (lane_numbers-inl.h).
+        self[j] = LaneNumbersFrom(dd, static_cast<double>(from));
         sums[j] = start(dd, from, n[j]);
     }
     // A candidate is broadcast; `may_be_self` when its slot is one of these vectors' lanes.
