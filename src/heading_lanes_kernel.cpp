@@ -219,6 +219,14 @@ HWY_ATTR void CouzinSumsF64(const InRangeGrid<double>& grid, double alpha2, cons
     CouzinSums(grid, alpha2, ux, uy, group, runs, sums);
 }
 
+/// Eight agents to a tile where a vector holds four or more (lane_group_pass.hpp): on AVX-512 one vector,
+/// on AVX2 two, whose lists of candidates in reach one pass makes (lane_vectors-inl.h). Tiles of four on
+/// AVX2 and of sixteen on AVX-512 measured slower, and tiles on SSE4's two lanes no faster than cells
+/// (docs/PERFORMANCE.md §3.4).
+HWY_ATTR std::size_t TileAgents() {
+    return hn::Lanes(DD()) >= 4 ? 8 : 0;
+}
+
 } // namespace HWY_NAMESPACE
 } // namespace boids::fast
 HWY_AFTER_NAMESPACE();
@@ -234,6 +242,11 @@ HWY_EXPORT(CouzinSumsF32);
 HWY_EXPORT(CouzinSumsF64);
 HWY_EXPORT(CouzinDirection);
 HWY_EXPORT(CouzinTurned);
+HWY_EXPORT(TileAgents);
+
+std::size_t tile_agents() {
+    return HWY_DYNAMIC_DISPATCH(TileAgents)();
+}
 
 void unit_headings(const float* vx, const float* vy, std::uint32_t count, double* ux, double* uy) {
     HWY_DYNAMIC_DISPATCH(UnitHeadingsF32)(vx, vy, count, ux, uy);

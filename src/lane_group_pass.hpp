@@ -13,7 +13,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace boids {
@@ -29,21 +31,103 @@ void store_flight(const FastPass<Real, Next>& pass, const Policy& policy, std::u
     store_velocity(pass, a);
 }
 
+/// Whether a lane-group pass may put the agents of neighbouring cells of a row into one group, a tile of up
+/// to `lanes` consecutive slots, and how many: 0 for a group per cell.
+struct LaneTiling {
+    std::uint32_t lanes = 0;
+};
+
+/// LaneTiling for a model whose tests take only candidates within range2 (its grid's range, at or above
+/// every one of its own radii), in vectors of `lanes` agents. A tile's agents lie in cells of one row and
+/// take the union of their 3 x 3 blocks; a lane meets candidates of columns outside its own block there,
+/// which the plain path never offers it, so tiles are made only where such a candidate lies beyond range2
+/// for certain: every query line wider than the range by more than the roundings of a float offset and its
+/// square (2^-20 relative). An agent lies within its line's bounds (lines_box) and a candidate two lines
+/// over (the shorter way round a torus) beyond the whole line between. Not in 3D, and not on a grid of
+/// fewer than five columns or without lines_box.
+template <class Real>
+LaneTiling lane_tiling(const SpatialGrid<Real>& flock, double range2, std::size_t lanes) {
+    const int columns = flock.columns();
+    if (flock.three_d() || lanes < 2 || columns < 5 || !flock.lines_box(0, 0).known) {
+        return {};
+    }
+    double narrowest = std::numeric_limits<double>::infinity();
+    for (int c = 0; c < columns; ++c) {
+        const auto box = flock.lines_box(c, 0);
+        narrowest = std::min(narrowest, box.x1 - box.x0);
+    }
+    if (!(narrowest * narrowest * (1 - 0x1p-20) > range2)) {
+        return {};
+    }
+    return {static_cast<std::uint32_t>(lanes)};
+}
+
 /// Calls `visit(group, runs)` for the groups of consecutive slots in [begin, end) whose agents have the
 /// same candidate runs (candidate_runs), in slot order. Agents with the same query key have the same runs,
 /// and the key is monotonic in each coordinate: when a cell's lowest and highest coordinates have the same
 /// key, so do all its agents, which make one group. Most cells' agents lie within the query lines of the
 /// cell itself (SpatialGrid::lines_box, by comparisons); the others' keys are computed. A cell whose
 /// corners' keys differ splits where its agents' keys change. The runs are asked for once per group.
+///
+/// With `tiling` (lane_tiling), the agents of such cells of a row away from its ends go in tiles of
+/// tiling.lanes consecutive slots instead (the last one of a row's stretch may hold fewer), whose runs are
+/// the union of their cells' blocks (SpatialGrid::for_each_candidate_run_across): every vector of agents
+/// full where a cell holds fewer agents than a vector has lanes, or a few more.
 template <class Real, class Visit>
 void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, std::uint32_t end,
-                         Visit&& visit) {
+                         LaneTiling tiling, Visit&& visit) {
     const auto key = [&](Real x, Real y) { return flock.query_key(x, y, Real(0)); };
     const auto group = [&](std::uint32_t first, std::uint32_t last, const std::array<double, 3>& lines) {
         visit(fast::LaneGroup{first, last - first}, candidate_runs_of(flock, lines));
     };
     const auto columns = static_cast<std::size_t>(flock.columns());
+    const int rows = flock.rows();
     const std::span<const std::uint32_t> starts = flock.cell_starts();
+    // The tile being filled: `count` slots from `first`, in cells of `row` from column `low` to `high`.
+    struct Tile {
+        std::uint32_t first = 0, count = 0;
+        int row = 0, low = 0, high = 0;
+    } tile;
+    const auto finish_tile = [&] {
+        if (tile.count == 0) {
+            return;
+        }
+        const std::array<double, 3> lines{static_cast<double>(tile.low), static_cast<double>(tile.row), 0.0};
+        if (tile.low == tile.high) {
+            group(tile.first, tile.first + tile.count, lines);
+        } else {
+            fast::CandidateRuns runs;
+            flock.for_each_candidate_run_across(lines, tile.high - tile.low,
+                                                [&](std::uint32_t from, std::uint32_t to) {
+                                                    runs.begin[runs.count] = from;
+                                                    runs.end[runs.count] = to;
+                                                    ++runs.count;
+                                                });
+            // As candidate_runs_of: each agent and its own candidates lie less than 2 cells apart on each
+            // axis, away from the seams; the others lie beyond range for any offset.
+            runs.no_image = flock.wraps() && rows >= 5 && tile.row >= 1 && tile.row <= rows - 2;
+            visit(fast::LaneGroup{tile.first, tile.count}, runs);
+        }
+        tile.count = 0;
+    };
+    // The slots [s, stop) of the cell at (column, row) into tiles.
+    const auto add_to_tiles = [&](std::uint32_t s, std::uint32_t stop, int column, int row) {
+        if (tile.count > 0 && tile.row != row) {
+            finish_tile();
+        }
+        while (s < stop) {
+            if (tile.count == 0) {
+                tile = {s, 0, row, column, column};
+            }
+            const std::uint32_t take = std::min(stop - s, tiling.lanes - tile.count);
+            tile.count += take;
+            tile.high = column;
+            s += take;
+            if (tile.count == tiling.lanes) {
+                finish_tile();
+            }
+        }
+    };
     // The cell of slot `begin`: the last whose first slot is not past it.
     auto cell =
         static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin());
@@ -66,12 +150,18 @@ void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, st
                     held &= box.holds(flock.x(t), flock.y(t));
                 }
                 if (held) {
-                    group(s, stop, {static_cast<double>(column), static_cast<double>(row), 0.0});
+                    if (tiling.lanes > 0 && column >= 1 && column + 2 <= static_cast<int>(columns)) {
+                        add_to_tiles(s, stop, column, row);
+                    } else {
+                        finish_tile();
+                        group(s, stop, {static_cast<double>(column), static_cast<double>(row), 0.0});
+                    }
                     s = stop;
                     continue;
                 }
             }
         }
+        finish_tile();
         Real x0 = flock.x(s), x1 = x0, y0 = flock.y(s), y1 = y0;
         for (std::uint32_t t = s + 1; t < stop; ++t) {
             x0 = std::min(x0, flock.x(t));
@@ -97,6 +187,14 @@ void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, st
         }
         s = stop;
     }
+    finish_tile();
+}
+
+/// for_each_lane_group with a group per cell (or per query key).
+template <class Real, class Visit>
+void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, std::uint32_t end,
+                         Visit&& visit) {
+    for_each_lane_group(flock, begin, end, LaneTiling{}, std::forward<Visit>(visit));
 }
 
 /// What a thread of a lane-group pass keeps from chunk to chunk: `count` columns of sums with an entry per

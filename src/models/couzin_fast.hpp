@@ -31,6 +31,8 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
         sums.oy = sums.hy;
         return sums;
     };
+    // Tiles of the agents of a row's cells (lane_group_pass.hpp).
+    const LaneTiling tiling = lane_tiling(flock, grid.range2, fast::tile_agents());
     using Scratch = LaneSumsScratch<10>; // the sums, then whether repelled, the heading and the preference
     slot_chunk_pass<Policy<Real>, Scratch>(pass, [&](std::uint32_t begin, std::uint32_t end,
                                                      Scratch& scratch) {
@@ -40,19 +42,20 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
                                         scratch.column(4, offset),    scratch.column(5, offset),
                                         scratch.flags.data() + offset};
         };
-        for_each_lane_group(flock, begin, end, [&](fast::LaneGroup group, const fast::CandidateRuns& runs) {
-            const fast::CouzinLaneSums out = lane_sums(group.first - begin);
-            for (std::uint32_t k = 0; k < group.count; ++k) {
-                const Sums sums = start(group.first + k);
-                out.rx[k] = sums.rx;
-                out.ry[k] = sums.ry;
-                out.ax[k] = sums.ax;
-                out.ay[k] = sums.ay;
-                out.ox[k] = sums.ox;
-                out.oy[k] = sums.oy;
-            }
-            fast::couzin_sums(grid, policy.alpha2, ux, uy, group, runs, out);
-        });
+        for_each_lane_group(flock, begin, end, tiling,
+                            [&](fast::LaneGroup group, const fast::CandidateRuns& runs) {
+                                const fast::CouzinLaneSums out = lane_sums(group.first - begin);
+                                for (std::uint32_t k = 0; k < group.count; ++k) {
+                                    const Sums sums = start(group.first + k);
+                                    out.rx[k] = sums.rx;
+                                    out.ry[k] = sums.ry;
+                                    out.ax[k] = sums.ax;
+                                    out.ay[k] = sums.ay;
+                                    out.ox[k] = sums.ox;
+                                    out.oy[k] = sums.oy;
+                                }
+                                fast::couzin_sums(grid, policy.alpha2, ux, uy, group, runs, out);
+                            });
         // Policy::steer for the chunk's agents in lanes: the direction, its angle and the heading's, the
         // noise per agent, the turn, its sine and cosine; the columns of the sums take the results as the
         // sums are spent.

@@ -119,30 +119,33 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
                                           policy.params.height, policy.c.wrap,       near.avoid,
                                           own.w_center,         own.w_avoid,         own.w_align,
                                           own.w_love,           own.maneuverability, own.time_step};
+    // Tiles of the agents of a row's cells (lane_group_pass.hpp).
+    const LaneTiling tiling = lane_tiling(flock, grid.range2, fast::tile_agents());
     using Scratch = LaneSumsScratch<11>; // the nine sums, then the new velocities
-    slot_chunk_pass<Policy<Real>, Scratch>(pass, [&](std::uint32_t begin, std::uint32_t end,
-                                                     Scratch& scratch) {
-        const auto lane_sums = [&](std::uint32_t offset) {
-            return fast::WeightedLaneSums{
-                scratch.column(0, offset), scratch.column(1, offset), scratch.column(2, offset),
-                scratch.column(3, offset), scratch.column(4, offset), scratch.column(5, offset),
-                scratch.column(6, offset), scratch.column(7, offset), scratch.column(8, offset)};
-        };
-        scratch.groups.clear();
-        for_each_lane_group(flock, begin, end, [&](fast::LaneGroup group, const fast::CandidateRuns& runs) {
-            scratch.groups.push_back({group, runs});
+    slot_chunk_pass<Policy<Real>, Scratch>(
+        pass, [&](std::uint32_t begin, std::uint32_t end, Scratch& scratch) {
+            const auto lane_sums = [&](std::uint32_t offset) {
+                return fast::WeightedLaneSums{
+                    scratch.column(0, offset), scratch.column(1, offset), scratch.column(2, offset),
+                    scratch.column(3, offset), scratch.column(4, offset), scratch.column(5, offset),
+                    scratch.column(6, offset), scratch.column(7, offset), scratch.column(8, offset)};
+            };
+            scratch.groups.clear();
+            for_each_lane_group(flock, begin, end, tiling,
+                                [&](fast::LaneGroup group, const fast::CandidateRuns& runs) {
+                                    scratch.groups.push_back({group, runs});
+                                });
+            fast::weighted_sums(grid, near, agents, scratch.groups, begin, lane_sums(0));
+            double* const next_vx = scratch.column(9, 0);
+            double* const next_vy = scratch.column(10, 0);
+            fast::weighted_steer(steering, grid.x + begin, grid.y + begin, vx + begin, vy + begin,
+                                 speed + begin, lane_sums(0), end - begin, next_vx, next_vy);
+            for (std::uint32_t s = begin; s < end; ++s) { // policy.steer's conversion to the storage type
+                const std::uint32_t i = flock.agent(s);   // store_velocity's, in a plane
+                pass.next.vx[i] = Policy<Real>::T::from_double(next_vx[s - begin]);
+                pass.next.vy[i] = Policy<Real>::T::from_double(next_vy[s - begin]);
+            }
         });
-        fast::weighted_sums(grid, near, agents, scratch.groups, begin, lane_sums(0));
-        double* const next_vx = scratch.column(9, 0);
-        double* const next_vy = scratch.column(10, 0);
-        fast::weighted_steer(steering, grid.x + begin, grid.y + begin, vx + begin, vy + begin, speed + begin,
-                             lane_sums(0), end - begin, next_vx, next_vy);
-        for (std::uint32_t s = begin; s < end; ++s) { // policy.steer's conversion to the storage type
-            const std::uint32_t i = flock.agent(s);   // store_velocity's, in a plane
-            pass.next.vx[i] = Policy<Real>::T::from_double(next_vx[s - begin]);
-            pass.next.vy[i] = Policy<Real>::T::from_double(next_vy[s - begin]);
-        }
-    });
 }
 
 } // namespace boids::weighted

@@ -1,6 +1,8 @@
-// The groups of the Vicsek and Couzin fast passes (src/lane_group_pass.hpp): consecutive slots whose
-// agents the grid gives the same candidate runs, which the SIMD kernel (src/heading_lanes_kernel.cpp)
-// takes in lanes. Their sums against the plain path are tested in test_slot_order_pass.cpp.
+// The groups of the Vicsek, Couzin and weighted fast passes (src/lane_group_pass.hpp): consecutive slots
+// whose agents the grid gives the same candidate runs, which the SIMD kernels (src/heading_lanes_kernel.cpp,
+// src/weighted_lanes_kernel.cpp) take in lanes, and the tiles of several cells' agents whose runs hold each
+// agent's own candidates in its order. Their sums against the plain path are tested in
+// test_slot_order_pass.cpp.
 
 #include "lane_group_pass.hpp"
 
@@ -8,9 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace boids {
 namespace {
@@ -98,6 +103,129 @@ TEST(LaneGroupPass, GroupsShareTheirAgentsCandidateRuns) {
     expect_lane_groups<float>(false);
     expect_lane_groups<double>(true);
     expect_lane_groups<double>(false);
+}
+
+/// The slots of `runs`, in order.
+std::vector<std::uint32_t> slots_of(const fast::CandidateRuns& runs) {
+    std::vector<std::uint32_t> slots;
+    for (int k = 0; k < runs.count; ++k) {
+        for (std::uint32_t s = runs.begin[k]; s < runs.end[k]; ++s) {
+            slots.push_back(s);
+        }
+    }
+    return slots;
+}
+
+/// The tiles of [begin, end) cover it in order with at most tiling.lanes agents each; each agent's own
+/// candidates appear in the tile's runs in its own order, and every other candidate there lies beyond the
+/// range, with room for a float offset's roundings, at its nearest image on a torus. Returns the number of
+/// groups and, in `spanning`, the number of tiles whose agents lie in more than one cell.
+template <class Real>
+int expect_tiles_hold_own_candidates(const SpatialGrid<Real>& grid, LaneTiling tiling, double range2,
+                                     std::uint32_t begin, std::uint32_t end, int& spanning,
+                                     const std::string& what) {
+    std::vector<std::uint32_t> cell_of(grid.size());
+    const auto starts = grid.cell_starts();
+    for (std::size_t c = 0; c + 1 < starts.size(); ++c) {
+        for (std::uint32_t s = starts[c]; s < starts[c + 1]; ++s) {
+            cell_of[s] = static_cast<std::uint32_t>(c);
+        }
+    }
+    const double width = grid.columns() * grid.cell_width(), height = grid.rows() * grid.cell_height();
+    // The squared distance from slot a to slot b's nearest image.
+    const auto distance2 = [&](std::uint32_t a, std::uint32_t b) {
+        double dx = std::abs(static_cast<double>(grid.x(a)) - static_cast<double>(grid.x(b)));
+        double dy = std::abs(static_cast<double>(grid.y(a)) - static_cast<double>(grid.y(b)));
+        if (grid.wraps()) {
+            dx = std::min(dx, width - dx);
+            dy = std::min(dy, height - dy);
+        }
+        return dx * dx + dy * dy;
+    };
+    std::uint32_t next = begin;
+    int groups = 0;
+    for_each_lane_group(
+        grid, begin, end, tiling, [&](fast::LaneGroup group, const fast::CandidateRuns& runs) {
+            ++groups;
+            EXPECT_EQ(group.first, next) << what;
+            EXPECT_GT(group.count, 0u) << what;
+            next = group.first + group.count;
+            spanning += cell_of[group.first] != cell_of[next - 1] ? 1 : 0;
+            if (cell_of[group.first] != cell_of[next - 1]) {
+                EXPECT_LE(group.count, tiling.lanes) << what << ": a tile holds a vector's agents";
+            }
+            const std::vector<std::uint32_t> offered = slots_of(runs);
+            for (std::uint32_t s = group.first; s < next; ++s) {
+                const std::vector<std::uint32_t> own = slots_of(candidate_runs(grid, grid.x(s), grid.y(s)));
+                std::vector<std::uint32_t> sorted_own = own;
+                std::sort(sorted_own.begin(), sorted_own.end());
+                std::vector<std::uint32_t> mine; // the tile's slots that are the agent's own candidates
+                for (const std::uint32_t c : offered) {
+                    if (std::binary_search(sorted_own.begin(), sorted_own.end(), c)) {
+                        mine.push_back(c);
+                    } else {
+                        EXPECT_GT(distance2(s, c), range2 * (1 + 0x1p-20))
+                            << what << ": slot " << s << " meets slot " << c << " within range";
+                    }
+                }
+                EXPECT_EQ(mine, own) << what << ", slot " << s << ": its own candidates in its order";
+            }
+        });
+    EXPECT_EQ(next, end) << what;
+    return groups;
+}
+
+template <class Real>
+void expect_lane_tiles(bool wrap) {
+    // Cells of 10 (300 / 30) against a range of 9.9: a candidate two columns over lies beyond it.
+    const double side = 300.0, range = 9.9, range2 = range * range;
+    const World<Real> w = scattered<Real>(side, !wrap);
+    detail::GridExtent square{w.size(), detail::MemberBox{{0, 0, 0}, {side, side, 0}}};
+    SpatialGrid<Real> grid;
+    grid.build(w, GridMembers::Flocking, range, wrap, side, side, 0.0, 1, false, wrap ? nullptr : &square);
+    const std::string what =
+        std::string(wrap ? "torus" : "open plane") + (sizeof(Real) == 4 ? ", f32" : ", f64");
+    const LaneTiling tiling = lane_tiling(grid, range2, 8);
+    ASSERT_EQ(tiling.lanes, 8u) << what;
+    const auto slots = static_cast<std::uint32_t>(grid.size());
+    int spanning = 0;
+    const int tiles = expect_tiles_hold_own_candidates(grid, tiling, range2, 0, slots, spanning, what);
+    EXPECT_GT(spanning, 20) << what << ": tiles across cells";
+    int cell_groups = 0;
+    for_each_lane_group(grid, 0, slots, [&](fast::LaneGroup, const fast::CandidateRuns&) { ++cell_groups; });
+    EXPECT_LT(tiles, cell_groups) << what << ": fewer, fuller groups";
+    for (std::uint32_t begin = 0; begin < slots; begin += slot_chunk) {
+        expect_tiles_hold_own_candidates(grid, tiling, range2, begin, std::min(begin + slot_chunk, slots),
+                                         spanning, what + ", chunks");
+    }
+    for (std::uint32_t begin = 0; begin < slots; begin += 97) {
+        expect_tiles_hold_own_candidates(grid, tiling, range2, begin, std::min(begin + 97, slots), spanning,
+                                         what + ", ranges of 97");
+    }
+}
+
+TEST(LaneGroupPass, TilesHoldEachAgentsOwnCandidatesInItsOrder) {
+    expect_lane_tiles<float>(true);
+    expect_lane_tiles<float>(false);
+    expect_lane_tiles<double>(true);
+    expect_lane_tiles<double>(false);
+}
+
+TEST(LaneGroupPass, TilesOnlyWhereEveryLineIsWiderThanTheRange) {
+    // A grid's cells are a little wider than its range (by 1e-6); a model may test a wider one.
+    const World<float> w = scattered<float>(300.0, false);
+    SpatialGrid<float> grid;
+    grid.build(w, GridMembers::Flocking, 9.9, true, 300.0, 300.0, 1); // 30 columns of 10
+    ASSERT_EQ(grid.columns(), 30);
+    EXPECT_EQ(lane_tiling(grid, 9.9 * 9.9, 8).lanes, 8u);
+    EXPECT_EQ(lane_tiling(grid, 99.99, 8).lanes, 8u);
+    EXPECT_EQ(lane_tiling(grid, 100.0, 8).lanes, 0u) << "cells exactly the range wide";
+    EXPECT_EQ(lane_tiling(grid, 100.0 * (1 - 0x1p-22), 8).lanes, 0u) << "within a float offset's rounding";
+    EXPECT_EQ(lane_tiling(grid, 9.9 * 9.9, 1).lanes, 0u) << "a lane to a vector";
+    SpatialGrid<float> narrow;
+    narrow.build(w, GridMembers::Flocking, 9.9, true, 40.0, 40.0, 1);
+    ASSERT_EQ(narrow.columns(), 4);
+    EXPECT_EQ(lane_tiling(narrow, 9.9 * 9.9, 8).lanes, 0u) << "four columns";
 }
 
 } // namespace

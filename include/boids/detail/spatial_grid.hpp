@@ -98,6 +98,28 @@ public:
         runs.finish();
     }
 
+    /// The runs of the queries of a planar grid on one row whose columns run from key[0] to key[0] + more:
+    /// the rows of for_each_candidate_run_of(key), in its order, each from column key[0] - 1 to key[0] +
+    /// more + 1. Restricted to one query's three columns, the slots are that query's candidates in its
+    /// order. The columns must lie within the grid, 1 to columns() - 2, so that none wraps.
+    template <class Visit>
+    void for_each_candidate_run_across(const std::array<double, 3>& key, int more, Visit&& visit) const {
+        if (members_ == 0) {
+            return;
+        }
+        std::array<int, 3> rows{};
+        const int nrows = neighbour_lines(key[1], ny_, rows);
+        const int first = static_cast<int>(key[0]) - 1, last = static_cast<int>(key[0]) + more + 1;
+        SlotRuns<Visit> runs{visit};
+        for (int r = 0; r < nrows; ++r) {
+            const std::size_t row_base = static_cast<std::size_t>(rows[r]) * static_cast<std::size_t>(nx_);
+            for (int c = first; c <= last; ++c) {
+                runs.add(cell_start_, row_base + static_cast<std::size_t>(c));
+            }
+        }
+        runs.finish();
+    }
+
     /// Planar query (a 2D grid).
     template <class Visit>
     void for_each_candidate(Real px, Real py, Visit&& visit) const {
