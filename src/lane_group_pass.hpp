@@ -96,7 +96,7 @@ void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, st
         if (tile.low == tile.high) {
             group(tile.first, tile.first + tile.count, lines);
         } else {
-            fast::CandidateRuns runs;
+            fast::CandidateRuns runs{}; // zeroed: the entries past count are copied with the rest
             flock.for_each_candidate_run_across(lines, tile.high - tile.low,
                                                 [&](std::uint32_t from, std::uint32_t to) {
                                                     runs.begin[runs.count] = from;

@@ -111,11 +111,10 @@ public:
         const int nrows = neighbour_lines(key[1], ny_, rows);
         const int first = static_cast<int>(key[0]) - 1, last = static_cast<int>(key[0]) + more + 1;
         SlotRuns<Visit> runs{visit};
-        for (int r = 0; r < nrows; ++r) {
+        for (int r = 0; r < nrows; ++r) { // a row's cells from first to last: one span of slots
             const std::size_t row_base = static_cast<std::size_t>(rows[r]) * static_cast<std::size_t>(nx_);
-            for (int c = first; c <= last; ++c) {
-                runs.add(cell_start_, row_base + static_cast<std::size_t>(c));
-            }
+            runs.add(cell_start_[row_base + static_cast<std::size_t>(first)],
+                     cell_start_[row_base + static_cast<std::size_t>(last) + 1]);
         }
         runs.finish();
     }
@@ -290,11 +289,15 @@ private:
         Visit& visit;
         std::uint32_t begin = 0, end = 0;
         void add(std::span<const std::uint32_t> cell_start, std::size_t cell) {
-            if (cell_start[cell] != end) {
+            add(cell_start[cell], cell_start[cell + 1]);
+        }
+        /// The slots [from, to) (which may be none), next in the search's order.
+        void add(std::uint32_t from, std::uint32_t to) {
+            if (from != end) {
                 finish();
-                begin = cell_start[cell];
+                begin = from;
             }
-            end = cell_start[cell + 1];
+            end = to;
         }
         void finish() const {
             if (end > begin) {
