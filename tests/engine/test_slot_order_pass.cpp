@@ -13,6 +13,8 @@
 #include "boids/spawn.hpp"
 #include "boids/workloads.hpp"
 
+#include "../support/every_simd_target.hpp"
+
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
@@ -208,6 +210,31 @@ TEST(ModelFastPass, WeightedIn3DGivesThePlainPathsBits) {
         const std::string what = boundary == Boundary::Wrap ? "3D torus" : "3D margins";
         expect_fast_equals_plain(p, spawn_world<float>(p, AgentCounts{900, 0, 0, 2}, 7), 15, what + ", f32");
         expect_fast_equals_plain(p, spawn_world<double>(p, AgentCounts{500, 0, 0, 2}, 7), 30, what + ", f64");
+    }
+}
+
+TEST(ModelFastPass, TilesAcrossCellsGiveThePlainPathsBitsInEveryShapeOfGrid) {
+    // The weighted model's and Couzin's agents go in tiles of a vector's agents across a row's cells
+    // (lane_group_pass.hpp) on AVX2 and AVX-512: tori of five to nine columns (the fewest tiles take, with
+    // seams on both sides of every tile's block), open worlds with margins, and flocks from a few agents per
+    // cell (tiles across several cells) to crowds (tiles within one), on every SIMD target.
+    for (const char* preset : {"downey-2d", "couzin"}) {
+        for (const Boundary boundary : {Boundary::Wrap, Boundary::Margin}) {
+            for (const double columns : {5.5, 7.2, 9.9}) {
+                for (const long long per_cell : {2, 9, 30}) {
+                    Params p = model_params(preset, boundary);
+                    const double range = link_range(p);
+                    p.width = columns * range;
+                    p.height = 6.5 * range;
+                    const auto count = static_cast<long long>(per_cell * columns * 6.5);
+                    const std::string what =
+                        std::string(preset) + (boundary == Boundary::Wrap ? ", torus" : ", margins") + ", " +
+                        std::to_string(columns) + " ranges wide, " + std::to_string(per_cell) + " per cell";
+                    testing::expect_every_target_plain(
+                        p, spawn_world<float>(p, AgentCounts{count, count / 10, 0, 0}, 17), 6, what);
+                }
+            }
+        }
     }
 }
 
