@@ -219,13 +219,13 @@ HWY_ATTR void CouzinSumsF64(const InRangeGrid<double>& grid, double alpha2, cons
     CouzinSums(grid, alpha2, ux, uy, group, runs, sums);
 }
 
-/// The agents of a tile (lane_group_pass.hpp): on AVX-512 `wide` vectors of them, eight on AVX2 (two
-/// vectors), none on SSE4 and below (a group per cell). Two vectors' lists of candidates in reach come from
-/// one pass (lane_vectors-inl.h). Measured (docs/PERFORMANCE.md §3.4): Couzin's step 5% faster with two
-/// vectors to a tile on AVX-512 than with one, the weighted model's not; four agents on AVX2, and tiles of
-/// any size on SSE4's two lanes, slower than eight and than cells.
-HWY_ATTR std::size_t TileAgents(std::size_t wide) {
-    return half_vectors ? wide * hn::Lanes(DD()) : hn::Lanes(DD()) >= 4 ? 8 : 0;
+/// The agents of a tile (lane_group_pass.hpp): two vectors of them where a vector holds four or more (16 on
+/// AVX-512, 8 on AVX2), whose two lists of candidates in reach one pass makes (lane_vectors-inl.h); none
+/// below (a group per cell). Measured (docs/PERFORMANCE.md §3.4): one vector to a tile slower on AVX-512
+/// (Couzin 2-5%, the weighted model 0-4%) and on AVX2 (10%), tiles of three vectors no faster; tiles of
+/// any size on SSE4's two lanes slower than cells.
+HWY_ATTR std::size_t TileAgents() {
+    return hn::Lanes(DD()) >= 4 ? 2 * hn::Lanes(DD()) : 0;
 }
 
 } // namespace HWY_NAMESPACE
@@ -245,8 +245,8 @@ HWY_EXPORT(CouzinDirection);
 HWY_EXPORT(CouzinTurned);
 HWY_EXPORT(TileAgents);
 
-std::size_t tile_agents(std::size_t wide) {
-    return HWY_DYNAMIC_DISPATCH(TileAgents)(wide);
+std::size_t tile_agents() {
+    return HWY_DYNAMIC_DISPATCH(TileAgents)();
 }
 
 void unit_headings(const float* vx, const float* vy, std::uint32_t count, double* ux, double* uy) {

@@ -21,8 +21,8 @@
 namespace boids::fast {
 
 /// How many agents the tiles of a lane-group pass hold (lane_group_pass.hpp) on the instruction set the
-/// kernels dispatch to: `wide` vectors of 8 on AVX-512, 8 on AVX2, 0 (a group per cell) below.
-std::size_t tile_agents(std::size_t wide);
+/// kernels dispatch to: two vectors' (16 on AVX-512, 8 on AVX2), 0 (a group per cell) below.
+std::size_t tile_agents();
 
 /// The agents in slots [first, first + count), all with the candidate runs `runs` (for a tile of several
 /// cells' agents, the union of their runs, lane_group_pass.hpp).

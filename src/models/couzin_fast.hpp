@@ -31,8 +31,8 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
         sums.oy = sums.hy;
         return sums;
     };
-    // Tiles of the agents of a row's cells (lane_group_pass.hpp), two vectors on AVX-512.
-    const LaneTiling tiling = lane_tiling(flock, grid.range2, fast::tile_agents(2));
+    // Tiles of the agents of a row's cells (lane_group_pass.hpp).
+    const LaneTiling tiling = lane_tiling(flock, grid.range2, fast::tile_agents());
     using Scratch = LaneSumsScratch<10>; // the sums, then whether repelled, the heading and the preference
     slot_chunk_pass<Policy<Real>, Scratch>(pass, [&](std::uint32_t begin, std::uint32_t end,
                                                      Scratch& scratch) {

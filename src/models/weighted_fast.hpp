@@ -119,8 +119,8 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
                                           policy.params.height, policy.c.wrap,       near.avoid,
                                           own.w_center,         own.w_avoid,         own.w_align,
                                           own.w_love,           own.maneuverability, own.time_step};
-    // Tiles of the agents of a row's cells (lane_group_pass.hpp), one vector on AVX-512.
-    const LaneTiling tiling = lane_tiling(flock, grid.range2, fast::tile_agents(1));
+    // Tiles of the agents of a row's cells (lane_group_pass.hpp).
+    const LaneTiling tiling = lane_tiling(flock, grid.range2, fast::tile_agents());
     using Scratch = LaneSumsScratch<11>; // the nine sums, then the new velocities
     slot_chunk_pass<Policy<Real>, Scratch>(
         pass, [&](std::uint32_t begin, std::uint32_t end, Scratch& scratch) {
