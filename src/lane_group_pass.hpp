@@ -37,14 +37,14 @@ struct LaneTiling {
     std::uint32_t lanes = 0;
 };
 
-/// LaneTiling for a model whose tests take only candidates within range2 (its grid's range, at or above
-/// every one of its own radii), in vectors of `lanes` agents. A tile's agents lie in cells of one row and
-/// take the union of their 3 x 3 blocks; a lane meets candidates of columns outside its own block there,
-/// which the plain path never offers it, so tiles are made only where such a candidate lies beyond range2
-/// for certain: every query line wider than the range by more than the roundings of a float offset and its
-/// square (2^-20 relative). An agent lies within its line's bounds (lines_box) and a candidate two lines
-/// over (the shorter way round a torus) beyond the whole line between. Not in 3D, and not on a grid of
-/// fewer than five columns or without lines_box.
+/// LaneTiling for a model whose tests take only candidates within range2 (its grid's range, at or above every
+/// one of its own radii), in tiles of `lanes` agents (fast::tile_agents). A tile's agents lie in cells of one
+/// row and take the union of their 3 x 3 blocks; a lane meets candidates of columns outside its own block
+/// there, which the plain path never offers it, so tiles are made only where such a candidate lies beyond
+/// range2 for certain: every query line wider than the range by more than the roundings of a float offset and
+/// its square (2^-20 relative). An agent lies within its line's bounds (lines_box) and a candidate two lines
+/// over (the shorter way round a torus) beyond the whole line between. Not in 3D, and not on a grid of fewer
+/// than five columns or without lines_box.
 template <class Real>
 LaneTiling lane_tiling(const SpatialGrid<Real>& flock, double range2, std::size_t lanes) {
     const int columns = flock.columns();
