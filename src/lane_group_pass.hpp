@@ -81,7 +81,6 @@ void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, st
         visit(fast::LaneGroup{first, last - first}, candidate_runs_of(flock, lines));
     };
     const auto columns = static_cast<std::size_t>(flock.columns());
-    const int rows = flock.rows();
     const std::span<const std::uint32_t> starts = flock.cell_starts();
     // The tile being filled: `count` slots from `first`, in cells of `row` from column `low` to `high`.
     struct Tile {
@@ -89,26 +88,13 @@ void for_each_lane_group(const SpatialGrid<Real>& flock, std::uint32_t begin, st
         int row = 0, low = 0, high = 0;
     } tile;
     const auto finish_tile = [&] {
-        if (tile.count == 0) {
-            return;
+        if (tile.count > 0) {
+            const std::array<double, 3> lines{static_cast<double>(tile.low), static_cast<double>(tile.row),
+                                              0.0};
+            visit(fast::LaneGroup{tile.first, tile.count},
+                  candidate_runs_of(flock, lines, tile.high - tile.low));
+            tile.count = 0;
         }
-        const std::array<double, 3> lines{static_cast<double>(tile.low), static_cast<double>(tile.row), 0.0};
-        if (tile.low == tile.high) {
-            group(tile.first, tile.first + tile.count, lines);
-        } else {
-            fast::CandidateRuns runs{}; // zeroed: the entries past count are copied with the rest
-            flock.for_each_candidate_run_across(lines, tile.high - tile.low,
-                                                [&](std::uint32_t from, std::uint32_t to) {
-                                                    runs.begin[runs.count] = from;
-                                                    runs.end[runs.count] = to;
-                                                    ++runs.count;
-                                                });
-            // As candidate_runs_of: each agent and its own candidates lie less than 2 cells apart on each
-            // axis, away from the seams; the others lie beyond range for any offset.
-            runs.no_image = flock.wraps() && rows >= 5 && tile.row >= 1 && tile.row <= rows - 2;
-            visit(fast::LaneGroup{tile.first, tile.count}, runs);
-        }
-        tile.count = 0;
     };
     // The slots [s, stop) of the cell at (column, row) into tiles.
     const auto add_to_tiles = [&](std::uint32_t s, std::uint32_t stop, int column, int row) {

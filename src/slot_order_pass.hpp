@@ -204,22 +204,33 @@ fast::InRangeGrid<Real> in_range_grid(const SpatialGrid<Real>& flock, const Geom
             static_cast<std::uint32_t>(flock.xs().size())};
 }
 
-/// The runs of candidate slots of a planar query whose query_key is `key`, in the plain path's order.
+/// The runs of candidate slots of a planar query whose query_key is `key`, in the plain path's order. With
+/// `more` > 0, of the queries on its row from column key[0] to key[0] + more (a tile of lane_group_pass.hpp,
+/// all within columns 1 to columns() - 2): the union of their blocks, row by row
+/// (SpatialGrid::for_each_candidate_run_across), which holds each query's runs in its order.
 template <class Real>
-fast::CandidateRuns candidate_runs_of(const SpatialGrid<Real>& flock, const std::array<double, 3>& key) {
-    fast::CandidateRuns runs;
-    flock.for_each_candidate_run_of(key, [&](std::uint32_t begin, std::uint32_t end) {
+fast::CandidateRuns candidate_runs_of(const SpatialGrid<Real>& flock, const std::array<double, 3>& key,
+                                      int more = 0) {
+    fast::CandidateRuns runs{}; // zeroed: the entries past count are copied with the rest
+    const auto add = [&](std::uint32_t begin, std::uint32_t end) {
         runs.begin[runs.count] = begin;
         runs.end[runs.count] = end;
         ++runs.count;
-    });
+    };
+    if (more == 0) {
+        flock.for_each_candidate_run_of(key, add);
+    } else {
+        flock.for_each_candidate_run_across(key, more, add);
+    }
     // On a torus whose cells tile it 5 or more to an axis, a query on a line that is not at the seam
     // visits that line and the two beside it, none across the seam. Its agents (on the query's line) and
     // the candidates are then less than 2 cells apart on that axis, 2/5 of the torus plus rounding (far
-    // less than the 1/10 left), so every difference is within half the torus: its own nearest image.
+    // less than the 1/10 left), so every difference is within half the torus: its own nearest image. (A
+    // tile's agents meet candidates of the other queries' columns too, which lie beyond the range for any
+    // offset: lane_tiling.)
     const int columns = flock.columns(), rows = flock.rows();
     if (flock.wraps() && !flock.three_d() && columns >= 5 && rows >= 5) {
-        runs.no_image = key[0] >= 1 && key[0] <= columns - 2 && key[1] >= 1 && key[1] <= rows - 2;
+        runs.no_image = key[0] >= 1 && key[0] + more <= columns - 2 && key[1] >= 1 && key[1] <= rows - 2;
     }
     return runs;
 }

@@ -150,9 +150,9 @@ int expect_tiles_hold_own_candidates(const SpatialGrid<Real>& grid, LaneTiling t
             EXPECT_EQ(group.first, next) << what;
             EXPECT_GT(group.count, 0u) << what;
             next = group.first + group.count;
-            spanning += cell_of[group.first] != cell_of[next - 1] ? 1 : 0;
             if (cell_of[group.first] != cell_of[next - 1]) {
-                EXPECT_LE(group.count, tiling.lanes) << what << ": a tile holds a vector's agents";
+                ++spanning;
+                EXPECT_LE(group.count, tiling.lanes) << what << ": a tile holds at most tiling.lanes agents";
             }
             const std::vector<std::uint32_t> offered = slots_of(runs);
             for (std::uint32_t s = group.first; s < next; ++s) {
