@@ -14,7 +14,7 @@
 # Speed goals are read here and in the benchmarks, never in timed tests: the script exits 0 whether or
 # not they are met.
 #
-#   scripts/bench-goals.sh                                   # everything: about 15 minutes on 2 cores
+#   scripts/bench-goals.sh                                   # everything: about ten minutes on 2 cores
 #   TARGETS=avx2 CELL_LANES=0 UNDER_LOAD=0 scripts/bench-goals.sh
 #
 # BOIDS and BOIDS_BENCH name the programs (build/release/boids, build/release/boids_bench). TARGETS: the
