@@ -46,11 +46,13 @@ seconds='^([0-9]+(\.[0-9]*)?|\.[0-9]+)$'
 [[ $model_size =~ $whole ]] || bad "MODEL_SIZE = '$model_size' is invalid: expected a whole number of boids, 1 or more"
 [[ $model_seconds =~ $seconds ]] || bad "MODEL_SECONDS = '$model_seconds' is invalid: expected seconds, such as 1 or 0.5"
 [[ $seconds_3d =~ $seconds ]] || bad "SECONDS_3D = '$seconds_3d' is invalid: expected seconds, such as 2 or 0.5"
-for n in $sizes_3d $sizes_load; do
+read -ra flocks_3d <<<"$sizes_3d"
+read -ra flocks_load <<<"$sizes_load"
+for n in "${flocks_3d[@]}" "${flocks_load[@]}"; do
     [[ $n =~ $whole ]] || bad "SIZES_3D and SIZES_LOAD hold '$n': expected whole numbers of boids, 1 or more"
 done
-[[ -n $sizes_3d ]] || bad "SIZES_3D is empty: expected flock sizes, such as '10000 100000'"
-[[ -n $sizes_load || $under_load == 0 ]] || bad "SIZES_LOAD is empty: expected flock sizes, or UNDER_LOAD=0"
+[[ ${#flocks_3d[@]} -gt 0 ]] || bad "SIZES_3D is empty: expected flock sizes, such as '10000 100000'"
+[[ ${#flocks_load[@]} -gt 0 || $under_load == 0 ]] || bad "SIZES_LOAD is empty: expected flock sizes, or UNDER_LOAD=0"
 for flag in CELL_LANES UNDER_LOAD; do
     value=${!flag:-1}
     [[ $value == 0 || $value == 1 ]] || bad "$flag = '$value' is invalid: expected 1 (measure) or 0 (leave out)"
@@ -129,7 +131,7 @@ for t in "${targets[@]}"; do
 done
 
 # 3D over 2D, both flocks flown in turns.
-sizes_list=$(tr -s ' ' ',' <<<"$sizes_3d")
+sizes_list=$(IFS=,; echo "${flocks_3d[*]}")
 for t in "${targets[@]}"; do
     out=$("$boids" bench --sizes "$sizes_list" --dimensions 2,3 --seconds "$seconds_3d" --threads 1 --target "$t") ||
         bad "boids bench --dimensions 2,3 --target $t failed"
@@ -167,22 +169,25 @@ fi
 
 # The default threads on a busy machine, over one thread.
 if [[ $under_load == 1 ]]; then
-    out=$(BOIDS=$boids SIZES=$sizes_load ROUNDS=1 bash "$(dirname "$0")/bench-under-load.sh") ||
+    out=$(BOIDS=$boids SIZES="${flocks_load[*]}" ROUNDS=1 bash "$(dirname "$0")/bench-under-load.sh") ||
         bad "bench-under-load.sh failed"
+    found=0
     while IFS=$'\t' read -r n ratio load; do
         row "default threads over one, $(nproc) busy loops beside" auto "$n" "$ratio" "<=" 1.5
         loads+=("busy machine at $n: 1-minute load average $load")
+        found=$((found + 1))
     done < <(awk -F'|' 'NF >= 10 && $2 ~ /[0-9]/ {
         n = $2; r = $9; l = $4
         gsub(/[ x]/, "", n); gsub(/[ x]/, "", r); gsub(/ /, "", l)
         print n "\t" r "\t" l
     }' <<<"$out")
+    [[ $found -gt 0 ]] || bad "no rows in the output of bench-under-load.sh"
 fi
 
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 family=$(awk -F': ' '/^cpu family/ { print $2; exit }' /proc/cpuinfo)
 model=$(awk -F': ' '/^model\t/ { print $2; exit }' /proc/cpuinfo)
-avx512=$(grep -o 'avx512[a-z]*' /proc/cpuinfo | sort -u | tr '\n' ' ' | sed 's/ $//')
+avx512=$(grep -o 'avx512[a-z0-9_]*' /proc/cpuinfo | sort -u | tr '\n' ' ' | sed 's/ $//')
 echo "Speed goals on $cpu (family $family model $model), $(nproc) logical CPUs; AVX-512: ${avx512:-none}"
 echo
 echo "| goal | target | N | measured | limit | met |"

@@ -27,6 +27,10 @@ for ((i = 1; i <= $#; ++i)); do
     --models) models=1 ;;
     --threads) j=$((i + 1)); threads=${!j} ;;
     --dimensions) j=$((i + 1)); dims=${!j} ;;
+    --sizes)
+        j=$((i + 1))
+        [[ ${!j} =~ ^[0-9]+(,[0-9]+)*$ ]] || { echo "--sizes '${!j}'" >&2; exit 2; }
+        ;;
     esac
 done
 if [[ $models == 1 ]]; then
@@ -68,7 +72,7 @@ EOF
 chmod +x "$fake_bench"
 
 table=$work/fake.txt
-BOIDS=$fake BOIDS_BENCH=$fake_bench TARGETS=avx2 SIZES_3D="10000 100000" SIZES_LOAD=10000 LOAD=0 \
+BOIDS=$fake BOIDS_BENCH=$fake_bench TARGETS=avx2 SIZES_3D=" 10000  100000 " SIZES_LOAD=" 10000" LOAD=0 \
     RUN_SECONDS=0.1 bash "$script" >"$table" || fail "with stand-in programs: exit $?"
 expect() {
     grep -qF -- "$1" "$table" || fail "no row '$1' in: $(cat "$table")"
@@ -108,6 +112,7 @@ refused() { # the message expected, then the settings (over CELL_LANES=0 UNDER_L
 refused "MODEL_SECONDS = 'abc' is invalid" MODEL_SECONDS=abc
 refused "MODEL_SIZE = '0' is invalid" MODEL_SIZE=0
 refused "hold '10k'" SIZES_3D=10k
+refused "SIZES_3D is empty" "SIZES_3D= "
 refused "TARGETS holds 'neon'" TARGETS=neon
 refused "CELL_LANES = 'yes' is invalid" CELL_LANES=yes
 refused "no program at '/nonexistent'" CELL_LANES=1 BOIDS_BENCH=/nonexistent
