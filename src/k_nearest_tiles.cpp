@@ -221,15 +221,21 @@ static_assert(max_tile_k == 8, "Levels names eight levels");
 /// a lane sees the candidates below two rings and a little more (`seen`), answers where its k-th lies
 /// below two rings for certain (`answered`), and is checked for a k-th within one ring where it may be
 /// (`near`). Twice as many float lanes as double ones share a candidate's operations.
+///
+/// A key below `surely` (far2 less 2^-20 of it in double, 2^-16 in float) is a candidate nearer than the
+/// rings for certain, and so within their count of columns of the lane's own: more than r columns apart
+/// lies more than r cells' widths away, at least r rings (a ring is the least side of a cell). The margin
+/// takes in the key's rounding and the binning's, which can put a point a hair over a line's edge
+/// (about 2^-52 of the line's number).
 template <class T>
 struct KeyLimits {
-    T seen, answered, near;
+    T seen, answered, near, surely;
     std::uint32_t gap;
 
     static KeyLimits Of(double near2, double far2) {
         constexpr T inf = std::numeric_limits<T>::infinity();
         if constexpr (std::is_same_v<T, double>) {
-            return {far2, inf, near2, 1};
+            return {far2, inf, near2, far2 * (1 - 0x1p-20), 1};
         } else {
             constexpr double margin = 0x1p-20;
             const auto up = [&](double v) {
@@ -238,7 +244,7 @@ struct KeyLimits {
             const auto down = [&](double v) {
                 return std::nextafter(static_cast<float>(v * (1 - margin)), 0.0f);
             };
-            return {up(far2), down(far2), up(near2), 2};
+            return {up(far2), down(far2), up(near2), down(far2 * (1 - 0x1p-16)), 2};
         }
     }
 };
@@ -291,7 +297,7 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
     const V lane_column = hn::Load(dd, own_column);
     const V columns = hn::Set(dd, static_cast<T>(grid.columns())), rings = hn::Set(dd, static_cast<T>(reach));
     const V low = hn::Sub(lane_column, rings), high = hn::Add(lane_column, rings);
-    const V seen_below = hn::Set(dd, limits.seen), inf = hn::Inf(dd);
+    const V seen_below = hn::Set(dd, limits.seen), surely = hn::Set(dd, limits.surely), inf = hn::Inf(dd);
     const auto truncate = hn::Set(du, static_cast<U>(~place_mask<U>(bits)));
     const VR w = hn::Set(dr, width), h = hn::Set(dr, height);
     const VR hw = hn::Set(dr, width / Real(2)), hh = hn::Set(dr, height / Real(2));
@@ -320,13 +326,15 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
             const V dx = hn::Sub(px, x), dy = hn::Sub(py, y);
             d2 = hn::MulAdd(dx, dx, hn::Mul(dy, dy));
         }
-        const V col = hn::Set(dd, static_cast<T>(column[c]));
-        M seen;
+        const auto col = [&]() HWY_ATTR { return hn::Set(dd, static_cast<T>(column[c])); };
+        M seen = hn::Lt(d2, seen_below);
         if constexpr (kImages) { // on a torus: the columns' distance the shorter way round
-            const V apart = hn::Abs(hn::Sub(col, lane_column));
-            seen = hn::And(hn::Lt(d2, seen_below), hn::Le(hn::Min(apart, hn::Sub(columns, apart)), rings));
-        } else {
-            seen = hn::And(hn::Lt(d2, seen_below), hn::And(hn::Ge(col, low), hn::Le(col, high)));
+            const V apart = hn::Abs(hn::Sub(col(), lane_column));
+            seen = hn::And(seen, hn::Le(hn::Min(apart, hn::Sub(columns, apart)), rings));
+        } else if (HWY_UNLIKELY(!hn::AllFalse(dd, hn::AndNot(hn::Lt(d2, surely), seen)))) {
+            // Below limits.surely a candidate lies in the lane's own columns (KeyLimits), so they are told
+            // only where a lane's key lies between the two bounds, which few candidates of a tile do.
+            seen = hn::And(seen, hn::And(hn::Ge(col(), low), hn::Le(col(), high)));
         }
         if constexpr (decltype(may_be_self)::value) {
             seen = hn::AndNot(hn::Eq(own, hn::Set(dd, static_cast<T>(p))), seen);

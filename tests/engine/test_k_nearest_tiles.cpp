@@ -165,25 +165,31 @@ TEST(KNearestTiles, SmallGridsSmallFlocksAndRangesOfAnyLength) {
 }
 
 /// `n` agents on an open plane whose grid's binning rounds: agent 0 (A) has a neighbour B (agent 1) a hair
-/// under one ring away yet binned two columns over, and C (agent 2), a little farther but within one ring, in
-/// the next row of A's column. The ring search, finding C within one ring, stops with the 3 x 3 cells and
-/// answers C; B lies in A's 5 x 5 cells, where the tiles rank, and is nearer. A grid's origin is its flock's
-/// least corner, and `(x - origin) / cell` rounds twice: B is the least position of its column, A the
-/// greatest of its own. The keys' truncated distances (k_nearest_tiles.cpp) tell B and C apart, so that no
-/// tie sends A to the ring search. Agents 3 and 4 set the corners; the others keep three cells away from A.
-/// Empty if no corner tried allows it.
-World<double> binned_within_one_ring(int n) {
+/// under `rings` rings away yet binned rings + 1 columns over, and C (agent 2), a little farther but within
+/// those rings, `rings` rows on in A's column. The ring search, finding C within the rings, stops with their
+/// cells and answers C. For one ring B lies in A's 5 x 5 cells, where the tiles rank, and is nearer. For two
+/// it lies outside them, yet among the candidates of A's tile: agents 5 and 6 lie in A's row, 0.6 and 1.5
+/// cells on towards B (A's first and second nearest, C its third), and their blocks reach B's column. A
+/// grid's origin is its flock's least corner, and `(x - origin) / cell` rounds twice: B is the least
+/// position of its column, A the greatest of its own. The keys' truncated distances (k_nearest_tiles.cpp)
+/// tell B and C apart, so that no tie sends A to the ring search. Agents 3 and 4 set the corners; the others
+/// keep rings + 2 cells away from A. Empty if no corner tried allows it.
+World<double> binned_within_rings(int n, int rings) {
     const double hi = 1000.41;
     for (int attempt = 0; attempt < 20000; ++attempt) {
         const double lo = -1000.37 - 0.0731 * attempt;
         const World<double> rest = uniform<double>(4 * n, hi - lo, 3);
-        const auto flock = [&](double xa, double ya, double xb, double yc, double reach) {
+        const auto flock = [&](double xa, double ya, double xb, double yc, double reach, double cell = 0) {
             World<double> w;
             w.add(Kind::Boid, xa, ya, 0, 0, 0);
             w.add(Kind::Boid, xb, ya, 0, 0, 0);
             w.add(Kind::Boid, xa, yc, 0, 0, 0);
             w.add(Kind::Boid, lo, lo, 0, 0, 0);
             w.add(Kind::Boid, hi, hi, 0, 0, 0);
+            if (rings == 2) {
+                w.add(Kind::Boid, xa + 0.6 * cell, ya, 0, 0, 0);
+                w.add(Kind::Boid, xa + 1.5 * cell, ya, 0, 0, 0);
+            }
             for (std::size_t r = 0; r < rest.size() && static_cast<int>(w.size()) < n; ++r) {
                 const double x = lo + rest.x[r], y = lo + rest.y[r];
                 if (std::hypot(x - xa, y - ya) > reach) {
@@ -195,7 +201,7 @@ World<double> binned_within_one_ring(int n) {
         SpatialGrid<double> probe; // an open plane's grid depends on its flock's box and size alone
         probe.build(flock(0, 0, 0, 0, 0), GridMembers::Flocking, 0, false, 0, 0, 1);
         const detail::GridGeometry g = probe.geometry();
-        const double cell = g.cell_w, one_ring2 = cell * cell;
+        const double cell = g.cell_w, reach = rings * cell, reach2 = reach * reach;
         const auto column = [&](double x) { return detail::clamped_line(x, g.origin_x, cell, g.nx); };
         const auto first_in = [&](int m) { // the least position binned in column m or beyond
             double below = g.origin_x + (m - 1) * cell, at = g.origin_x + (m + 1) * cell;
@@ -208,17 +214,17 @@ World<double> binned_within_one_ring(int n) {
         // A key keeps a squared distance's bits above its lowest 12.
         const auto truncated = [](double d2) { return std::bit_cast<std::uint64_t>(d2) >> 12; };
         const double ya = g.origin_y + (g.ny / 2 + 0.5) * cell;
-        for (int m = 4; m + 2 < g.nx; ++m) {
-            const double xb = first_in(m), xa = std::nextafter(first_in(m - 1), lo);
+        for (int m = 3 + rings; m + 2 < g.nx; ++m) {
+            const double xb = first_in(m), xa = std::nextafter(first_in(m - rings), lo);
             const double ab = xa - xb;
-            if (column(xb) != m || column(xa) != m - 2 || !(ab * ab < one_ring2)) {
+            if (column(xb) != m || column(xa) != m - rings - 1 || !(ab * ab < reach2)) {
                 continue;
             }
-            double yc = ya + cell;
+            double yc = ya + reach;
             for (int ulps = 0; ulps < 64; ++ulps, yc = std::nextafter(yc, ya)) {
                 const double ac = ya - yc;
-                if (ac * ac < one_ring2 && truncated(ac * ac) > truncated(ab * ab)) {
-                    return flock(xa, ya, xb, yc, 3 * cell);
+                if (ac * ac < reach2 && truncated(ac * ac) > truncated(ab * ab)) {
+                    return flock(xa, ya, xb, yc, reach + 2 * cell, cell);
                 }
             }
         }
@@ -227,7 +233,7 @@ World<double> binned_within_one_ring(int n) {
 }
 
 TEST(KNearestTiles, ANearestBinnedTwoColumnsOverIsLeftOutAsByTheRingSearch) {
-    const World<double> w = binned_within_one_ring(100);
+    const World<double> w = binned_within_rings(100, 1);
     ASSERT_EQ(w.size(), 100u);
     const double side = 1000.41 + 1000.37; // k_nearest's torus, unused on an open plane
     SpatialGrid<double> grid;
@@ -242,6 +248,32 @@ TEST(KNearestTiles, ANearestBinnedTwoColumnsOverIsLeftOutAsByTheRingSearch) {
     ASSERT_EQ(want.count, 1);
     ASSERT_EQ(want.found[0].slot, c) << "the ring search answers C, not the nearer B";
     on_every_target([&] { EXPECT_EQ(differences(w, side, false, {1, 2}), 0); });
+}
+
+/// As above, two rings on: B, three columns over, lies outside A's 5 x 5 cells yet nearer than two rings,
+/// and A's lane must not take it from its tile's candidates (k_nearest_tiles.cpp, KeyLimits::surely).
+TEST(KNearestTiles, ANeighbourBinnedThreeColumnsOverIsLeftOutAsByTheRingSearch) {
+    const World<double> w = binned_within_rings(100, 2);
+    ASSERT_EQ(w.size(), 100u);
+    const double side = 1000.41 + 1000.37; // k_nearest's torus, unused on an open plane
+    SpatialGrid<double> grid;
+    grid.build(w, GridMembers::Flocking, 0, false, 0, 0, 1);
+    const detail::GridGeometry g = grid.geometry();
+    std::uint32_t slot_of[3] = {};
+    for (std::uint32_t slot = 0; slot < grid.size(); ++slot) {
+        if (grid.agent(slot) < 3) {
+            slot_of[grid.agent(slot)] = slot;
+        }
+    }
+    const auto column = [&](std::uint32_t slot) {
+        return detail::clamped_line(static_cast<double>(grid.x(slot)), g.origin_x, g.cell_w, g.nx);
+    };
+    ASSERT_EQ(column(slot_of[1]) - column(slot_of[0]), 3);
+    KNearest want;
+    k_nearest(grid, grid.x(slot_of[0]), grid.y(slot_of[0]), 0, 3, false, side, side, want);
+    ASSERT_EQ(want.count, 3);
+    ASSERT_EQ(want.found[2].slot, slot_of[2]) << "the ring search answers C third, not the nearer B";
+    on_every_target([&] { EXPECT_EQ(differences(w, side, false, {3}), 0); });
 }
 
 /// A flock in which agent 0 (A) has B (agent 1) and C (agent 2) nearest, B nearer by a hair: their offsets,
