@@ -101,22 +101,26 @@ struct Lists {
 
 /// Each lane's sorted keys (levels 8 - k to 7; the levels before stay at -infinity, which a key passes
 /// unchanged) and the least key that sank through them. Named registers: an array indexed in a loop was
-/// kept in memory. kSeven: k is 7 (PyNBoids'), and level 0 is not visited.
-template <class DT, bool kSeven>
+/// kept in memory. kEightLeast (k from 5 to 7): levels 1 to 7 and left_out hold the lane's eight least
+/// keys, which SinkEight takes eight candidates at a time, and Store puts the k least and the next where
+/// the levels of k would hold them; level 0 is not visited.
+template <class DT, bool kEightLeast>
 struct Levels {
     using V = hn::Vec<DT>;
     V l0, l1, l2, l3, l4, l5, l6, l7, left_out;
+    int k;
 
-    HWY_INLINE explicit Levels(int k) {
+    HWY_INLINE explicit Levels(int k_nearest) : k(k_nearest) {
         const DT dd;
         const V inf = hn::Inf(dd), none = hn::Neg(inf);
-        l0 = k >= 8 ? inf : none;
-        l1 = k >= 7 ? inf : none;
-        l2 = k >= 6 ? inf : none;
-        l3 = k >= 5 ? inf : none;
-        l4 = k >= 4 ? inf : none;
-        l5 = k >= 3 ? inf : none;
-        l6 = k >= 2 ? inf : none;
+        const int held = kEightLeast ? 7 : k; // levels 8 - held to 7 take keys
+        l0 = held >= 8 ? inf : none;
+        l1 = held >= 7 ? inf : none;
+        l2 = held >= 6 ? inf : none;
+        l3 = held >= 5 ? inf : none;
+        l4 = held >= 4 ? inf : none;
+        l5 = held >= 3 ? inf : none;
+        l6 = held >= 2 ? inf : none;
         l7 = inf;
         left_out = inf;
     }
@@ -154,7 +158,7 @@ struct Levels {
         };
         // Every key sinks: a branch on whether any lane's list changes (about half the candidates) cost
         // more in mispredictions than the levels.
-        if constexpr (!kSeven) {
+        if constexpr (!kEightLeast) {
             level(l0);
         }
         level(l1);
@@ -167,13 +171,13 @@ struct Levels {
         left_out = Nearer(left_out, key);
     }
 
-    /// Eight keys at once, k 7 alone: levels 1 to 7 and left_out are then the eight least keys so far, in
-    /// order. The eight are sorted by a network of 19 comparators, and the least eight of both sorted
-    /// lists found by a bitonic merge (8 mins, then 12 comparators): 70 operations, where sinking each
-    /// takes 15, 120 for eight. The same levels and left_out as eight sinks, since keys are distinct but
-    /// for the infinities, whose equal bits any order keeps.
+    /// Eight keys at once into the eight least (kEightLeast), in order. The eight are sorted by a network
+    /// of 19 comparators, and the least eight of both sorted lists found by a bitonic merge (8 mins, then
+    /// 12 comparators): 70 operations, where sinking each takes 15, 120 for eight. The same levels and
+    /// left_out as eight sinks, since keys are distinct but for the infinities, whose equal bits any order
+    /// keeps.
     HWY_INLINE void SinkEight(V b0, V b1, V b2, V b3, V b4, V b5, V b6, V b7) {
-        static_assert(kSeven, "levels 1 to 7 and left_out are the eight least keys only for k 7");
+        static_assert(kEightLeast, "levels 1 to 7 and left_out hold the eight least keys");
         const auto order = [](V & a, V & b) HWY_ATTR __attribute__((always_inline)) {
             const V farther = Farther(a, b);
             a = Nearer(a, b);
@@ -195,6 +199,27 @@ struct Levels {
 
     HWY_INLINE void Store(Lists<hn::TFromD<DT>>& lists) const {
         const DT dd;
+        if (kEightLeast && k < 7) { // the k least to levels 8 - k to 7, the next to left_out
+            Lists<hn::TFromD<DT>> least;
+            hn::Store(l1, dd, least.list[0]);
+            hn::Store(l2, dd, least.list[1]);
+            hn::Store(l3, dd, least.list[2]);
+            hn::Store(l4, dd, least.list[3]);
+            hn::Store(l5, dd, least.list[4]);
+            hn::Store(l6, dd, least.list[5]);
+            hn::Store(l7, dd, least.list[6]);
+            hn::Store(left_out, dd, least.list[7]);
+            const auto top = static_cast<std::size_t>(max_tile_k - k);
+            for (std::size_t j = 0; j < max_tile_k; ++j) {
+                if (j < top) {
+                    hn::Store(hn::Neg(hn::Inf(dd)), dd, lists.list[j]);
+                } else {
+                    hn::Store(hn::Load(dd, least.list[j - top]), dd, lists.list[j]);
+                }
+            }
+            hn::Store(hn::Load(dd, least.list[k]), dd, lists.left_out);
+            return;
+        }
         hn::Store(l0, dd, lists.list[0]);
         hn::Store(l1, dd, lists.list[1]);
         hn::Store(l2, dd, lists.list[2]);
@@ -260,7 +285,7 @@ inline bool float_keys_hold(double near2, double far2) {
 /// limits.seen, not itself). `bits`: the keys' place bits. The tile's agents are the slots [first, first +
 /// n), which follow one another in the candidates from place candidates.own; or, with `scattered`, the n
 /// slots scattered[i], each at place scattered_own[i] in the candidates.
-template <class DT, bool kImages, bool kSeven, class Real>
+template <class DT, bool kImages, bool kEightLeast, class Real>
 HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std::uint32_t first,
                        std::size_t n, int k, int reach, Real width, Real height,
                        const KeyLimits<hn::TFromD<DT>>& limits, int bits, const Candidates& candidates,
@@ -304,7 +329,7 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
     const VR nhw = hn::Neg(hw), nhh = hn::Neg(hh);
     const V own = hn::Load(dd, own_place);
 
-    Levels<DT, kSeven> levels(k);
+    Levels<DT, kEightLeast> levels(k);
     const auto key_of = [&](std::uint32_t p, auto may_be_self) HWY_ATTR __attribute__((always_inline)) {
         const std::uint32_t c = candidates.slot[p];
         VR x = hn::Set(dr, xs[c]), y = hn::Set(dr, ys[c]);
@@ -349,7 +374,7 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
     const std::uint32_t own_from = scattered != nullptr ? 0 : candidates.own;
     const std::uint32_t own_to =
         scattered != nullptr ? candidates.count : candidates.own + static_cast<std::uint32_t>(n);
-    if constexpr (kSeven) {
+    if constexpr (kEightLeast) {
         // Eight candidates at a time; those of eight that may hold a lane's own agent are all tested for it.
         const auto eight = [&](std::uint32_t p, auto may_be_self) HWY_ATTR __attribute__((always_inline)) {
             levels.SinkEight(key_of(p, may_be_self), key_of(p + 1, may_be_self), key_of(p + 2, may_be_self),
@@ -468,13 +493,15 @@ HWY_ATTR void Tiles(const SpatialGrid<Real>& grid, SlotLines lines, std::uint32_
         const bool images =
             wrap && (spans == 2 || row < reach || row + reach >= ny || block * g.cell_h >= 0.99 * half_h ||
                      (high - low + block) * g.cell_w >= 0.99 * half_w);
-        if (images && k == 7) {
+        // Eight at a time for k from 5 (Levels): below, sinking each key through k levels costs less.
+        const bool eight_least = k >= 5 && k <= 7;
+        if (images && eight_least) {
             RankTile<DT, true, true>(grid, lines.column, first, n, k, reach, width, height, with, bits, from,
                                      into, scattered, scattered_own);
         } else if (images) {
             RankTile<DT, true, false>(grid, lines.column, first, n, k, reach, width, height, with, bits, from,
                                       into, scattered, scattered_own);
-        } else if (k == 7) {
+        } else if (eight_least) {
             RankTile<DT, false, true>(grid, lines.column, first, n, k, reach, width, height, with, bits, from,
                                       into, scattered, scattered_own);
         } else {
