@@ -199,27 +199,6 @@ struct Levels {
 
     HWY_INLINE void Store(Lists<hn::TFromD<DT>>& lists) const {
         const DT dd;
-        if (kEightLeast && k < 7) { // the k least to levels 8 - k to 7, the next to left_out
-            Lists<hn::TFromD<DT>> least;
-            hn::Store(l1, dd, least.list[0]);
-            hn::Store(l2, dd, least.list[1]);
-            hn::Store(l3, dd, least.list[2]);
-            hn::Store(l4, dd, least.list[3]);
-            hn::Store(l5, dd, least.list[4]);
-            hn::Store(l6, dd, least.list[5]);
-            hn::Store(l7, dd, least.list[6]);
-            hn::Store(left_out, dd, least.list[7]);
-            const auto top = static_cast<std::size_t>(max_tile_k - k);
-            for (std::size_t j = 0; j < max_tile_k; ++j) {
-                if (j < top) {
-                    hn::Store(hn::Neg(hn::Inf(dd)), dd, lists.list[j]);
-                } else {
-                    hn::Store(hn::Load(dd, least.list[j - top]), dd, lists.list[j]);
-                }
-            }
-            hn::Store(hn::Load(dd, least.list[k]), dd, lists.left_out);
-            return;
-        }
         hn::Store(l0, dd, lists.list[0]);
         hn::Store(l1, dd, lists.list[1]);
         hn::Store(l2, dd, lists.list[2]);
@@ -229,6 +208,17 @@ struct Levels {
         hn::Store(l6, dd, lists.list[6]);
         hn::Store(l7, dd, lists.list[7]);
         hn::Store(left_out, dd, lists.left_out);
+        if (kEightLeast && k < 7) { // the eight least from level 1: the k least to levels 8 - k to 7
+            const auto next = hn::Load(dd, lists.list[1 + k]);
+            const auto top = static_cast<std::size_t>(max_tile_k - k);
+            for (std::size_t i = static_cast<std::size_t>(k); i-- > 0;) { // each into a later level
+                hn::Store(hn::Load(dd, lists.list[1 + i]), dd, lists.list[top + i]);
+            }
+            for (std::size_t j = 0; j < top; ++j) {
+                hn::Store(hn::Neg(hn::Inf(dd)), dd, lists.list[j]);
+            }
+            hn::Store(next, dd, lists.left_out);
+        }
     }
 };
 static_assert(max_tile_k == 8, "Levels names eight levels");
