@@ -197,6 +197,25 @@ struct Levels {
         order(l1, l2), order(l3, l4), order(l5, l6), order(l7, left_out);
     }
 
+    /// Keys offered without the lanes' bounds (RankTile away from a seam): those past `seen` by their
+    /// buckets become +infinity, as unseen ones would have stayed; a lane with a key whose bucket may lie
+    /// on either side of `surely` or of `seen` comes back in `unsure`. Buckets as signed integers, so that
+    /// -infinity stays below.
+    template <class VI>
+    HWY_INLINE void Settle(VI truncate, VI surely, VI seen, hn::Mask<DT>& unsure) {
+        const DT dd;
+        const hn::RebindToSigned<DT> di;
+        const V inf = hn::Inf(dd);
+        const auto settle = [&](V & l) HWY_ATTR __attribute__((always_inline)) {
+            const VI bucket = hn::And(hn::BitCast(di, l), truncate);
+            const auto past = hn::Gt(bucket, seen);
+            unsure = hn::Or(unsure, hn::RebindMask(dd, hn::Not(hn::Or(hn::Lt(bucket, surely), past))));
+            l = hn::IfThenElse(hn::RebindMask(dd, past), inf, l);
+        };
+        settle(l0), settle(l1), settle(l2), settle(l3), settle(l4), settle(l5), settle(l6), settle(l7);
+        settle(left_out);
+    }
+
     HWY_INLINE void Store(Lists<hn::TFromD<DT>>& lists) const {
         const DT dd;
         hn::Store(l0, dd, lists.list[0]);
@@ -237,11 +256,14 @@ static_assert(max_tile_k == 8, "Levels names eight levels");
 /// below two rings for certain (`answered`), and is checked for a k-th within one ring where it may be
 /// (`near`). Twice as many float lanes as double ones share a candidate's operations.
 ///
-/// A key below `surely` (far2 less 2^-20 of it in double, 2^-16 in float) is a candidate nearer than the
-/// rings for certain, and so within their count of columns of the lane's own: more than r columns apart
-/// lies more than r cells' widths away, at least r rings (a ring is the least side of a cell). The margin
-/// takes in the key's rounding and the binning's, which can put a point a hair over a line's edge
-/// (about 2^-52 of the line's number).
+/// Away from a seam a tile's lanes take every candidate, and their lists are settled afterwards
+/// (Levels::Settle) by the buckets of the keys that stay. A key of a bucket below `surely`'s (far2 less
+/// 2^-20 of it in double, 2^-16 in float) is a candidate nearer than the rings for certain, and so within
+/// their count of columns of the lane's own: more than r columns apart lies more than r cells' widths away,
+/// at least r rings (a ring is the least side of a cell). The margin takes in the key's rounding and the
+/// binning's, which can put a point a hair over a line's edge (about 2^-52 of the line's number). A key of
+/// a bucket past `seen`'s is one the lane does not see, and a lane with a key between the two takes the
+/// ring search.
 template <class T>
 struct KeyLimits {
     T seen, answered, near, surely;
@@ -270,11 +292,13 @@ inline bool float_keys_hold(double near2, double far2) {
     return near2 >= 0x1p-100 && far2 <= 0x1p100;
 }
 
-/// Ranks the candidates for the tile's agents in lanes: offers each candidate to each lane that may see
-/// it (in the lane's own cells, `reach` rings around its own: 5 x 5 cells for two, nearer than
-/// limits.seen, not itself). `bits`: the keys' place bits. The tile's agents are the slots [first, first +
-/// n), which follow one another in the candidates from place candidates.own; or, with `scattered`, the n
-/// slots scattered[i], each at place scattered_own[i] in the candidates.
+/// Ranks the candidates for the tile's agents in lanes: each lane's list is of the candidates it sees (in
+/// the lane's own cells, `reach` rings around its own: 5 x 5 cells for two, nearer than limits.seen, not
+/// itself). At a seam each candidate is offered to the lanes that see it; elsewhere to every lane but its
+/// own agent's, and the lists are settled from the keys that stay (Levels::Settle, KeyLimits::surely), as
+/// few of them lie near the bounds. `bits`: the keys' place bits. The tile's agents are the slots [first,
+/// first + n), which follow one another in the candidates from place candidates.own; or, with `scattered`,
+/// the n slots scattered[i], each at place scattered_own[i] in the candidates.
 template <class DT, bool kImages, bool kEightLeast, class Real>
 HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std::uint32_t first,
                        std::size_t n, int k, int reach, Real width, Real height,
@@ -305,14 +329,13 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
         own_place[i] = static_cast<T>(scattered != nullptr ? scattered_own[j] : candidates.own + i);
     }
     const VR px = hn::Load(dr, ax), py = hn::Load(dr, ay);
-    // A lane sees the candidates of its own columns (five for two rings), told by the grid's own binning
-    // (slot_lines), not by a bound on distances and their rounding: without images [column - reach,
-    // column + reach], with them the columns' distance the shorter way round the torus. (Lines are exact
-    // in float too: a grid has fewer than 2^24 of them to an axis.)
+    // At a seam a lane sees the candidates of its own columns (five for two rings), told by the grid's own
+    // binning (slot_lines), not by a bound on distances and their rounding: the columns' distance the
+    // shorter way round the torus. (Lines are exact in float too: a grid has fewer than 2^24 of them to an
+    // axis.)
     const V lane_column = hn::Load(dd, own_column);
     const V columns = hn::Set(dd, static_cast<T>(grid.columns())), rings = hn::Set(dd, static_cast<T>(reach));
-    const V low = hn::Sub(lane_column, rings), high = hn::Add(lane_column, rings);
-    const V seen_below = hn::Set(dd, limits.seen), surely = hn::Set(dd, limits.surely), inf = hn::Inf(dd);
+    const V seen_below = hn::Set(dd, limits.seen), inf = hn::Inf(dd);
     const auto truncate = hn::Set(du, static_cast<U>(~place_mask<U>(bits)));
     const VR w = hn::Set(dr, width), h = hn::Set(dr, height);
     const VR hw = hn::Set(dr, width / Real(2)), hh = hn::Set(dr, height / Real(2));
@@ -341,21 +364,20 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
             const V dx = hn::Sub(px, x), dy = hn::Sub(py, y);
             d2 = hn::MulAdd(dx, dx, hn::Mul(dy, dy));
         }
-        const auto col = [&]() HWY_ATTR { return hn::Set(dd, static_cast<T>(column[c])); };
-        M seen = hn::Lt(d2, seen_below);
+        const V key = hn::BitCast(dd, hn::Or(hn::And(hn::BitCast(du, d2), truncate), hn::Set(du, U{p})));
+        const auto self = [&]() HWY_ATTR { return hn::Eq(own, hn::Set(dd, static_cast<T>(p))); };
         if constexpr (kImages) { // on a torus: the columns' distance the shorter way round
-            const V apart = hn::Abs(hn::Sub(col(), lane_column));
-            seen = hn::And(seen, hn::Le(hn::Min(apart, hn::Sub(columns, apart)), rings));
-        } else if (HWY_UNLIKELY(!hn::AllFalse(dd, hn::AndNot(hn::Lt(d2, surely), seen)))) {
-            // Below limits.surely a candidate lies in the lane's own columns (KeyLimits), so they are told
-            // only where a lane's key lies between the two bounds, which few candidates of a tile do.
-            seen = hn::And(seen, hn::And(hn::Ge(col(), low), hn::Le(col(), high)));
+            const V apart = hn::Abs(hn::Sub(hn::Set(dd, static_cast<T>(column[c])), lane_column));
+            M seen = hn::And(hn::Lt(d2, seen_below), hn::Le(hn::Min(apart, hn::Sub(columns, apart)), rings));
+            if constexpr (decltype(may_be_self)::value) {
+                seen = hn::AndNot(self(), seen);
+            }
+            return hn::IfThenElse(seen, key, inf);
+        } else if constexpr (decltype(may_be_self)::value) { // every lane but its own agent's (Settle)
+            return hn::IfThenElse(self(), inf, key);
+        } else {
+            return key;
         }
-        if constexpr (decltype(may_be_self)::value) {
-            seen = hn::AndNot(hn::Eq(own, hn::Set(dd, static_cast<T>(p))), seen);
-        }
-        return hn::IfThenElse(
-            seen, hn::BitCast(dd, hn::Or(hn::And(hn::BitCast(du, d2), truncate), hn::Set(du, U{p}))), inf);
     };
     const auto offer = [&](std::uint32_t p, auto may_be_self) HWY_ATTR __attribute__((always_inline)) {
         levels.Sink(key_of(p, may_be_self));
@@ -394,7 +416,23 @@ HWY_ATTR void RankTile(const SpatialGrid<Real>& grid, const double* column, std:
             offer(p, std::false_type{});
         }
     }
-    levels.Store(lists);
+    if constexpr (kImages) {
+        levels.Store(lists);
+    } else {
+        const hn::RebindToSigned<DT> di;
+        using I = hn::TFromD<decltype(di)>;
+        const auto bucket_of = [&](T v) {
+            return static_cast<I>(std::bit_cast<U>(v) & ~place_mask<U>(bits));
+        };
+        M unsure = hn::FirstN(dd, 0);
+        levels.Settle(hn::Set(di, static_cast<I>(~place_mask<U>(bits))),
+                      hn::Set(di, bucket_of(limits.surely)), hn::Set(di, bucket_of(limits.seen)), unsure);
+        levels.Store(lists);
+        // Such a lane's key left out made its k-th's: Tiles' unsure check then sends it to the ring search.
+        hn::Store(
+            hn::IfThenElse(unsure, hn::Load(dd, lists.list[max_tile_k - 1]), hn::Load(dd, lists.left_out)),
+            dd, lists.left_out);
+    }
 }
 
 /// k_nearest_tiles with tiles of DT's lanes (TilesOfItsWidth), whose keys are DT's floats or doubles.
