@@ -133,7 +133,8 @@ struct EveryLane {};
 /// every candidate whose squared distance in double, as the lanes take it, is below range2. Double storage
 /// computes the lanes' very sums: the next double below range2 (d2 < range2 exactly). In float, the
 /// offset (where the lanes subtract in double), the two squares and their sum each round up by at most
-/// 2^-24 relative, or 2^-150 absolute below the normal range, and the lanes' double offsets and sums round
+/// 2^-24 relative, or 2^-150 absolute below the normal range (a fused multiply-add rounds one square and the
+/// sum once, which the bound allows for too), and the lanes' double offsets and sums round
 /// down by at most 2^-53 relative each (their squares are normal: a float offset that is not zero is at
 /// least 2^-149). So a float sum whose double counterpart lies within range lies below
 /// range2 (1 + 2^-21) + 2^-148, which range2 (1 + 2^-20) + 2^-140, rounded up to a float, bounds. A square
@@ -166,6 +167,7 @@ HWY_ATTR void ListCandidatesInReach(const InRangeGrid<Real>& grid, std::uint32_t
                                     const CandidateRuns& runs,
                                     std::span<const hwy::MakeUnsigned<Real>> (&lists)[kParts]) {
     using Slot = hwy::MakeUnsigned<Real>; // the indices' lanes as wide as the coordinates'
+    static_assert((kAgents & (kAgents - 1)) == 0, "the agents' distances are reduced in pairs");
     const hn::ScalableTag<Real> dc;
     const hn::RebindToUnsigned<decltype(dc)> du;
     using VC = hn::Vec<decltype(dc)>;
@@ -204,7 +206,12 @@ HWY_ATTR void ListCandidatesInReach(const InRangeGrid<Real>& grid, std::uint32_t
             if (c + lanes <= grid.size) {
                 const VC x = hn::LoadU(dc, grid.x + c), y = hn::LoadU(dc, grid.y + c);
                 for (std::size_t p = 0; p < kParts; ++p) {
-                    Mask near = hn::FirstN(dc, 0);
+                    // Each agent's squared distances, the least of them taken pairwise, then one comparison:
+                    // fewer operations than a comparison and a mask OR per agent (Couzin and the weighted
+                    // model 2-4% faster), and no chain of eight dependent mins (5% slower than the ORs). In
+                    // float a fused multiply-add rounds once where ReachBound's margin allows for two
+                    // roundings.
+                    VC d2[kAgents];
 #pragma GCC unroll 16
                     for (std::size_t j = 0; j < kAgents; ++j) {
                         const VC a = agent_x[p][j], b = agent_y[p][j];
@@ -215,9 +222,18 @@ HWY_ATTR void ListCandidatesInReach(const InRangeGrid<Real>& grid, std::uint32_t
                         }
                         const VC dx = offset == LaneOffset::AgentMinusImage ? hn::Sub(a, ix) : hn::Sub(ix, a);
                         const VC dy = offset == LaneOffset::AgentMinusImage ? hn::Sub(b, iy) : hn::Sub(iy, b);
-                        near = hn::Or(near, hn::Le(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), bound));
+                        if constexpr (std::is_same_v<Real, float>) {
+                            d2[j] = hn::MulAdd(dx, dx, hn::Mul(dy, dy));
+                        } else { // the lanes' very sum, which the bound is the next double below range2 for
+                            d2[j] = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+                        }
                     }
-                    keep[p] = hn::And(near, here);
+                    for (std::size_t width = kAgents / 2; width > 0; width /= 2) {
+                        for (std::size_t j = 0; j < width; ++j) {
+                            d2[j] = hn::Min(d2[j], d2[j + width]);
+                        }
+                    }
+                    keep[p] = hn::And(hn::Le(d2[0], bound), here);
                 }
             }
             for (std::size_t p = 0; p < kParts; ++p) {

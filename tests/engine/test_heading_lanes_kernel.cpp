@@ -109,7 +109,7 @@ AttractionEdge attraction_edge() {
 /// in slot order: the first pass reads its candidates a whole vector at a time only where the slots fill
 /// one.
 template <class Real>
-std::uint64_t attraction_edge_hash(const AttractionEdge& edge, double radius, const std::string& what) {
+std::uint64_t attraction_edge_hash(double bx, double by, double radius, const std::string& what) {
     Params p = steering_params();
     char text[40];
     std::snprintf(text, sizeof text, "%.17g", radius);
@@ -117,20 +117,59 @@ std::uint64_t attraction_edge_hash(const AttractionEdge& edge, double radius, co
     set_param(p, "repulsion_radius", "0.1");
     World<Real> w;
     w.add(Kind::Boid, Real(19.6f), Real(19.6f), Real(1), Real(0), Real(0));
-    w.add(Kind::Boid, Real(19.6f + edge.dx), Real(19.6f + edge.dy), Real(0), Real(1), Real(0));
+    w.add(Kind::Boid, Real(bx), Real(by), Real(0), Real(1), Real(0));
     for (int k = 0; k < 40; ++k) {
         w.add(Kind::Boid, Real(40 + 1.5 * (k % 8)), Real(40 + 1.5 * (k / 8)), Real(1), Real(0), Real(0));
     }
     return expect_every_target_plain(p, w, 1, what);
 }
 
+/// In double storage, a neighbour at (bx, by) beside an agent at (19.6f, 19.6f), and an attraction radius
+/// whose square is the double just above the offset's squared length as the plain path takes it (two
+/// products and their sum, each rounded), where the same length with the first product fused into the sum
+/// rounds up to that square: a first pass that fused it would leave the neighbour out.
+struct FusedEdge {
+    double bx, by, radius;
+};
+
+FusedEdge fused_edge() {
+    const double ax = 19.6f, ay = 19.6f;
+    std::mt19937_64 random(11);
+    std::uniform_real_distribution<double> offset(0.5, 0.9);
+    for (int i = 0; i < 1000000; ++i) {
+        const double bx = ax + offset(random), by = ay + offset(random);
+        const double ox = bx - ax, oy = by - ay, oy2 = oy * oy;
+        const double d2 = ox * ox + oy2, fused = std::fma(ox, ox, oy2);
+        if (!(fused > d2) || std::nextafter(d2, fused) != fused) {
+            continue;
+        }
+        double radius = std::nextafter(std::sqrt(fused), 0.0);
+        for (int step = 0; step < 3 && radius * radius < fused; ++step) {
+            radius = std::nextafter(radius, std::numeric_limits<double>::infinity());
+        }
+        if (radius * radius == fused) {
+            return {bx, by, radius};
+        }
+    }
+    ADD_FAILURE() << "no offset whose fused squared length rounds to a radius's square";
+    return {20.2, 20.4, 1.0};
+}
+
 TEST(CouzinLanes, TakeANeighbourAtTheAttractionEdgeAsThePlainPath) {
     const AttractionEdge edge = attraction_edge();
-    const std::uint64_t reached = attraction_edge_hash<float>(edge, edge.radius, "f32, just within the zone");
+    const double bx = 19.6f + edge.dx, by = 19.6f + edge.dy; // in float
+    const std::uint64_t reached =
+        attraction_edge_hash<float>(bx, by, edge.radius, "f32, just within the zone");
     const std::uint64_t beyond = attraction_edge_hash<float>(
-        edge, std::nextafter(edge.radius, 0.0), "f32, the radius a hair shorter: just beyond the zone");
+        bx, by, std::nextafter(edge.radius, 0.0), "f32, the radius a hair shorter: just beyond the zone");
     EXPECT_NE(reached, beyond) << "the zone's edge decides what the agents see";
-    attraction_edge_hash<double>(edge, edge.radius, "f64, just within the zone");
+    attraction_edge_hash<double>(bx, by, edge.radius, "f64, just within the zone");
+    const FusedEdge fused = fused_edge();
+    const std::uint64_t seen =
+        attraction_edge_hash<double>(fused.bx, fused.by, fused.radius, "f64, just within the zone, fused");
+    const std::uint64_t unseen = attraction_edge_hash<double>(
+        fused.bx, fused.by, std::nextafter(fused.radius, 0.0), "f64, the radius a hair shorter, fused");
+    EXPECT_NE(seen, unseen) << "the zone's edge decides what the agents see";
 }
 
 /// Velocities for unit_headings: at rest (both zeros), one axis alone, the smallest and largest values of
