@@ -79,11 +79,11 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
         angle::atan2_lanes(hy, hx, n, current);
         // The noise: each agent's uniforms (its key's streams), then their Gaussians in lanes.
         double *const u1 = repelled, *const u2 = hx, *const normal = hy; // spent
+        std::uint32_t ids[slot_chunk];
         for (std::uint32_t s = begin; s < end; ++s) {
-            const noise::NormalDraw draw = noise::normal_draw(policy.noise_key, slot_id(pass, s), 0);
-            u1[s - begin] = draw.u1;
-            u2[s - begin] = draw.u2;
+            ids[s - begin] = slot_id(pass, s);
         }
+        noise::normal_draw_lanes(policy.noise_key, ids, n, 0, u1, u2);
         noise::gaussian_lanes(u1, u2, n, normal);
         double* const difference = dx;
         for (std::uint32_t s = begin; s < end; ++s) {

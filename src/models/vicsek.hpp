@@ -65,8 +65,11 @@ struct Policy : heading::ConstantSpeed<Real> {
 
     /// The noise an agent's heading takes, eta (u - 1/2).
     double noise_angle(std::uint32_t id) const {
-        return params.heading.noise * (noise::uniform01(this->noise_key, id, 0) - 0.5);
+        return noise_angle_by(noise::uniform01(this->noise_key, id, 0));
     }
+
+    /// The noise of a uniform draw u in [0, 1).
+    double noise_angle_by(double u) const { return params.heading.noise * (u - 0.5); }
 
     void steer(const Sums& s, Agent<Real>& a) const {
         this->fly(a, mean_angle(s, angle::atan2(s.sy, s.sx)) + noise_angle(a.id));

@@ -5,6 +5,7 @@
 
 #include "../angle_lanes.hpp"
 #include "../lane_group_pass.hpp"
+#include "../noise_lanes.hpp"
 #include "vicsek.hpp"
 
 namespace boids::vicsek {
@@ -36,10 +37,14 @@ void fast_pass(const Policy<Real>& policy, FastPass<Real, Next>& pass) {
         double* const angle = scratch.column(2, 0);
         const std::size_t n = end - begin;
         angle::atan2_lanes(sy, sx, n, angle);
+        std::uint32_t ids[slot_chunk];
         for (std::uint32_t s = begin; s < end; ++s) {
-            const std::uint32_t k = s - begin;
-            angle[k] =
-                Policy<Real>::mean_angle({sx[k], sy[k]}, angle[k]) + policy.noise_angle(slot_id(pass, s));
+            ids[s - begin] = slot_id(pass, s);
+        }
+        double uniform[slot_chunk];
+        noise::uniform_lanes(policy.noise_key, ids, n, 0, uniform);
+        for (std::uint32_t k = 0; k < n; ++k) {
+            angle[k] = Policy<Real>::mean_angle({sx[k], sy[k]}, angle[k]) + policy.noise_angle_by(uniform[k]);
         }
         double* const sin = sy; // the sums are spent
         double* const cos = sx;

@@ -1,6 +1,6 @@
 // The stochastic models' noise (src/counter_noise.hpp): the engine's own logarithm against the C library's
-// long double one, the Gaussian draw's moments, and the Gaussians in SIMD lanes (src/noise_lanes.cpp)
-// against the scalar draw, to the bit, on every SIMD target of this CPU.
+// long double one, the Gaussian draw's moments, and the Gaussians and the uniform draws in SIMD lanes
+// (src/noise_lanes.cpp) against the scalar draws, to the bit, on every SIMD target of this CPU.
 
 #include "counter_noise.hpp"
 #include "noise_lanes.hpp"
@@ -91,6 +91,40 @@ TEST(CounterNoise, LanesGiveTheScalarBitsOnEverySimdTarget) {
                           std::bit_cast<std::uint64_t>(noise::gaussian(u1[i], u2[i]));
             }
             EXPECT_EQ(differ, 0u) << n;
+        }
+    }
+    hwy::SetSupportedTargetsForTest(0);
+}
+
+TEST(CounterNoise, DrawsInLanesGiveTheScalarBitsOnEverySimdTarget) {
+    std::mt19937_64 rng(23);
+    std::vector<std::uint32_t> ids{0, 1, 2, 0x85157af5u, 0xffffffffu, 0x7ffffffau};
+    while (ids.size() < 1000) {
+        ids.push_back(static_cast<std::uint32_t>(rng()));
+    }
+    const std::uint64_t keys[] = {0, ~std::uint64_t{0}, noise::step_key(7, 3), rng()};
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        SCOPED_TRACE(hwy::TargetName(target));
+        for (const std::uint64_t key : keys) {
+            for (const std::size_t n : {ids.size(), std::size_t{13}, std::size_t{1}}) { // partial vectors
+                for (const std::uint64_t stream : {0, 1, 5}) {
+                    std::vector<double> u1(n), u2(n), u(n);
+                    noise::normal_draw_lanes(key, ids.data(), n, stream, u1.data(), u2.data());
+                    noise::uniform_lanes(key, ids.data(), n, stream, u.data());
+                    std::size_t differ = 0;
+                    for (std::size_t i = 0; i < n; ++i) {
+                        const noise::NormalDraw draw = noise::normal_draw(key, ids[i], stream);
+                        differ +=
+                            std::bit_cast<std::uint64_t>(u1[i]) != std::bit_cast<std::uint64_t>(draw.u1);
+                        differ +=
+                            std::bit_cast<std::uint64_t>(u2[i]) != std::bit_cast<std::uint64_t>(draw.u2);
+                        differ += std::bit_cast<std::uint64_t>(u[i]) !=
+                                  std::bit_cast<std::uint64_t>(noise::uniform01(key, ids[i], stream));
+                    }
+                    EXPECT_EQ(differ, 0u) << "key " << key << ", n " << n << ", stream " << stream;
+                }
+            }
         }
     }
     hwy::SetSupportedTargetsForTest(0);
