@@ -126,15 +126,14 @@ HWY_ATTR void CouzinSums(const InRangeGrid<Real>& grid, double alpha2, const dou
             s.repelled = hn::Or(s.repelled, repel);
             // add_where's bits need a sum that is never -0: rx, ry, ax and ay start at +0; ox and oy start
             // at the agent's heading, whose -0 may turn +0 in a lane left out, but they are only ever read
-            // added to ax and ay (couzin_direction), where +0 and -0 give the same sum.
+            // added to ax and ay (couzin_direction), where +0 and -0 give the same sum. So a neighbour at
+            // rest, whose heading the plain path leaves out, adds its (+0, +0) here, without a branch.
             s.rx = subtract_where(repel, s.rx, qx);
             s.ry = subtract_where(repel, s.ry, qy);
             s.ax = add_where(attract, s.ax, qx);
             s.ay = add_where(attract, s.ay, qy);
-            if (ux[c] != 0.0 || uy[c] != 0.0) { // a neighbour at rest adds no heading
-                s.ox = add_where(attract, s.ox, hn::Set(dd, ux[c]));
-                s.oy = add_where(attract, s.oy, hn::Set(dd, uy[c]));
-            }
+            s.ox = add_where(attract, s.ox, hn::Set(dd, ux[c]));
+            s.oy = add_where(attract, s.oy, hn::Set(dd, uy[c]));
         },
         [&](const auto& s, std::uint32_t at, std::size_t n) {
             const hn::DFromV<decltype(s.rx)> dd;
